@@ -1,0 +1,105 @@
+// Package bench is the engine: it turns a run configuration into a stored
+// run, solving items concurrently on one shared sampler.
+package bench
+
+import (
+	"fmt"
+	"net/url"
+	"runtime/debug"
+	"time"
+
+	"github.com/reasonbench/reasonbench/llm/sim"
+)
+
+// SimModel is the model name of the built-in simulator.
+const SimModel = "sim"
+
+// Config says what to run. It is recorded with the run, except the API key.
+type Config struct {
+	Task        string         `json:"task"`
+	Strategy    string         `json:"strategy"`
+	Params      map[string]any `json:"params"` // raw values; validated against the strategy's declaration
+	Range       string         `json:"range"`
+	Model       string         `json:"model"`
+	BaseURL     string         `json:"base_url,omitempty"`
+	APIKey      string         `json:"-"` // from the environment; never stored
+	Concurrency int            `json:"concurrency"`
+	Seed        int64          `json:"seed"`
+	Sim         sim.Params     `json:"sim"`
+	PromptDir   string         `json:"prompt_dir,omitempty"`
+	Timeout     time.Duration  `json:"timeout"`
+	Experiment  string         `json:"experiment,omitempty"`
+}
+
+// DefaultConfig returns the defaults of `bench run`.
+func DefaultConfig() Config {
+	return Config{Model: SimModel, Concurrency: 16, Seed: 1, Sim: sim.DefaultParams(), Timeout: 5 * time.Minute}
+}
+
+// Simulated reports whether the run uses the in-process simulator or a
+// simulator served over HTTP (model name "sim").
+func (c Config) Simulated() bool { return c.Model == SimModel }
+
+// InProcess reports whether no HTTP endpoint is involved.
+func (c Config) InProcess() bool { return c.Model == SimModel && c.BaseURL == "" }
+
+// Validate checks what can be checked without loading anything.
+func (c Config) Validate() error {
+	if c.Task == "" {
+		return fmt.Errorf("no task: pass --task (see `bench list`)")
+	}
+	if c.Strategy == "" {
+		return fmt.Errorf("no strategy: pass --strategy (see `bench list`)")
+	}
+	if c.Concurrency < 1 {
+		return fmt.Errorf("--concurrency %d: must be at least 1", c.Concurrency)
+	}
+	if c.Model == "" {
+		return fmt.Errorf("no model: pass --model sim or a model name with --base-url")
+	}
+	if c.BaseURL != "" {
+		u, err := url.Parse(c.BaseURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("--base-url %q: want http(s)://HOST[:PORT]/v1", c.BaseURL)
+		}
+	}
+	return c.Sim.Validate()
+}
+
+// PublicEndpoint is the base URL with any credentials removed, for records.
+func PublicEndpoint(raw string) string {
+	if raw == "" {
+		return ""
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparseable)"
+	}
+	u.User = nil
+	q := u.Query()
+	for k := range q {
+		q.Set(k, "REDACTED")
+	}
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// CodeVersion describes the running build for the record.
+func CodeVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	v := bi.Main.Version
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			v += " " + s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				v += " (modified)"
+			}
+		}
+	}
+	return v + " " + bi.GoVersion
+}

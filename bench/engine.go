@@ -1,0 +1,268 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/sourcegraph/conc/pool"
+
+	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/prompts"
+	"github.com/reasonbench/reasonbench/store"
+	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/tasks"
+)
+
+// Progress is reported after every finished item.
+type Progress struct {
+	Done, Total      int
+	Accuracy         float64 // mean over the items done
+	PromptTokens     int
+	CompletionTokens int
+	Calls            int
+	Elapsed          time.Duration
+}
+
+// Engine runs configurations against a store.
+type Engine struct {
+	Store *store.Store
+	// Backend, when set, replaces the sampler the config would build (tests
+	// use it to inject scripted samplers).
+	Backend llm.Sampler
+	// OnProgress, when set, is called after every item (from one goroutine
+	// at a time).
+	OnProgress func(Progress)
+}
+
+// plan is a validated, loaded configuration.
+type plan struct {
+	cfg       Config
+	task      tasks.Task
+	spec      strategies.Spec
+	params    strategies.Values
+	strategy  strategies.Strategy
+	instances []tasks.Instance
+	rng       tasks.Range
+	prompts   *prompts.Library
+}
+
+func load(cfg Config) (*plan, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	ts, err := LookupTask(cfg.Task)
+	if err != nil {
+		return nil, err
+	}
+	spec, err := strategies.Lookup(cfg.Strategy)
+	if err != nil {
+		return nil, err
+	}
+	params, err := strategies.Resolve(spec.Params, cfg.Params)
+	if err != nil {
+		return nil, fmt.Errorf("strategy %s: %w", spec.Name, err)
+	}
+	strat, err := spec.New(params)
+	if err != nil {
+		return nil, fmt.Errorf("strategy %s: %w", spec.Name, err)
+	}
+	task := ts.New()
+	all, err := task.Instances()
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", task.Name(), err)
+	}
+	rng, err := tasks.ParseRange(cfg.Range, len(all))
+	if err != nil {
+		return nil, err
+	}
+	lib, err := prompts.WithOverrides(cfg.PromptDir)
+	if err != nil {
+		return nil, err
+	}
+	return &plan{cfg: cfg, task: task, spec: spec, params: params, strategy: strat,
+		instances: tasks.Select(all, rng), rng: rng, prompts: lib}, nil
+}
+
+// ConfigError marks a configuration that cannot run (unknown task, bad
+// parameter, bad range, ...): the user's to fix, before anything is stored.
+type ConfigError struct{ Err error }
+
+func (e ConfigError) Error() string { return e.Err.Error() }
+func (e ConfigError) Unwrap() error { return e.Err }
+
+// Check validates a configuration without running it.
+func Check(cfg Config) error {
+	if _, err := load(cfg); err != nil {
+		return ConfigError{err}
+	}
+	return nil
+}
+
+// recordedSpec is the run's spec column: everything needed to rerun it.
+type recordedSpec struct {
+	Config  Config            `json:"config"`
+	Params  strategies.Values `json:"params"`
+	Prompts map[string]string `json:"prompt_hashes"`
+}
+
+func (p *plan) backend() (llm.Sampler, error) {
+	if p.cfg.InProcess() {
+		return NewSim(p.cfg.Sim)
+	}
+	o, err := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: p.cfg.BaseURL, APIKey: p.cfg.APIKey, Model: p.cfg.Model, Timeout: p.cfg.Timeout})
+	if err != nil {
+		return nil, err
+	}
+	return llm.Chain(o,
+		llm.Retry(llm.RetryPolicy{MaxAttempts: 5, Base: 500 * time.Millisecond, Max: 30 * time.Second}),
+		llm.Cost(p.cfg.Model)), nil
+}
+
+// Run executes cfg as a new run and returns its summary. Items are stored
+// as they finish; on cancellation the run is marked interrupted.
+func (e *Engine) Run(ctx context.Context, cfg Config) (Summary, error) {
+	p, err := load(cfg)
+	if err != nil {
+		return Summary{}, ConfigError{err}
+	}
+	backend := e.Backend
+	if backend == nil {
+		if backend, err = p.backend(); err != nil {
+			return Summary{}, ConfigError{err}
+		}
+	}
+	hashes := map[string]string{}
+	for _, n := range p.prompts.Names() {
+		hashes[n] = p.prompts.Hash(n)
+	}
+	cfg.Range = p.rng.String()
+	spec, _ := json.Marshal(recordedSpec{Config: cfg, Params: p.params, Prompts: hashes})
+	simParams := json.RawMessage("{}")
+	if cfg.Simulated() {
+		simParams, _ = json.Marshal(cfg.Sim)
+	}
+	run := store.Run{
+		Experiment: cfg.Experiment, Task: cfg.Task, Strategy: cfg.Strategy, Params: p.params.JSON(),
+		Model: cfg.Model, Endpoint: PublicEndpoint(cfg.BaseURL), Simulated: cfg.Simulated(), SimParams: simParams,
+		Seed: cfg.Seed, Range: p.rng.String(), Spec: spec, CodeVersion: CodeVersion(),
+	}
+	id, err := e.Store.CreateRun(ctx, run)
+	if err != nil {
+		return Summary{}, err
+	}
+	start := time.Now()
+	runErr := e.solveAll(ctx, id, p, llm.Chain(backend, llm.Limit(cfg.Concurrency)))
+	status, msg := store.StatusDone, ""
+	switch {
+	case runErr != nil && ctx.Err() != nil:
+		status, msg = store.StatusInterrupted, "interrupted"
+	case runErr != nil:
+		status, msg = store.StatusFailed, runErr.Error()
+	}
+	if err := e.Store.FinishRun(context.WithoutCancel(ctx), id, status, time.Since(start), msg); err != nil {
+		return Summary{}, err
+	}
+	sum, err := Summarize(context.WithoutCancel(ctx), e.Store, id)
+	if err != nil {
+		return Summary{}, err
+	}
+	if runErr != nil {
+		return sum, fmt.Errorf("run %d %s: %w", id, status, runErr)
+	}
+	return sum, nil
+}
+
+// itemRecorder stores an item's calls.
+type itemRecorder struct {
+	st    *store.Store
+	run   int64
+	index int
+}
+
+func (r itemRecorder) RecordCall(ctx context.Context, c llm.CallRecord) error {
+	call := store.Call{RunID: r.run, Item: r.index, Purpose: c.Purpose, Request: c.Request, Response: c.Response,
+		PromptTokens: c.Usage.PromptTokens, CompletionTokens: c.Usage.CompletionTokens, Requests: c.Usage.Requests,
+		Cost: c.Usage.Cost, Latency: c.Latency, CacheHit: c.CacheHit}
+	if c.Err != nil {
+		call.Error = c.Err.Error()
+	}
+	return r.st.RecordCall(ctx, call)
+}
+
+// solveAll solves every instance on a bounded pool. The first
+// infrastructure error (an unreachable endpoint, a failing store) stops the
+// run; wrong or garbled model output is never an error, only a wrong item.
+func (e *Engine) solveAll(ctx context.Context, runID int64, p *plan, sampler llm.Sampler) error {
+	var (
+		mu       sync.Mutex
+		prog     = Progress{Total: len(p.instances)}
+		accSum   float64
+		started  = time.Now()
+		firstErr error
+	)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	wp := pool.New().WithMaxGoroutines(max(1, min(p.cfg.Concurrency, len(p.instances)))).WithContext(ctx)
+	for _, inst := range p.instances {
+		wp.Go(func(ctx context.Context) error {
+			it, err := e.solveOne(ctx, runID, p, sampler, inst)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				if firstErr == nil {
+					firstErr = err
+				}
+				cancel()
+				return nil
+			}
+			prog.Done++
+			accSum += it.Score
+			prog.Accuracy = accSum / float64(prog.Done)
+			prog.PromptTokens += it.PromptTokens
+			prog.CompletionTokens += it.CompletionTokens
+			prog.Calls += it.Calls
+			prog.Elapsed = time.Since(started)
+			if e.OnProgress != nil {
+				e.OnProgress(prog)
+			}
+			return nil
+		})
+	}
+	_ = wp.Wait()
+	if firstErr == nil && ctx.Err() != nil {
+		firstErr = ctx.Err()
+	}
+	return firstErr
+}
+
+func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base llm.Sampler, inst tasks.Instance) (store.Item, error) {
+	meter := &llm.Meter{}
+	sampler := llm.Chain(base, meter.Middleware, llm.Record(itemRecorder{st: e.Store, run: runID, index: inst.Index}))
+	env := strategies.Env{Sampler: sampler, Task: p.task, Prompts: p.prompts, Seed: p.cfg.Seed}
+	start := time.Now()
+	res, err := p.strategy.Solve(ctx, env, inst)
+	if err != nil {
+		if ctx.Err() != nil {
+			return store.Item{}, ctx.Err()
+		}
+		return store.Item{}, fmt.Errorf("item %d: %w", inst.Index, err)
+	}
+	detail, err := json.Marshal(res.Detail)
+	if err != nil {
+		return store.Item{}, fmt.Errorf("item %d: encode detail: %w", inst.Index, err)
+	}
+	usage, calls := meter.Usage()
+	it := store.Item{
+		RunID: runID, Index: inst.Index, Key: inst.Key, Input: inst.Input, Output: res.Output,
+		Correct: res.Score.Correct, Score: res.Accuracy, Metrics: res.Metrics, Detail: detail,
+		PromptTokens: usage.PromptTokens, CompletionTokens: usage.CompletionTokens, Calls: calls,
+		Requests: usage.Requests, Cost: usage.Cost, WallSeconds: time.Since(start).Seconds(),
+	}
+	if err := e.Store.PutItem(context.WithoutCancel(ctx), it); err != nil {
+		return store.Item{}, err
+	}
+	return it, nil
+}

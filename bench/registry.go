@@ -1,0 +1,48 @@
+package bench
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/reasonbench/reasonbench/llm/sim"
+	"github.com/reasonbench/reasonbench/tasks"
+	"github.com/reasonbench/reasonbench/tasks/game24"
+)
+
+// TaskSpec declares a bundled task and how the simulator answers it.
+type TaskSpec struct {
+	Name string
+	Doc  string
+	New  func() tasks.Task
+	Sim  func() sim.Responder
+}
+
+// Tasks lists every bundled task. Adding one means writing its package and
+// adding a line here.
+func Tasks() []TaskSpec {
+	return []TaskSpec{
+		{Name: "game24", Doc: "Game of 24: 1362 puzzles from 4nums.com, ranked easy to hard (ToT uses 900:1000)",
+			New: func() tasks.Task { return game24.NewTask() }, Sim: func() sim.Responder { return game24.SimResponder{} }},
+	}
+}
+
+// LookupTask finds a task by name.
+func LookupTask(name string) (TaskSpec, error) {
+	var names []string
+	for _, t := range Tasks() {
+		if t.Name == name {
+			return t, nil
+		}
+		names = append(names, t.Name)
+	}
+	return TaskSpec{}, fmt.Errorf("unknown task %q (known: %s)", name, strings.Join(names, ", "))
+}
+
+// NewSim builds the simulated model answering every bundled task.
+func NewSim(p sim.Params) (*sim.Model, error) {
+	var rs []sim.Responder
+	for _, t := range Tasks() {
+		rs = append(rs, t.Sim())
+	}
+	return sim.New(p, rs...)
+}

@@ -1,0 +1,93 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"maps"
+	"slices"
+
+	"github.com/reasonbench/reasonbench/store"
+)
+
+// Summary is a run's headline numbers, computed from the store alone.
+type Summary struct {
+	RunID            int64              `json:"run_id"`
+	Task             string             `json:"task"`
+	Strategy         string             `json:"strategy"`
+	Params           json.RawMessage    `json:"params"`
+	Model            string             `json:"model"`
+	Simulated        bool               `json:"simulated"`
+	Status           string             `json:"status"`
+	N                int                `json:"n"`
+	Accuracy         float64            `json:"accuracy"`
+	Metrics          map[string]float64 `json:"-"` // flattened into the JSON object
+	PromptTokens     int                `json:"prompt_tokens"`
+	CompletionTokens int                `json:"completion_tokens"`
+	Calls            int                `json:"calls"`
+	Requests         int                `json:"requests"`
+	Cost             float64            `json:"cost"`
+	WallSeconds      float64            `json:"wall_seconds"`
+}
+
+// MarshalJSON flattens the metrics (best_of_k, any_at_b, em, ...) into the
+// top-level object, next to accuracy.
+func (s Summary) MarshalJSON() ([]byte, error) {
+	type plain Summary
+	b, err := json.Marshal(plain(s))
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	for k, v := range s.Metrics {
+		if _, taken := m[k]; !taken {
+			m[k] = v
+		}
+	}
+	return json.Marshal(m)
+}
+
+// MetricNames returns the metric keys in a stable order.
+func (s Summary) MetricNames() []string {
+	return slices.Sorted(maps.Keys(s.Metrics))
+}
+
+// Summarize computes a run's summary from its stored items and calls.
+func Summarize(ctx context.Context, st *store.Store, runID int64) (Summary, error) {
+	run, err := st.GetRun(ctx, runID)
+	if err != nil {
+		return Summary{}, err
+	}
+	items, err := st.Items(ctx, runID)
+	if err != nil {
+		return Summary{}, err
+	}
+	tot, err := st.Totals(ctx, runID)
+	if err != nil {
+		return Summary{}, err
+	}
+	s := Summary{
+		RunID: run.ID, Task: run.Task, Strategy: run.Strategy, Params: run.Params, Model: run.Model,
+		Simulated: run.Simulated, Status: run.Status, N: len(items), Metrics: map[string]float64{},
+		PromptTokens: tot.PromptTokens, CompletionTokens: tot.CompletionTokens, Calls: tot.Calls,
+		Requests: tot.Requests, Cost: tot.Cost, WallSeconds: run.WallSeconds,
+	}
+	sums := map[string]float64{}
+	counts := map[string]int{}
+	for _, it := range items {
+		s.Accuracy += it.Score
+		for k, v := range it.Metrics {
+			sums[k] += v
+			counts[k]++
+		}
+	}
+	if len(items) > 0 {
+		s.Accuracy /= float64(len(items))
+	}
+	for k, v := range sums {
+		s.Metrics[k] = v / float64(counts[k])
+	}
+	return s, nil
+}

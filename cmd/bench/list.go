@@ -1,0 +1,37 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/reasonbench/reasonbench/bench"
+	"github.com/reasonbench/reasonbench/strategies"
+)
+
+func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("list", stderr)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, "tasks:")
+	for _, t := range bench.Tasks() {
+		fmt.Fprintf(stdout, "  %-10s %s\n", t.Name, t.Doc)
+	}
+	fmt.Fprintln(stdout, "\nstrategies (set parameters with --set NAME=VALUE):")
+	for _, s := range strategies.Registry() {
+		fmt.Fprintf(stdout, "  %-10s %s\n", s.Name, s.Doc)
+		for _, p := range s.Params {
+			extra := ""
+			if len(p.Allowed) > 0 {
+				extra = " {" + strings.Join(p.Allowed, "|") + "}"
+			}
+			fmt.Fprintf(stdout, "      %-14s %-6s default %-8v %s%s\n", p.Name, p.Kind, p.Default, p.Doc, extra)
+		}
+	}
+	fmt.Fprintln(stdout, "\nmodels:")
+	fmt.Fprintln(stdout, "  sim        built-in simulated model (default; offline; results labelled simulated); noise via --sim-* flags")
+	fmt.Fprintln(stdout, "  NAME       any model of an OpenAI-compatible endpoint given by --base-url or $OPENAI_BASE_URL")
+	return nil
+}

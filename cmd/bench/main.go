@@ -1,0 +1,109 @@
+// Command bench runs, stores and reports comparisons of LLM reasoning
+// strategies. See `bench help`.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/reasonbench/reasonbench/bench"
+)
+
+const usage = `bench: compare LLM reasoning strategies on the same tasks and model
+
+usage:
+  bench run --task game24 --strategy cot --range 900:1000 --set k=10 [flags]
+  bench report [--last N | --runs ID,...] [--format md|csv|json]
+  bench score --task game24 --in FILE.jsonl
+  bench list
+  bench serve-sim --addr 127.0.0.1:8088
+
+Run 'bench COMMAND -h' for a command's flags. With no --base-url, runs use the
+built-in simulated model (--model sim), offline; its results are labelled simulated.
+`
+
+// exitUsage is the exit code for bad input the user must fix.
+const exitUsage = 2
+
+// usageError is an error the user fixes by changing the command line.
+type usageError struct{ error }
+
+func (e usageError) Unwrap() error { return e.error }
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run executes one command and returns the process exit code.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	cmds := map[string]func(context.Context, []string, io.Writer, io.Writer) error{
+		"run":       cmdRun,
+		"report":    cmdReport,
+		"score":     cmdScore,
+		"list":      cmdList,
+		"serve-sim": cmdServeSim,
+	}
+	name, rest := args[0], args[1:]
+	if name == "help" || name == "-h" || name == "--help" {
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	cmd, ok := cmds[name]
+	if !ok {
+		fmt.Fprintf(stderr, "bench: unknown command %q; run 'bench help'\n", name)
+		return exitUsage
+	}
+	err := cmd(ctx, rest, stdout, stderr)
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	}
+	fmt.Fprintf(stderr, "bench %s: %v\n", name, err)
+	var ue usageError
+	var ce bench.ConfigError
+	if errors.As(err, &ue) || errors.As(err, &ce) {
+		return exitUsage
+	}
+	return 1
+}
+
+// newFlags returns a flag set that reports errors instead of exiting.
+func newFlags(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("bench "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+// parse parses flags and rejects stray arguments.
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{err}
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
+	}
+	return nil
+}
+
+// stringList is a repeatable flag.
+type stringList []string
+
+func (s *stringList) String() string     { return fmt.Sprint(*s) }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }

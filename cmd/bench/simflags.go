@@ -1,0 +1,17 @@
+package main
+
+import (
+	"flag"
+
+	"github.com/reasonbench/reasonbench/llm/sim"
+)
+
+// simFlags registers the simulator's noise parameters.
+func simFlags(fs *flag.FlagSet) *sim.Params {
+	p := sim.DefaultParams()
+	fs.Float64Var(&p.Skill, "sim-skill", p.Skill, "simulated model: probability a reasoning step is chosen well")
+	fs.Float64Var(&p.Slip, "sim-slip", p.Slip, "simulated model: probability a step's content is wrong anyway")
+	fs.Float64Var(&p.Misjudge, "sim-misjudge", p.Misjudge, "simulated model: probability an evaluation is wrong")
+	fs.Float64Var(&p.Boost, "sim-boost", p.Boost, "simulated model: skill gained from a reflection that names the failure")
+	return &p
+}

@@ -1,0 +1,124 @@
+// Package llm defines the one sampler every strategy talks to, its
+// middlewares, and the OpenAI-compatible backend.
+package llm
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Message is one chat turn.
+type Message struct {
+	Role       string     `json:"role"` // system, user, assistant, tool
+	Content    string     `json:"content"`
+	Reasoning  string     `json:"reasoning,omitempty"`    // reasoning content some servers return; kept in history
+	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`   // assistant turns that call tools
+	ToolCallID string     `json:"tool_call_id,omitempty"` // tool turns: which call this answers
+	Name       string     `json:"name,omitempty"`         // tool turns: the tool's name
+}
+
+// ToolCall is one function call requested by the model.
+type ToolCall struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"` // raw JSON text as the model wrote it; may be malformed
+}
+
+// ToolSpec describes a function the model may call.
+type ToolSpec struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"` // JSON schema of the arguments object
+}
+
+// Request is what a strategy asks of the sampler.
+type Request struct {
+	Messages    []Message  `json:"messages"`
+	N           int        `json:"n"` // samples wanted (0 means 1)
+	Temperature float64    `json:"temperature"`
+	MaxTokens   int        `json:"max_tokens,omitempty"`
+	Stop        []string   `json:"stop,omitempty"`
+	Seed        int64      `json:"seed"`
+	Tools       []ToolSpec `json:"tools,omitempty"`
+	// Purpose says what the call is for ("cot", "propose", "value", ...).
+	// It is recorded with the call and never sent to a server.
+	Purpose string `json:"purpose"`
+}
+
+// Samples returns how many choices the request wants.
+func (r Request) Samples() int {
+	if r.N < 1 {
+		return 1
+	}
+	return r.N
+}
+
+// Choice is one sampled completion.
+type Choice struct {
+	Index        int        `json:"index"`
+	Content      string     `json:"content"`
+	Reasoning    string     `json:"reasoning,omitempty"`
+	ToolCalls    []ToolCall `json:"tool_calls,omitempty"`
+	FinishReason string     `json:"finish_reason,omitempty"`
+}
+
+// Message returns the choice as an assistant turn to append to a history.
+func (c Choice) Message() Message {
+	return Message{Role: "assistant", Content: c.Content, Reasoning: c.Reasoning, ToolCalls: c.ToolCalls}
+}
+
+// Usage counts tokens and requests behind a response.
+type Usage struct {
+	PromptTokens     int     `json:"prompt_tokens"`
+	CompletionTokens int     `json:"completion_tokens"`
+	Requests         int     `json:"requests"` // HTTP requests (or simulated ones) made
+	Cost             float64 `json:"cost,omitempty"`
+}
+
+// Add returns the sum of two usages.
+func (u Usage) Add(v Usage) Usage {
+	return Usage{
+		PromptTokens:     u.PromptTokens + v.PromptTokens,
+		CompletionTokens: u.CompletionTokens + v.CompletionTokens,
+		Requests:         u.Requests + v.Requests,
+		Cost:             u.Cost + v.Cost,
+	}
+}
+
+// Response holds the choices of one request.
+type Response struct {
+	Choices []Choice `json:"choices"`
+	Usage   Usage    `json:"usage"`
+	Model   string   `json:"model,omitempty"`
+}
+
+// Texts returns the content of every choice, in order.
+func (r Response) Texts() []string {
+	out := make([]string, len(r.Choices))
+	for i, c := range r.Choices {
+		out[i] = c.Content
+	}
+	return out
+}
+
+// Sampler produces completions. Every backend and middleware is one.
+type Sampler interface {
+	Sample(ctx context.Context, req Request) (Response, error)
+}
+
+// SamplerFunc adapts a function to a Sampler.
+type SamplerFunc func(ctx context.Context, req Request) (Response, error)
+
+// Sample calls f.
+func (f SamplerFunc) Sample(ctx context.Context, req Request) (Response, error) { return f(ctx, req) }
+
+// Middleware wraps a Sampler, the way net/http wraps a Handler.
+type Middleware func(Sampler) Sampler
+
+// Chain wraps s in the middlewares; the first one listed is outermost.
+func Chain(s Sampler, mws ...Middleware) Sampler {
+	for i := len(mws) - 1; i >= 0; i-- {
+		s = mws[i](s)
+	}
+	return s
+}

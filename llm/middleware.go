@@ -1,0 +1,125 @@
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"time"
+)
+
+// Limit bounds the number of sampler calls in flight across everything that
+// shares the returned middleware's sampler.
+func Limit(n int) Middleware {
+	if n < 1 {
+		n = 1
+	}
+	sem := make(chan struct{}, n)
+	return func(next Sampler) Sampler {
+		return SamplerFunc(func(ctx context.Context, req Request) (Response, error) {
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				return Response{}, ctx.Err()
+			}
+			defer func() { <-sem }()
+			return next.Sample(ctx, req)
+		})
+	}
+}
+
+// Meter accumulates usage over the calls that pass through it. It is safe
+// for concurrent use.
+type Meter struct {
+	mu    sync.Mutex
+	usage Usage
+	calls int
+}
+
+// Usage returns the totals so far and the number of calls.
+func (m *Meter) Usage() (Usage, int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.usage, m.calls
+}
+
+// Middleware counts each call's usage into m; failed calls count as calls.
+func (m *Meter) Middleware(next Sampler) Sampler {
+	return SamplerFunc(func(ctx context.Context, req Request) (Response, error) {
+		resp, err := next.Sample(ctx, req)
+		m.mu.Lock()
+		m.calls++
+		m.usage = m.usage.Add(resp.Usage)
+		m.mu.Unlock()
+		return resp, err
+	})
+}
+
+// Price is a model's price in US dollars per million tokens.
+type Price struct{ Prompt, Completion float64 }
+
+// Prices known for popular hosted models; local and simulated models cost
+// nothing. Looked up by exact model name.
+var knownPrices = map[string]Price{
+	"gpt-4o":        {2.50, 10.00},
+	"gpt-4o-mini":   {0.15, 0.60},
+	"gpt-4.1":       {2.00, 8.00},
+	"gpt-4.1-mini":  {0.40, 1.60},
+	"gpt-4.1-nano":  {0.10, 0.40},
+	"gpt-4":         {30.00, 60.00},
+	"gpt-3.5-turbo": {0.50, 1.50},
+}
+
+// PriceOf returns the price of a model, if known.
+func PriceOf(model string) (Price, bool) {
+	p, ok := knownPrices[model]
+	return p, ok
+}
+
+// Cost fills in the cost of each response from the model's price, when known.
+func Cost(model string) Middleware {
+	p, ok := PriceOf(model)
+	return func(next Sampler) Sampler {
+		if !ok {
+			return next
+		}
+		return SamplerFunc(func(ctx context.Context, req Request) (Response, error) {
+			resp, err := next.Sample(ctx, req)
+			resp.Usage.Cost = (float64(resp.Usage.PromptTokens)*p.Prompt + float64(resp.Usage.CompletionTokens)*p.Completion) / 1e6
+			return resp, err
+		})
+	}
+}
+
+// CallRecord is what the Record middleware hands to a Recorder.
+type CallRecord struct {
+	Purpose  string
+	Request  json.RawMessage
+	Response json.RawMessage
+	Usage    Usage
+	Latency  time.Duration
+	CacheHit bool
+	Err      error
+}
+
+// Recorder receives every call; the store implements it per run and item.
+type Recorder interface {
+	RecordCall(ctx context.Context, c CallRecord) error
+}
+
+// Record passes every call, failed or not, to rec. A recording failure fails
+// the call: an unrecorded call would make the run's numbers unverifiable.
+func Record(rec Recorder) Middleware {
+	return func(next Sampler) Sampler {
+		return SamplerFunc(func(ctx context.Context, req Request) (Response, error) {
+			start := time.Now()
+			resp, err := next.Sample(ctx, req)
+			c := CallRecord{Purpose: req.Purpose, Usage: resp.Usage, Latency: time.Since(start), Err: err}
+			c.Request, _ = json.Marshal(req)
+			c.Response, _ = json.Marshal(resp)
+			if rerr := rec.RecordCall(context.WithoutCancel(ctx), c); rerr != nil && err == nil {
+				return resp, rerr
+			}
+			return resp, err
+		})
+	}
+}

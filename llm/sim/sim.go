@@ -1,0 +1,205 @@
+// Package sim is the built-in simulated language model: a seeded, stochastic
+// stand-in with explicit noise parameters, so every strategy runs offline.
+//
+// It is not a lookup of answers. Each task supplies Responders that read the
+// prompt the way a model would (the puzzle or question is in the text), work
+// out an answer with the task's own solver or documents, and then degrade it
+// with the noise parameters below. Its results are always labelled simulated.
+//
+// Randomness comes only from the request: a hash of the messages and tools,
+// and the request's seed plus the choice index (choice i of a request with
+// seed s draws from seed s+i). So a request for n choices and n requests for
+// one choice with seeds s..s+n-1 give the same answers, in process or over
+// HTTP.
+package sim
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/reasonbench/reasonbench/llm"
+)
+
+// Params are the simulator's noise parameters; they are recorded with every
+// run that uses it.
+type Params struct {
+	// Skill is the probability that a reasoning step is chosen well: a move
+	// that keeps a puzzle solvable, a search for the right document.
+	Skill float64 `json:"skill"`
+	// Slip is the probability that a step's content is wrong anyway: an
+	// arithmetic mistake, a misread fact.
+	Slip float64 `json:"slip"`
+	// Misjudge is the probability that an evaluation (value, vote,
+	// self-check) is wrong.
+	Misjudge float64 `json:"misjudge"`
+	// Boost is how much a reflection or feedback that names the failure
+	// raises Skill on the next attempt (absolute, capped at 1).
+	Boost float64 `json:"boost"`
+}
+
+// DefaultParams are the defaults of bench's --sim-* flags.
+func DefaultParams() Params { return Params{Skill: 0.5, Slip: 0.1, Misjudge: 0.15, Boost: 0.15} }
+
+// Validate checks that every parameter is a probability.
+func (p Params) Validate() error {
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"skill", p.Skill}, {"slip", p.Slip}, {"misjudge", p.Misjudge}, {"boost", p.Boost}} {
+		if f.v < 0 || f.v > 1 {
+			return fmt.Errorf("sim %s=%v: must be between 0 and 1", f.name, f.v)
+		}
+	}
+	return nil
+}
+
+// Prompt is what a responder sees of a request.
+type Prompt struct {
+	Messages    []llm.Message
+	Tools       []llm.ToolSpec
+	Temperature float64
+	Stop        []string
+}
+
+// Last returns the content of the last message with the given role.
+func (p Prompt) Last(role string) string {
+	for i := len(p.Messages) - 1; i >= 0; i-- {
+		if p.Messages[i].Role == role {
+			return p.Messages[i].Content
+		}
+	}
+	return ""
+}
+
+// Text returns all message contents joined, for responders that read the
+// whole conversation.
+func (p Prompt) Text() string {
+	var b strings.Builder
+	for _, m := range p.Messages {
+		b.WriteString(m.Content)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// Responder answers the prompts of one task. Respond returns ok=false when
+// the prompt is not one it recognises.
+type Responder interface {
+	Respond(p Prompt, rng *rand.Rand, params Params) (llm.Choice, bool)
+}
+
+// Model is the simulated model. It implements llm.Sampler.
+type Model struct {
+	params     Params
+	responders []Responder
+}
+
+// New returns a simulated model answering with the given responders, tried
+// in order.
+func New(p Params, rs ...Responder) (*Model, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return &Model{params: p, responders: rs}, nil
+}
+
+// Params returns the model's noise parameters.
+func (m *Model) Params() Params { return m.params }
+
+// Fallback is what the simulator says to a prompt no responder recognises,
+// as a confused model would.
+const Fallback = "I am not sure how to answer this."
+
+// Sample answers every choice of the request independently.
+func (m *Model) Sample(ctx context.Context, req llm.Request) (llm.Response, error) {
+	if err := ctx.Err(); err != nil {
+		return llm.Response{}, err
+	}
+	if len(req.Messages) == 0 {
+		return llm.Response{}, errors.New("sim: request has no messages")
+	}
+	p := Prompt{Messages: req.Messages, Tools: req.Tools, Temperature: req.Temperature, Stop: req.Stop}
+	base := promptHash(req)
+	resp := llm.Response{Model: "sim", Usage: llm.Usage{Requests: 1, PromptTokens: countTokens(p.Text())}}
+	for i := range req.Samples() {
+		seed := uint64(req.Seed)
+		if req.Temperature > 0 { // greedy decoding repeats itself
+			seed += uint64(i)
+		}
+		rng := rand.New(rand.NewPCG(base, seed))
+		c := llm.Choice{Content: Fallback, FinishReason: "stop"}
+		for _, r := range m.responders {
+			if got, ok := r.Respond(p, rng, m.params); ok {
+				c = got
+				break
+			}
+		}
+		c.Index = i
+		c.Content = cutAtStop(c.Content, req.Stop)
+		if len(c.ToolCalls) > 0 {
+			c.FinishReason = "tool_calls"
+		} else if c.FinishReason == "" {
+			c.FinishReason = "stop"
+		}
+		resp.Choices = append(resp.Choices, c)
+		resp.Usage.CompletionTokens += countTokens(c.Content) + countTokens(c.Reasoning)
+		for _, tc := range c.ToolCalls {
+			resp.Usage.CompletionTokens += countTokens(tc.Name + tc.Arguments)
+		}
+	}
+	return resp, nil
+}
+
+// promptHash folds everything a model conditions on into 64 bits.
+func promptHash(req llm.Request) uint64 {
+	h := fnv.New64a()
+	for _, m := range req.Messages {
+		h.Write([]byte(m.Role))
+		h.Write([]byte{0})
+		h.Write([]byte(m.Content))
+		h.Write([]byte{0})
+		for _, tc := range m.ToolCalls {
+			h.Write([]byte(tc.Name + "\x00" + tc.Arguments + "\x00"))
+		}
+	}
+	if len(req.Tools) > 0 {
+		b, _ := json.Marshal(req.Tools)
+		h.Write(b)
+	}
+	var t [8]byte
+	binary.LittleEndian.PutUint64(t[:], uint64(req.Temperature*1e6))
+	h.Write(t[:])
+	return h.Sum64()
+}
+
+// cutAtStop truncates at the first stop sequence, as servers do (the stop
+// string itself is not returned).
+func cutAtStop(s string, stop []string) string {
+	cut := len(s)
+	for _, st := range stop {
+		if st == "" {
+			continue
+		}
+		if i := strings.Index(s, st); i >= 0 && i < cut {
+			cut = i
+		}
+	}
+	return s[:cut]
+}
+
+// countTokens approximates a BPE tokenizer: about four characters a token,
+// and at least one token a word.
+func countTokens(s string) int {
+	if s == "" {
+		return 0
+	}
+	words := len(strings.Fields(s))
+	chars := (len(s) + 3) / 4
+	return max(words, chars)
+}

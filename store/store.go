@@ -1,0 +1,147 @@
+// Package store keeps runs, items, calls, tree nodes and reflections in a
+// SQLite file (WAL mode), with a versioned schema.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// Store is an open results database. It is safe for concurrent use.
+type Store struct {
+	db   *sql.DB
+	path string
+}
+
+// Open opens (creating if needed) the database at path and migrates it to
+// the current schema.
+func Open(ctx context.Context, path string) (*Store, error) {
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("open %s: %w", path, err)
+		}
+	}
+	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	s := &Store{db: db, path: path}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		if strings.Contains(err.Error(), "not a database") || strings.Contains(err.Error(), "malformed") {
+			return nil, fmt.Errorf("open %s: not a reasonbench database or corrupt (%v); move it aside or pass another --db", path, err)
+		}
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Path is the database file.
+func (s *Store) Path() string { return s.path }
+
+// DB exposes the handle for read-only analysis queries in tests and reports.
+func (s *Store) DB() *sql.DB { return s.db }
+
+// migrations are applied in order; user_version records how many ran.
+// Never edit a released migration: append a new one.
+var migrations = []string{
+	// 1: runs, items, calls.
+	`CREATE TABLE runs (
+		id            INTEGER PRIMARY KEY,
+		experiment    TEXT NOT NULL DEFAULT '',
+		task          TEXT NOT NULL,
+		strategy      TEXT NOT NULL,
+		params        TEXT NOT NULL CHECK (json_valid(params)),
+		model         TEXT NOT NULL,
+		endpoint      TEXT NOT NULL DEFAULT '',
+		simulated     INTEGER NOT NULL,
+		sim_params    TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(sim_params)),
+		seed          INTEGER NOT NULL,
+		item_range    TEXT NOT NULL,
+		spec          TEXT NOT NULL CHECK (json_valid(spec)),
+		code_version  TEXT NOT NULL DEFAULT '',
+		status        TEXT NOT NULL,
+		started_at    TEXT NOT NULL,
+		finished_at   TEXT,
+		wall_seconds  REAL NOT NULL DEFAULT 0,
+		error         TEXT NOT NULL DEFAULT ''
+	);
+	CREATE TABLE items (
+		run_id            INTEGER NOT NULL REFERENCES runs(id),
+		idx               INTEGER NOT NULL,
+		key               TEXT NOT NULL,
+		input             TEXT NOT NULL,
+		output            TEXT NOT NULL,
+		correct           INTEGER NOT NULL,
+		score             REAL NOT NULL,
+		metrics           TEXT NOT NULL CHECK (json_valid(metrics)),
+		detail            TEXT NOT NULL CHECK (json_valid(detail)),
+		prompt_tokens     INTEGER NOT NULL,
+		completion_tokens INTEGER NOT NULL,
+		calls             INTEGER NOT NULL,
+		requests          INTEGER NOT NULL,
+		cost              REAL NOT NULL,
+		wall_seconds      REAL NOT NULL,
+		error             TEXT NOT NULL DEFAULT '',
+		PRIMARY KEY (run_id, idx)
+	);
+	CREATE TABLE calls (
+		id                INTEGER PRIMARY KEY,
+		run_id            INTEGER NOT NULL REFERENCES runs(id),
+		item_idx          INTEGER NOT NULL,
+		purpose           TEXT NOT NULL,
+		request           TEXT NOT NULL CHECK (json_valid(request)),
+		response          TEXT NOT NULL CHECK (json_valid(response)),
+		prompt_tokens     INTEGER NOT NULL,
+		completion_tokens INTEGER NOT NULL,
+		requests          INTEGER NOT NULL,
+		cost              REAL NOT NULL,
+		latency_ms        REAL NOT NULL,
+		cache_hit         INTEGER NOT NULL DEFAULT 0,
+		error             TEXT NOT NULL DEFAULT '',
+		created_at        TEXT NOT NULL
+	);
+	CREATE INDEX calls_by_item ON calls(run_id, item_idx);`,
+}
+
+func (s *Store) migrate(ctx context.Context) error {
+	var version int
+	if err := s.db.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&version); err != nil {
+		return err
+	}
+	if version > len(migrations) {
+		return fmt.Errorf("schema version %d is newer than this build knows (%d); upgrade bench", version, len(migrations))
+	}
+	for i := version; i < len(migrations); i++ {
+		tx, err := s.db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migration %d: %w", i+1, err)
+		}
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, i+1)); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migration %d: %w", i+1, err)
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("migration %d: %w", i+1, err)
+		}
+	}
+	return nil
+}
+
+// ErrNotFound is returned when a run does not exist.
+var ErrNotFound = errors.New("not found")

@@ -1,0 +1,211 @@
+package strategies
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Kind is a parameter's type.
+type Kind string
+
+// Parameter kinds.
+const (
+	Int    Kind = "int"
+	Float  Kind = "float"
+	String Kind = "string"
+	Bool   Kind = "bool"
+)
+
+// Param declares one strategy knob once; parsing, validation, recording and
+// `bench list` all read this declaration.
+type Param struct {
+	Name    string
+	Kind    Kind
+	Default any      // int, float64, string or bool, matching Kind
+	Allowed []string // for String: the permitted values (empty = any)
+	Min     *float64 // for Int and Float: inclusive bounds
+	Max     *float64
+	Doc     string
+}
+
+// Bound is a helper for Param.Min and Param.Max.
+func Bound(v float64) *float64 { return &v }
+
+// Values are validated parameter values, keyed by name, with every declared
+// parameter present.
+type Values map[string]any
+
+// Int returns an int parameter.
+func (v Values) Int(name string) int { return v[name].(int) }
+
+// Float returns a float parameter.
+func (v Values) Float(name string) float64 { return v[name].(float64) }
+
+// String returns a string parameter.
+func (v Values) String(name string) string { return v[name].(string) }
+
+// Bool returns a bool parameter.
+func (v Values) Bool(name string) bool { return v[name].(bool) }
+
+// JSON encodes the values with sorted keys (encoding/json sorts map keys).
+func (v Values) JSON() json.RawMessage {
+	b, _ := json.Marshal(map[string]any(v))
+	return b
+}
+
+// Summary renders "k=10 temperature=0.7" in declaration order, for tables.
+func (v Values) Summary(decl []Param) string {
+	var parts []string
+	for _, p := range decl {
+		parts = append(parts, fmt.Sprintf("%s=%v", p.Name, v[p.Name]))
+	}
+	return strings.Join(parts, " ")
+}
+
+// ParseSets turns ["k=10", "temperature=0.7"] into raw values.
+func ParseSets(sets []string) (map[string]any, error) {
+	raw := map[string]any{}
+	for _, s := range sets {
+		k, v, ok := strings.Cut(s, "=")
+		k = strings.TrimSpace(k)
+		if !ok || k == "" {
+			return nil, fmt.Errorf("bad --set %q: want NAME=VALUE", s)
+		}
+		raw[k] = strings.TrimSpace(v)
+	}
+	return raw, nil
+}
+
+// Resolve validates raw values (strings from --set, or typed values from
+// JSON/YAML) against the declaration and fills in defaults.
+func Resolve(decl []Param, raw map[string]any) (Values, error) {
+	byName := map[string]Param{}
+	for _, p := range decl {
+		byName[p.Name] = p
+	}
+	names := make([]string, 0, len(raw))
+	for k := range raw {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	out := Values{}
+	for _, k := range names {
+		p, ok := byName[k]
+		if !ok {
+			return nil, fmt.Errorf("unknown parameter %q (known: %s)", k, paramNames(decl))
+		}
+		v, err := p.coerce(raw[k])
+		if err != nil {
+			return nil, err
+		}
+		out[k] = v
+	}
+	for _, p := range decl {
+		if _, ok := out[p.Name]; !ok {
+			out[p.Name] = p.Default
+		}
+	}
+	return out, nil
+}
+
+func paramNames(decl []Param) string {
+	var n []string
+	for _, p := range decl {
+		n = append(n, p.Name)
+	}
+	if len(n) == 0 {
+		return "none"
+	}
+	return strings.Join(n, ", ")
+}
+
+func (p Param) coerce(x any) (any, error) {
+	bad := func(why string) error {
+		return fmt.Errorf("parameter %s=%v: %s", p.Name, x, why)
+	}
+	switch p.Kind {
+	case Int:
+		var n int
+		switch t := x.(type) {
+		case int:
+			n = t
+		case int64:
+			n = int(t)
+		case float64:
+			if t != float64(int(t)) {
+				return nil, bad("want a whole number")
+			}
+			n = int(t)
+		case string:
+			v, err := strconv.Atoi(t)
+			if err != nil {
+				return nil, bad("want a whole number")
+			}
+			n = v
+		default:
+			return nil, bad("want a whole number")
+		}
+		if err := p.inBounds(float64(n)); err != nil {
+			return nil, err
+		}
+		return n, nil
+	case Float:
+		var f float64
+		switch t := x.(type) {
+		case float64:
+			f = t
+		case int:
+			f = float64(t)
+		case int64:
+			f = float64(t)
+		case string:
+			v, err := strconv.ParseFloat(t, 64)
+			if err != nil {
+				return nil, bad("want a number")
+			}
+			f = v
+		default:
+			return nil, bad("want a number")
+		}
+		if err := p.inBounds(f); err != nil {
+			return nil, err
+		}
+		return f, nil
+	case Bool:
+		switch t := x.(type) {
+		case bool:
+			return t, nil
+		case string:
+			v, err := strconv.ParseBool(t)
+			if err != nil {
+				return nil, bad("want true or false")
+			}
+			return v, nil
+		}
+		return nil, bad("want true or false")
+	case String:
+		s, ok := x.(string)
+		if !ok {
+			return nil, bad("want text")
+		}
+		if len(p.Allowed) > 0 && !slices.Contains(p.Allowed, s) {
+			return nil, bad("want one of " + strings.Join(p.Allowed, ", "))
+		}
+		return s, nil
+	}
+	return nil, bad("undeclared kind " + string(p.Kind))
+}
+
+func (p Param) inBounds(f float64) error {
+	if p.Min != nil && f < *p.Min {
+		return fmt.Errorf("parameter %s=%v: must be at least %v", p.Name, f, *p.Min)
+	}
+	if p.Max != nil && f > *p.Max {
+		return fmt.Errorf("parameter %s=%v: must be at most %v", p.Name, f, *p.Max)
+	}
+	return nil
+}

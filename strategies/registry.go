@@ -1,0 +1,35 @@
+package strategies
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Spec declares a strategy: its name, parameters and constructor.
+type Spec struct {
+	Name   string
+	Doc    string
+	Params []Param
+	New    func(Values) (Strategy, error)
+}
+
+// Registry lists every strategy. Adding one means writing its file and
+// adding a line here.
+func Registry() []Spec {
+	return []Spec{
+		{Name: "io", Doc: "input-output prompting: k independent few-shot answers", Params: samplingParams, New: newSampling("io")},
+		{Name: "cot", Doc: "chain-of-thought: k independent few-shot step-by-step answers", Params: samplingParams, New: newSampling("cot")},
+	}
+}
+
+// Lookup finds a strategy by name.
+func Lookup(name string) (Spec, error) {
+	var names []string
+	for _, s := range Registry() {
+		if s.Name == name {
+			return s, nil
+		}
+		names = append(names, s.Name)
+	}
+	return Spec{}, fmt.Errorf("unknown strategy %q (known: %s)", name, strings.Join(names, ", "))
+}

@@ -1,0 +1,64 @@
+package strategies
+
+import (
+	"context"
+
+	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/tasks"
+)
+
+// sampling asks one prompt k times and scores every sample independently:
+// IO prompting and Chain-of-Thought differ only in their template.
+type sampling struct {
+	template    string // also the call's purpose
+	k           int
+	temperature float64
+	maxTokens   int
+}
+
+var samplingParams = []Param{
+	{Name: "k", Kind: Int, Default: 1, Min: Bound(1), Max: Bound(10000), Doc: "samples per instance"},
+	{Name: "temperature", Kind: Float, Default: 0.7, Min: Bound(0), Max: Bound(2), Doc: "sampling temperature"},
+	{Name: "max_tokens", Kind: Int, Default: 0, Min: Bound(0), Doc: "completion token limit (0: server default)"},
+}
+
+func newSampling(template string) func(Values) (Strategy, error) {
+	return func(v Values) (Strategy, error) {
+		return &sampling{template: template, k: v.Int("k"), temperature: v.Float("temperature"), maxTokens: v.Int("max_tokens")}, nil
+	}
+}
+
+// samplingDetail is what an io or cot item stores.
+type samplingDetail struct {
+	Samples []Sample `json:"samples"`
+}
+
+func (s *sampling) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result, error) {
+	prompt, err := render(env, s.template, PromptData{Input: inst.Input})
+	if err != nil {
+		return Result{}, err
+	}
+	resp, err := env.Sampler.Sample(ctx, llm.Request{
+		Messages: userPrompt(prompt), N: s.k, Temperature: s.temperature, MaxTokens: s.maxTokens,
+		Seed: env.Seed, Purpose: s.template,
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	if len(resp.Choices) == 0 {
+		return Result{}, errNoChoices(s.template)
+	}
+	samples, correct := scoreSamples(env, inst, resp.Texts())
+	best := 0.0
+	if correct > 0 {
+		best = 1
+	}
+	first := env.Task.Score(inst, samples[0].Output)
+	return Result{
+		Output:   samples[0].Output,
+		Score:    first,
+		Accuracy: float64(correct) / float64(len(samples)),
+		Metrics:  map[string]float64{"best_of_k": best},
+		Detail:   samplingDetail{Samples: samples},
+	}, nil
+}

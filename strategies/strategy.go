@@ -1,0 +1,81 @@
+// Package strategies holds the reasoning strategies (IO, CoT, CoT-SC, ToT,
+// ReAct, Reflexion, Self-Refine), each a small type implementing Strategy and
+// listed with its typed parameters in registry.go.
+package strategies
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/prompts"
+	"github.com/reasonbench/reasonbench/tasks"
+)
+
+// Env is what a strategy gets to solve one instance.
+type Env struct {
+	Sampler llm.Sampler // recorded and metered for this item
+	Task    tasks.Task
+	Prompts *prompts.Library
+	Seed    int64 // the run's seed; sent with every request
+}
+
+// Result is a strategy's outcome on one instance.
+type Result struct {
+	Output string      // the final output the strategy stands by
+	Score  tasks.Score // the task's verdict on Output
+	// Accuracy is this item's contribution to the run's accuracy, in [0,1]:
+	// 1/0 for a single answer, the fraction correct for k independent samples.
+	Accuracy float64
+	// Metrics are further per-item figures averaged into the run's summary
+	// (best_of_k, any_at_b, top1, em, f1, ...).
+	Metrics map[string]float64
+	// Detail is stored as JSON with the item: samples, votes, trajectories.
+	Detail any
+}
+
+// Strategy solves instances of a task.
+type Strategy interface {
+	Solve(ctx context.Context, env Env, inst tasks.Instance) (Result, error)
+}
+
+// PromptData is what templates see.
+type PromptData struct {
+	Input string
+}
+
+// render renders the task's template called name ("cot" → "game24/cot").
+func render(env Env, name string, data any) (string, error) {
+	return env.Prompts.Render(env.Task.Name()+"/"+name, data)
+}
+
+// userPrompt is a single-turn conversation.
+func userPrompt(text string) []llm.Message {
+	return []llm.Message{{Role: "user", Content: text}}
+}
+
+// Sample is one scored sample, as stored in an item's detail.
+type Sample struct {
+	Output  string `json:"output"`
+	Answer  string `json:"answer"`
+	Correct bool   `json:"correct"`
+	Reason  string `json:"reason,omitempty"`
+}
+
+// scoreSamples scores every output with the task.
+func scoreSamples(env Env, inst tasks.Instance, outputs []string) ([]Sample, int) {
+	samples := make([]Sample, len(outputs))
+	correct := 0
+	for i, out := range outputs {
+		sc := env.Task.Score(inst, out)
+		samples[i] = Sample{Output: out, Answer: sc.Answer, Correct: sc.Correct, Reason: sc.Reason}
+		if sc.Correct {
+			correct++
+		}
+	}
+	return samples, correct
+}
+
+func errNoChoices(purpose string) error {
+	return fmt.Errorf("%s: the model returned no choices", purpose)
+}

@@ -1,0 +1,127 @@
+package game24
+
+import (
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/llm/sim"
+)
+
+// Markers by which the simulator recognises the bundled prompts, as a model
+// recognises an instruction. Tests check the templates contain them.
+const (
+	markerTask = "obtain 24"
+	markerCoT  = "Each step combines two of the remaining numbers"
+)
+
+// SimResponder answers Game of 24 prompts for the simulated model.
+//
+// Its model of solving is explicit: it plays three steps, each combining two
+// numbers. With probability Skill a step is drawn from the moves that keep
+// the numbers solvable (if any), otherwise from all moves. With probability
+// Slip the written result of a step is off by one or two, and the model
+// carries on with the wrong number. The answer is the expression the steps
+// built, always claimed to equal 24, as real models do. IO and CoT prompts
+// share this model; CoT also writes the steps out.
+type SimResponder struct{}
+
+// Respond implements sim.Responder.
+func (SimResponder) Respond(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm.Choice, bool) {
+	text := p.Last("user")
+	if !strings.Contains(text, markerTask) {
+		return llm.Choice{}, false
+	}
+	nums, ok := lastInput(text)
+	if !ok {
+		return llm.Choice{}, false
+	}
+	steps, expr := play(Rats(nums), rng, params)
+	var b strings.Builder
+	if strings.Contains(text, markerCoT) {
+		b.WriteString("Steps:\n")
+		for _, s := range steps {
+			b.WriteString(s)
+			b.WriteByte('\n')
+		}
+	}
+	fmt.Fprintf(&b, "Answer: %s = 24", expr)
+	return llm.Choice{Content: b.String()}, true
+}
+
+// lastInput reads the numbers of the prompt's last "Input:" line.
+func lastInput(text string) ([]int, bool) {
+	lines := strings.Split(text, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := strings.TrimSpace(lines[i])
+		if rest, ok := strings.CutPrefix(l, "Input:"); ok {
+			nums, err := ParsePuzzle(rest)
+			return nums, err == nil && len(nums) > 0
+		}
+	}
+	return nil, false
+}
+
+// play runs the simulated solver from state to a single number and returns
+// the step lines and the final expression.
+func play(state []*big.Rat, rng *rand.Rand, params sim.Params) ([]string, string) {
+	exprs := make([]string, len(state))
+	for i, r := range state {
+		exprs[i] = FormatNumber(r)
+	}
+	var steps []string
+	for len(state) > 1 {
+		m := chooseMove(state, rng, params.Skill)
+		result := m.Result
+		if rng.Float64() < params.Slip {
+			result = slip(result, rng)
+		}
+		next := make([]*big.Rat, 0, len(state)-1)
+		nextExprs := make([]string, 0, len(state)-1)
+		for k := range state {
+			if k != m.I && k != m.J {
+				next = append(next, state[k])
+				nextExprs = append(nextExprs, exprs[k])
+			}
+		}
+		next = append(next, result)
+		nextExprs = append(nextExprs, fmt.Sprintf("(%s %c %s)", exprs[m.I], m.Op, exprs[m.J]))
+		steps = append(steps, fmt.Sprintf("%s %c %s = %s (left: %s)",
+			FormatNumber(m.A), m.Op, FormatNumber(m.B), FormatNumber(result), FormatState(next)))
+		state, exprs = next, nextExprs
+	}
+	expr := strings.TrimSuffix(strings.TrimPrefix(exprs[0], "("), ")")
+	if e, err := ParseExpr(exprs[0]); err == nil {
+		expr = e.String()
+	}
+	return steps, expr
+}
+
+// chooseMove picks a good move (one that keeps 24 reachable) with
+// probability skill when there is one, else any move.
+func chooseMove(state []*big.Rat, rng *rand.Rand, skill float64) Move {
+	moves := Moves(state)
+	if rng.Float64() < skill {
+		var good []Move
+		for _, m := range moves {
+			if Solvable(m.Left) {
+				good = append(good, m)
+			}
+		}
+		if len(good) > 0 {
+			return good[rng.IntN(len(good))]
+		}
+	}
+	return moves[rng.IntN(len(moves))]
+}
+
+// slip returns a plausible arithmetic mistake: the result off by one or two.
+func slip(r *big.Rat, rng *rand.Rand) *big.Rat {
+	d := int64(rng.IntN(2) + 1)
+	if rng.IntN(2) == 0 {
+		d = -d
+	}
+	return new(big.Rat).Add(r, big.NewRat(d, 1))
+}
