@@ -70,6 +70,11 @@ func load(cfg Config) (*plan, error) {
 		return nil, fmt.Errorf("strategy %s: %w", spec.Name, err)
 	}
 	task := ts.New()
+	if tc, ok := strat.(strategies.TaskChecker); ok {
+		if err := tc.CheckTask(task); err != nil {
+			return nil, fmt.Errorf("strategy %s: %w", spec.Name, err)
+		}
+	}
 	all, err := task.Instances()
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", task.Name(), err)

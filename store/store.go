@@ -113,6 +113,40 @@ var migrations = []string{
 		created_at        TEXT NOT NULL
 	);
 	CREATE INDEX calls_by_item ON calls(run_id, item_idx);`,
+	// 2: search trees, agent trajectories, long-term memory.
+	`CREATE TABLE nodes (
+		run_id   INTEGER NOT NULL REFERENCES runs(id),
+		item_idx INTEGER NOT NULL,
+		node_id  INTEGER NOT NULL,
+		parent   INTEGER NOT NULL,
+		depth    INTEGER NOT NULL,
+		thought  TEXT NOT NULL,
+		value    REAL NOT NULL,
+		selected INTEGER NOT NULL,
+		pruned   INTEGER NOT NULL,
+		terminal INTEGER NOT NULL,
+		PRIMARY KEY (run_id, item_idx, node_id)
+	);
+	CREATE TABLE steps (
+		run_id      INTEGER NOT NULL REFERENCES runs(id),
+		item_idx    INTEGER NOT NULL,
+		trial       INTEGER NOT NULL,
+		step        INTEGER NOT NULL,
+		kind        TEXT NOT NULL,
+		content     TEXT NOT NULL,
+		PRIMARY KEY (run_id, item_idx, trial, step)
+	);
+	CREATE TABLE reflections (
+		id           INTEGER PRIMARY KEY,
+		task         TEXT NOT NULL,
+		instance_key TEXT NOT NULL,
+		memory       TEXT NOT NULL,
+		run_id       INTEGER NOT NULL REFERENCES runs(id),
+		trial        INTEGER NOT NULL,
+		text         TEXT NOT NULL,
+		created_at   TEXT NOT NULL
+	);
+	CREATE INDEX reflections_by_instance ON reflections(task, instance_key, memory, id);`,
 }
 
 func (s *Store) migrate(ctx context.Context) error {

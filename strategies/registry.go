@@ -19,6 +19,7 @@ func Registry() []Spec {
 	return []Spec{
 		{Name: "io", Doc: "input-output prompting: k independent few-shot answers", Params: samplingParams, New: newSampling("io")},
 		{Name: "cot", Doc: "chain-of-thought: k independent few-shot step-by-step answers", Params: samplingParams, New: newSampling("cot")},
+		{Name: "cotsc", Doc: "chain-of-thought with self-consistency: k chains, majority vote", Params: cotscParams, New: newCoTSC},
 	}
 }
 

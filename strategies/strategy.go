@@ -79,3 +79,9 @@ func scoreSamples(env Env, inst tasks.Instance, outputs []string) ([]Sample, int
 func errNoChoices(purpose string) error {
 	return fmt.Errorf("%s: the model returned no choices", purpose)
 }
+
+// TaskChecker is implemented by strategies whose parameters depend on the
+// task (a vote key, a tool set); the engine calls it before a run starts.
+type TaskChecker interface {
+	CheckTask(t tasks.Task) error
+}

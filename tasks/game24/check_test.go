@@ -106,7 +106,7 @@ func loadPublished(t testing.TB) []publishedOutput {
 // differs from the ToT paper's reward, and why ours stands.
 //
 // The paper's scorer takes the last line of the output whether or not it is
-// an Answer line (replace('answer: ', '') is a no-op without one). These two
+// an Answer line (replace('answer: ', ”) is a no-op without one). These two
 // IO-prompt outputs have no "Answer:" line at all: the model ignored the
 // required answer format and wrote a bare equation. Our scorer requires an
 // Answer line (a missing one is a format failure we want to count, and it

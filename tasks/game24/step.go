@@ -341,6 +341,7 @@ func matchesWritten(written *big.Rat, decimals int, exact *big.Rat) bool {
 	if decimals <= 0 {
 		return false
 	}
+	decimals = min(decimals, MaxStepLen) // only ParseStep's bounded counts are meaningful
 	diff := new(big.Rat).Sub(written, exact)
 	diff.Abs(diff)
 	ten := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(decimals)), nil)

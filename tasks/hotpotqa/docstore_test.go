@@ -111,7 +111,7 @@ func TestLocalDocstoreLookup(t *testing.T) {
 			{"lookup", "VIVA", `(Result 1 / 2) VIVA Media GmbH (until 2004 "VIVA Media AG") is a music television network.`},
 			{"lookup", "cologne", "(Result 1 / 1) It is based in Cologne."},
 			{"lookup", "VIVA", `(Result 1 / 2) VIVA Media GmbH (until 2004 "VIVA Media AG") is a music television network.`},
-			{"lookup", " VIVA ", "(Result 2 / 2) VIVA Media was founded in 1993."}, // trimmed: same keyword
+			{"lookup", " VIVA ", "(Result 2 / 2) VIVA Media was founded in 1993."},                                           // trimmed: same keyword
 			{"lookup", "viva", `(Result 1 / 2) VIVA Media GmbH (until 2004 "VIVA Media AG") is a music television network.`}, // exact compare, as wikienv.py
 		}},
 		{"no match", []step{
@@ -154,7 +154,7 @@ func TestLocalDocstoreLookup(t *testing.T) {
 func TestLocalDocstoreHostileInput(t *testing.T) {
 	d := NewLocalDocstore(testParas())
 	ctx := context.Background()
-	long := strings.Repeat("viva \xff\n'\"[]", 200000)
+	long := strings.Repeat("viva \xff\n'\"[]", 50000)
 	obs, err := d.Search(ctx, long)
 	if err != nil {
 		t.Fatal(err)
@@ -178,7 +178,7 @@ func TestLocalDocstoreHostileInput(t *testing.T) {
 	}
 	// A nil context is tolerated.
 	//lint:ignore SA1012 deliberately testing a nil context
-	if _, err := d.Search(nil, "Cologne"); err != nil { //nolint:staticcheck
+	if _, err := d.Search(nil, "Cologne"); err != nil {
 		t.Errorf("nil ctx: %v", err)
 	}
 }
@@ -252,7 +252,7 @@ func TestDocstoreOnRealQuestion(t *testing.T) {
 	d := NewLocalDocstore(q.Context)
 	ctx := context.Background()
 	obs, err := d.Search(ctx, "VIVA Media")
-	if err != nil || !strings.HasPrefix(obs, "VIVA Media AG (in 2004 rebranded as VIVA Media GmbH)") {
+	if err != nil || !strings.HasPrefix(obs, `VIVA Media GmbH (until 2004 "VIVA Media AG") is a music television network originating from Germany. It was founded`) {
 		t.Fatalf("Search(VIVA Media) = %q, %v", obs, err)
 	}
 	obs, _ = d.Lookup(ctx, "GmbH")
@@ -263,4 +263,28 @@ func TestDocstoreOnRealQuestion(t *testing.T) {
 	if !strings.HasPrefix(obs, "Could not find VIVA Media GmbH. Similar: ['VIVA Media', ") {
 		t.Errorf("Search(VIVA Media GmbH) = %q", obs)
 	}
+}
+
+func FuzzLocalDocstore(f *testing.F) {
+	f.Add("VIVA Media", "viva", "Cologne")
+	f.Add("", "", "")
+	f.Add("\xff", "[", "“x”")
+	f.Add("vivendi s.a", ".", "'")
+	f.Fuzz(func(t *testing.T, entity, keyword, entity2 string) {
+		d := NewLocalDocstore(testParas())
+		ctx := context.Background()
+		for _, call := range []func() (string, error){
+			func() (string, error) { return d.Lookup(ctx, keyword) },
+			func() (string, error) { return d.Search(ctx, entity) },
+			func() (string, error) { return d.Lookup(ctx, keyword) },
+			func() (string, error) { return d.Lookup(ctx, keyword) },
+			func() (string, error) { return d.Search(ctx, entity2) },
+			func() (string, error) { return d.Lookup(ctx, entity) },
+		} {
+			obs, err := call()
+			if err != nil || obs == "" {
+				t.Fatalf("observation %q, error %v", obs, err)
+			}
+		}
+	})
 }

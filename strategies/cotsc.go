@@ -1,0 +1,130 @@
+package strategies
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/tasks"
+)
+
+// cotsc is chain-of-thought with self-consistency: k chains, one answer by
+// majority vote.
+type cotsc struct {
+	k           int
+	temperature float64
+	maxTokens   int
+	voteKey     string // "" = the task's default
+}
+
+var cotscParams = []Param{
+	{Name: "k", Kind: Int, Default: 10, Min: Bound(1), Max: Bound(10000), Doc: "chains sampled per instance"},
+	{Name: "temperature", Kind: Float, Default: 0.7, Min: Bound(0), Max: Bound(2), Doc: "sampling temperature"},
+	{Name: "max_tokens", Kind: Int, Default: 0, Min: Bound(0), Doc: "completion token limit (0: server default)"},
+	{Name: "vote_key", Kind: String, Default: "", Doc: "what is voted on: game24 line|expression|canonical, hotpotqa answer (empty: the task's first)"},
+}
+
+func newCoTSC(v Values) (Strategy, error) {
+	return &cotsc{k: v.Int("k"), temperature: v.Float("temperature"), maxTokens: v.Int("max_tokens"), voteKey: v.String("vote_key")}, nil
+}
+
+// CheckTask rejects a vote key the task does not know.
+func (s *cotsc) CheckTask(t tasks.Task) error {
+	if s.voteKey != "" && !slices.Contains(t.VoteKeys(), s.voteKey) {
+		return fmt.Errorf("parameter vote_key=%s: task %s knows %v", s.voteKey, t.Name(), t.VoteKeys())
+	}
+	return nil
+}
+
+// VoteCount is one answer's share of a vote.
+type VoteCount struct {
+	Key   string `json:"key"`
+	Count int    `json:"count"`
+}
+
+// VoteResult is the outcome of a majority vote over outputs.
+type VoteResult struct {
+	Key     string      `json:"key"`    // the winning answer key ("" if no output gave a vote)
+	Winner  int         `json:"winner"` // index of the first output with the winning key, -1 if none
+	Counts  []VoteCount `json:"counts"` // every key, most votes first, ties in order of first appearance
+	Abstain int         `json:"abstain"`
+}
+
+// Vote takes a majority vote over outputs under the task's vote key. Ties go
+// to the answer seen first, as Python's Counter.most_common does.
+func Vote(t tasks.Task, inst tasks.Instance, outputs []string, key string) VoteResult {
+	if key == "" {
+		key = t.VoteKeys()[0]
+	}
+	res := VoteResult{Winner: -1}
+	first := map[string]int{}
+	var order []string
+	counts := map[string]int{}
+	for i, out := range outputs {
+		k, ok := t.AnswerKey(inst, out, key)
+		if !ok {
+			res.Abstain++
+			continue
+		}
+		if _, seen := first[k]; !seen {
+			first[k] = i
+			order = append(order, k)
+		}
+		counts[k]++
+	}
+	for _, k := range order {
+		res.Counts = append(res.Counts, VoteCount{Key: k, Count: counts[k]})
+	}
+	slices.SortStableFunc(res.Counts, func(a, b VoteCount) int { return b.Count - a.Count })
+	if len(res.Counts) > 0 {
+		res.Key = res.Counts[0].Key
+		res.Winner = first[res.Key]
+	}
+	return res
+}
+
+type cotscDetail struct {
+	Vote    VoteResult `json:"vote"`
+	Samples []Sample   `json:"samples"`
+}
+
+func (s *cotsc) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result, error) {
+	prompt, err := render(env, "cot", PromptData{Input: inst.Input})
+	if err != nil {
+		return Result{}, err
+	}
+	resp, err := env.Sampler.Sample(ctx, llm.Request{
+		Messages: userPrompt(prompt), N: s.k, Temperature: s.temperature, MaxTokens: s.maxTokens,
+		Seed: env.Seed, Purpose: "cotsc",
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	if len(resp.Choices) == 0 {
+		return Result{}, errNoChoices("cotsc")
+	}
+	outputs := resp.Texts()
+	samples, correct := scoreSamples(env, inst, outputs)
+	vote := Vote(env.Task, inst, outputs, s.voteKey)
+	res := Result{
+		Metrics: map[string]float64{
+			"sample_accuracy": float64(correct) / float64(len(samples)),
+			"best_of_k":       boolFloat(correct > 0),
+		},
+		Detail: cotscDetail{Vote: vote, Samples: samples},
+	}
+	if vote.Winner >= 0 {
+		res.Output = outputs[vote.Winner]
+	}
+	res.Score = env.Task.Score(inst, res.Output)
+	res.Accuracy = boolFloat(res.Score.Correct)
+	return res, nil
+}
+
+func boolFloat(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
