@@ -246,7 +246,8 @@ func (e *Engine) solveAll(ctx context.Context, runID int64, p *plan, sampler llm
 func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base llm.Sampler, inst tasks.Instance) (store.Item, error) {
 	meter := &llm.Meter{}
 	sampler := llm.Chain(base, meter.Middleware, llm.Record(itemRecorder{st: e.Store, run: runID, index: inst.Index}))
-	env := strategies.Env{Sampler: sampler, Task: p.task, Prompts: p.prompts, Seed: p.cfg.Seed}
+	env := strategies.Env{Sampler: sampler, Task: p.task, Prompts: p.prompts, Seed: p.cfg.Seed,
+		Trace: itemTrace{st: e.Store, run: runID, index: inst.Index}}
 	start := time.Now()
 	res, err := p.strategy.Solve(ctx, env, inst)
 	if err != nil {

@@ -62,3 +62,42 @@ func (s *Store) Nodes(ctx context.Context, runID int64, item int) ([]Node, error
 	}
 	return out, rows.Err()
 }
+
+// Step is one step of an agent's trajectory.
+type Step struct {
+	RunID   int64
+	Item    int
+	Trial   int
+	Step    int
+	Kind    string // thought, action, observation, answer, reflection, feedback, ...
+	Content string
+}
+
+// PutStep stores one trajectory step, replacing one with the same position.
+func (s *Store) PutStep(ctx context.Context, st Step) error {
+	_, err := s.db.ExecContext(ctx, `INSERT OR REPLACE INTO steps (run_id, item_idx, trial, step, kind, content)
+		VALUES (?, ?, ?, ?, ?, ?)`, st.RunID, st.Item, st.Trial, st.Step, st.Kind, st.Content)
+	if err != nil {
+		return fmt.Errorf("put step %d of item %d: %w", st.Step, st.Item, err)
+	}
+	return nil
+}
+
+// Steps returns an item's trajectory ordered by trial and step.
+func (s *Store) Steps(ctx context.Context, runID int64, item int) ([]Step, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT trial, step, kind, content FROM steps
+		WHERE run_id = ? AND item_idx = ? ORDER BY trial, step`, runID, item)
+	if err != nil {
+		return nil, fmt.Errorf("steps of run %d item %d: %w", runID, item, err)
+	}
+	defer rows.Close()
+	var out []Step
+	for rows.Next() {
+		st := Step{RunID: runID, Item: item}
+		if err := rows.Scan(&st.Trial, &st.Step, &st.Kind, &st.Content); err != nil {
+			return nil, fmt.Errorf("steps of run %d item %d: %w", runID, item, err)
+		}
+		out = append(out, st)
+	}
+	return out, rows.Err()
+}

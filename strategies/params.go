@@ -57,11 +57,18 @@ func (v Values) JSON() json.RawMessage {
 	return b
 }
 
-// Summary renders "k=10 temperature=0.7" in declaration order, for tables.
+// Summary renders the values that differ from their defaults, "k=10 b=5",
+// in declaration order, for tables; "defaults" when none do. The full
+// values are recorded with the run.
 func (v Values) Summary(decl []Param) string {
 	var parts []string
 	for _, p := range decl {
-		parts = append(parts, fmt.Sprintf("%s=%v", p.Name, v[p.Name]))
+		if v[p.Name] != p.Default {
+			parts = append(parts, fmt.Sprintf("%s=%v", p.Name, v[p.Name]))
+		}
+	}
+	if len(parts) == 0 {
+		return "defaults"
 	}
 	return strings.Join(parts, " ")
 }

@@ -82,7 +82,7 @@ func TestRegistryDeclarationsAreValid(t *testing.T) {
 			t.Errorf("%s: cannot build with defaults: %v", s.Name, err)
 		}
 	}
-	if _, err := Lookup("nope"); err == nil || !strings.Contains(err.Error(), "known: io, cot, cotsc") {
+	if _, err := Lookup("nope"); err == nil || !strings.Contains(err.Error(), "known: io, cot, cotsc, tot") {
 		t.Errorf("Lookup(nope) = %v", err)
 	}
 }

@@ -17,8 +17,41 @@ type Env struct {
 	Sampler llm.Sampler // recorded and metered for this item
 	Task    tasks.Task
 	Prompts *prompts.Library
-	Seed    int64 // the run's seed; sent with every request
+	Seed    int64  // the run's seed; sent with every request
+	Trace   Tracer // where trees and trajectories go; nil discards them
 }
+
+// TreeNode is one search-tree node as traced.
+type TreeNode struct {
+	ID, Parent, Depth          int
+	Thought                    string
+	Value                      float64
+	Selected, Pruned, Terminal bool
+}
+
+// Tracer keeps what a strategy produces beyond its result: search trees and
+// agent trajectories (the store implements it per run and item).
+type Tracer interface {
+	// Tree stores the item's search tree, replacing an earlier one.
+	Tree(ctx context.Context, nodes []TreeNode) error
+	// Step appends one trajectory step (kind: thought, action, observation,
+	// answer, reflection, feedback, ...) of a trial (0 for single-trial
+	// strategies).
+	Step(ctx context.Context, trial, step int, kind, content string) error
+}
+
+// tracer returns env.Trace or one that discards.
+func (env Env) tracer() Tracer {
+	if env.Trace == nil {
+		return discard{}
+	}
+	return env.Trace
+}
+
+type discard struct{}
+
+func (discard) Tree(context.Context, []TreeNode) error               { return nil }
+func (discard) Step(context.Context, int, int, string, string) error { return nil }
 
 // Result is a strategy's outcome on one instance.
 type Result struct {

@@ -112,12 +112,26 @@ func (e *Expr) write(b *strings.Builder) {
 	}
 	lp := prec(e.left.op) < prec(e.op)
 	rp := prec(e.right.op) < prec(e.op) ||
-		(prec(e.right.op) == prec(e.op) && !(e.right.op == e.op && (e.op == '+' || e.op == '*')))
+		(prec(e.right.op) == prec(e.op) && !chainable(e.right, e.op))
 	writeParen(b, e.left, lp)
 	b.WriteByte(' ')
 	b.WriteByte(e.op)
 	b.WriteByte(' ')
 	writeParen(b, e.right, rp)
+}
+
+// chainable reports whether x, the right operand of a + or * node with
+// operator op, may be written without parentheses: x is itself an op node
+// and no operand on its left spine is a - or / node of the same precedence
+// (a * (b / c * d) must keep its parentheses: a * b / c * d is (a*b)/c*d).
+func chainable(x *Expr, op byte) bool {
+	if op != '+' && op != '*' {
+		return false
+	}
+	for x.op == op {
+		x = x.left
+	}
+	return prec(x.op) != prec(op)
 }
 
 func writeParen(b *strings.Builder, e *Expr, paren bool) {

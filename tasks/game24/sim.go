@@ -31,12 +31,35 @@ type SimResponder struct{}
 // Respond implements sim.Responder.
 func (SimResponder) Respond(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm.Choice, bool) {
 	text := p.Last("user")
-	if !strings.Contains(text, markerTask) {
-		return llm.Choice{}, false
+	var out string
+	var ok bool
+	switch {
+	case strings.Contains(text, markerValueLast):
+		out, ok = judgeAnswer(text, rng, params)
+	case strings.Contains(text, markerValue):
+		out, ok = judgeNumbers(text, rng, params)
+	case strings.Contains(text, markerVote):
+		out, ok = voteChoice(text, rng, params)
+	case strings.Contains(text, markerPropose):
+		out, ok = propose(text, rng, params)
+	case strings.Contains(text, markerTask):
+		out, ok = solve(text, rng, params)
 	}
-	nums, ok := lastInput(text)
 	if !ok {
 		return llm.Choice{}, false
+	}
+	return llm.Choice{Content: out}, true
+}
+
+// solve answers the IO and CoT prompts, continuing any steps already
+// written after the last Input (as tree search's sample mode asks).
+func solve(text string, rng *rand.Rand, params sim.Params) (string, bool) {
+	nums, ok := lastInput(text)
+	if !ok {
+		return "", false
+	}
+	if _, written, cont := strings.Cut(text[strings.LastIndex(text, "Input:"):], "Steps:\n"); cont {
+		return continueSteps(nums, written, rng, params), true
 	}
 	steps, expr := play(Rats(nums), rng, params)
 	var b strings.Builder
@@ -48,7 +71,7 @@ func (SimResponder) Respond(p sim.Prompt, rng *rand.Rand, params sim.Params) (ll
 		}
 	}
 	fmt.Fprintf(&b, "Answer: %s = 24", expr)
-	return llm.Choice{Content: b.String()}, true
+	return b.String(), true
 }
 
 // lastInput reads the numbers of the prompt's last "Input:" line.
@@ -71,6 +94,11 @@ func play(state []*big.Rat, rng *rand.Rand, params sim.Params) ([]string, string
 	for i, r := range state {
 		exprs[i] = FormatNumber(r)
 	}
+	return playFrom(state, exprs, rng, params)
+}
+
+// playFrom plays on from a state whose numbers were built by exprs.
+func playFrom(state []*big.Rat, exprs []string, rng *rand.Rand, params sim.Params) ([]string, string) {
 	var steps []string
 	for len(state) > 1 {
 		m := chooseMove(state, rng, params.Skill)

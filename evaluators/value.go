@@ -1,0 +1,153 @@
+// Package evaluators scores the candidate states of a tree search: value
+// (each candidate judged independently, n samples mapped to scores and
+// summed) and vote (n votes over all candidates at once).
+package evaluators
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/reasonbench/reasonbench/llm"
+)
+
+// Scores maps a judgement word to its value.
+type Scores map[string]float64
+
+// DefaultScores are the ToT reference's Game of 24 values.
+func DefaultScores() Scores { return Scores{"sure": 20, "likely": 1, "impossible": 0.001} }
+
+// Cache remembers values by evaluation prompt. It is safe for concurrent use.
+type Cache struct {
+	mu sync.Mutex
+	m  map[string]float64
+}
+
+// NewCache returns an empty cache.
+func NewCache() *Cache { return &Cache{m: map[string]float64{}} }
+
+func (c *Cache) get(k string) (float64, bool) {
+	if c == nil {
+		return 0, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.m[k]
+	return v, ok
+}
+
+func (c *Cache) put(k string, v float64) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.m[k] = v
+}
+
+// Stats counts what an evaluation cost.
+type Stats struct {
+	Calls      int // sampler calls made
+	CacheHits  int // candidates answered from the cache
+	Duplicates int // candidates identical to an earlier one in the same step
+}
+
+// Value judges candidates independently.
+type Value struct {
+	Sampler     llm.Sampler
+	N           int // samples per candidate
+	Temperature float64
+	Seed        int64
+	Scores      Scores
+	// Judge extracts the judgement word from one answer.
+	Judge func(output string) string
+	// Cache, when set, answers a prompt seen before without a call.
+	Cache *Cache
+	// ShareDuplicates gives a candidate identical to an earlier one in the
+	// same step the earlier one's value; otherwise it gets 0, as the ToT
+	// reference does.
+	ShareDuplicates bool
+}
+
+// Candidate is one state to judge: its identity and its evaluation prompt.
+// Skip means the state is worth 0 without asking.
+type Candidate struct {
+	State  string
+	Prompt string
+	Skip   bool
+}
+
+// Evaluate returns one value per candidate. Distinct prompts are asked
+// concurrently; the result does not depend on their order.
+func (v *Value) Evaluate(ctx context.Context, cands []Candidate) ([]float64, Stats, error) {
+	values := make([]float64, len(cands))
+	var st Stats
+	firstOf := map[string]int{} // state → first candidate index
+	type job struct {
+		prompt  string
+		targets []int
+	}
+	var jobs []*job
+	byPrompt := map[string]*job{}
+	dups := map[int]int{} // later duplicate → first occurrence
+	for i, c := range cands {
+		if j, dup := firstOf[c.State]; dup {
+			st.Duplicates++
+			dups[i] = j
+			continue
+		}
+		firstOf[c.State] = i
+		if c.Skip {
+			continue
+		}
+		if val, ok := v.Cache.get(c.Prompt); ok {
+			values[i] = val
+			st.CacheHits++
+			continue
+		}
+		if j, ok := byPrompt[c.Prompt]; ok {
+			j.targets = append(j.targets, i)
+			continue
+		}
+		j := &job{prompt: c.Prompt, targets: []int{i}}
+		byPrompt[c.Prompt] = j
+		jobs = append(jobs, j)
+	}
+	results := make([]float64, len(jobs))
+	errs := make([]error, len(jobs))
+	var wg sync.WaitGroup
+	for k, j := range jobs {
+		wg.Go(func() {
+			resp, err := v.Sampler.Sample(ctx, llm.Request{
+				Messages: []llm.Message{{Role: "user", Content: j.prompt}}, N: v.N,
+				Temperature: v.Temperature, Seed: v.Seed, Purpose: "value",
+			})
+			if err != nil {
+				errs[k] = err
+				return
+			}
+			total := 0.0
+			for _, c := range resp.Choices {
+				total += v.Scores[v.Judge(c.Content)]
+			}
+			results[k] = total
+		})
+	}
+	wg.Wait()
+	st.Calls = len(jobs)
+	for k, j := range jobs {
+		if errs[k] != nil {
+			return nil, st, fmt.Errorf("value: %w", errs[k])
+		}
+		v.Cache.put(j.prompt, results[k])
+		for _, i := range j.targets {
+			values[i] = results[k]
+		}
+	}
+	if v.ShareDuplicates {
+		for i, j := range dups {
+			values[i] = values[j]
+		}
+	}
+	return values, st, nil
+}

@@ -1,0 +1,252 @@
+package strategies
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"sync"
+
+	"github.com/reasonbench/reasonbench/evaluators"
+	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/search"
+	"github.com/reasonbench/reasonbench/tasks"
+)
+
+// tot is Tree of Thoughts (Yao et al. 2023): a search over partial
+// solutions where the model proposes steps and judges states.
+type tot struct {
+	generate, evaluate, selection, search string
+	b, nGenerate, nEvaluate, steps        int
+	temperature                           float64
+	scores                                evaluators.Scores
+	shareDuplicates                       bool
+	cacheScope                            string
+	runCache                              *evaluators.Cache
+	threshold, solvedValue                float64
+	maxSteps                              int
+}
+
+var totParams = []Param{
+	{Name: "generate", Kind: String, Default: "propose", Allowed: []string{"propose", "sample"}, Doc: "propose: one call lists next steps; sample: n_generate chain-of-thought continuations"},
+	{Name: "evaluate", Kind: String, Default: "value", Allowed: []string{"value", "vote"}, Doc: "value: judge each candidate n_evaluate times; vote: n_evaluate votes over all candidates"},
+	{Name: "select", Kind: String, Default: "greedy", Allowed: []string{"greedy", "sample"}, Doc: "keep the b best, or draw b in proportion to value (seeded)"},
+	{Name: "search", Kind: String, Default: "bfs", Allowed: []string{"bfs", "dfs"}, Doc: "breadth-first beam search, or depth-first with pruning and backtracking"},
+	{Name: "b", Kind: Int, Default: 5, Min: Bound(1), Max: Bound(1000), Doc: "beam width (n_select)"},
+	{Name: "n_generate", Kind: Int, Default: 1, Min: Bound(1), Max: Bound(1000), Doc: "samples per state when generating"},
+	{Name: "n_evaluate", Kind: Int, Default: 3, Min: Bound(1), Max: Bound(1000), Doc: "samples per candidate (value) or votes per step (vote)"},
+	{Name: "steps", Kind: Int, Default: 0, Min: Bound(0), Max: Bound(100), Doc: "search depth (0: the task's, 4 for game24)"},
+	{Name: "temperature", Kind: Float, Default: 0.7, Min: Bound(0), Max: Bound(2), Doc: "sampling temperature of every call"},
+	{Name: "score_sure", Kind: Float, Default: 20.0, Doc: "value of the judgement 'sure'"},
+	{Name: "score_likely", Kind: Float, Default: 1.0, Doc: "value of the judgement 'likely'"},
+	{Name: "score_impossible", Kind: Float, Default: 0.001, Doc: "value of the judgement 'impossible'"},
+	{Name: "duplicates", Kind: String, Default: "zero", Allowed: []string{"zero", "share"}, Doc: "identical candidates in a step: later ones get 0 (reference) or share the value"},
+	{Name: "value_cache", Kind: String, Default: "item", Allowed: []string{"item", "run", "off"}, Doc: "cache values by prompt within an instance, across the run (reference; order-dependent), or not"},
+	{Name: "threshold", Kind: Float, Default: 1.0, Doc: "dfs: children valued below it are pruned"},
+	{Name: "max_steps", Kind: Int, Default: 100, Min: Bound(1), Doc: "dfs: budget of expansions"},
+	{Name: "solved_value", Kind: Float, Default: 20.0, Doc: "dfs: a final state valued at least this is judged solved and stops the search"},
+}
+
+func newToT(v Values) (Strategy, error) {
+	t := &tot{
+		generate: v.String("generate"), evaluate: v.String("evaluate"), selection: v.String("select"), search: v.String("search"),
+		b: v.Int("b"), nGenerate: v.Int("n_generate"), nEvaluate: v.Int("n_evaluate"), steps: v.Int("steps"),
+		temperature: v.Float("temperature"),
+		scores: evaluators.Scores{"sure": v.Float("score_sure"), "likely": v.Float("score_likely"), "impossible": v.Float("score_impossible")},
+		shareDuplicates: v.String("duplicates") == "share", cacheScope: v.String("value_cache"),
+		threshold: v.Float("threshold"), maxSteps: v.Int("max_steps"), solvedValue: v.Float("solved_value"),
+	}
+	if t.cacheScope == "run" {
+		t.runCache = evaluators.NewCache()
+	}
+	return t, nil
+}
+
+// CheckTask requires a thought space.
+func (t *tot) CheckTask(task tasks.Task) error {
+	if _, ok := task.(tasks.ThoughtSpace); !ok {
+		return fmt.Errorf("task %s has no thought space for tree search", task.Name())
+	}
+	return nil
+}
+
+// StepStats is what one depth of the search cost.
+type StepStats struct {
+	Depth      int `json:"depth"`
+	Candidates int `json:"candidates"`
+	Calls      int `json:"calls"`
+	CacheHits  int `json:"cache_hits"`
+	Duplicates int `json:"duplicates"`
+}
+
+type totDetail struct {
+	Best       int         `json:"best"`  // node id the search ranks best
+	Final      []int       `json:"final"` // final frontier (bfs) or terminals visited (dfs)
+	FinalOK    []bool      `json:"final_correct"`
+	Expansions int         `json:"expansions"`
+	Found      bool        `json:"found,omitempty"`
+	Steps      []StepStats `json:"steps"`
+}
+
+func (t *tot) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result, error) {
+	space := env.Task.(tasks.ThoughtSpace)
+	steps := t.steps
+	if steps == 0 {
+		steps = space.Steps()
+	}
+	cache := t.runCache
+	if t.cacheScope == "item" {
+		cache = evaluators.NewCache()
+	}
+	value := &evaluators.Value{Sampler: env.Sampler, N: t.nEvaluate, Temperature: t.temperature, Seed: env.Seed,
+		Scores: t.scores, Judge: space.Judgement, Cache: cache, ShareDuplicates: t.shareDuplicates}
+	vote := &evaluators.Vote{Sampler: env.Sampler, N: t.nEvaluate, Temperature: t.temperature, Seed: env.Seed, Parse: space.ParseVote}
+
+	var (
+		mu     sync.Mutex
+		stats  = map[int]*StepStats{}
+		valued = map[string]float64{} // state → last value, for dfs's solved test
+	)
+	stat := func(depth int) *StepStats {
+		if stats[depth] == nil {
+			stats[depth] = &StepStats{Depth: depth}
+		}
+		return stats[depth]
+	}
+	prob := search.Problem[string]{
+		Expand: func(ctx context.Context, state string, depth int) ([]string, error) {
+			children, err := t.expand(ctx, env, space, inst, state)
+			mu.Lock()
+			stat(depth + 1).Calls++
+			mu.Unlock()
+			return children, err
+		},
+		Evaluate: func(ctx context.Context, _ []string, cands []string, depth int) ([]float64, error) {
+			vals, st, err := t.evaluateStep(ctx, env, space, value, vote, inst, cands)
+			mu.Lock()
+			defer mu.Unlock()
+			s := stat(depth)
+			s.Candidates += len(cands)
+			s.Calls += st.Calls
+			s.CacheHits += st.CacheHits
+			s.Duplicates += st.Duplicates
+			for i, c := range cands {
+				if err == nil {
+					valued[c] = vals[i]
+				}
+			}
+			return vals, err
+		},
+		IsTerminal: func(state string, depth int) bool { return depth >= steps || space.Final(state) },
+		Solved: func(state string) bool {
+			mu.Lock()
+			defer mu.Unlock()
+			return space.Final(state) && valued[state] >= t.solvedValue
+		},
+	}
+	var res search.Result[string]
+	var err error
+	switch t.search {
+	case "dfs":
+		res, err = search.DFS(ctx, prob, "", search.DFSOptions{Steps: steps, MaxSteps: t.maxSteps, Threshold: t.threshold})
+	default:
+		rng := rand.New(rand.NewPCG(uint64(env.Seed), uint64(inst.Index)))
+		res, err = search.BFS(ctx, prob, "", search.BFSOptions{Steps: steps, Beam: t.b, Select: t.selection, Rand: rng, Concurrency: 16})
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	if err := env.tracer().Tree(ctx, treeNodes(res.Tree)); err != nil {
+		return Result{}, err
+	}
+	d := totDetail{Best: res.Best, Final: res.Final, Expansions: res.Expansions, Found: res.Found}
+	for depth := 1; depth <= steps; depth++ {
+		if s, ok := stats[depth]; ok {
+			d.Steps = append(d.Steps, *s)
+		}
+	}
+	anyOK := false
+	for _, id := range res.Final {
+		ok := env.Task.Score(inst, res.Tree.Node(id).State).Correct
+		d.FinalOK = append(d.FinalOK, ok)
+		anyOK = anyOK || ok
+	}
+	out := ""
+	if n := res.Tree.Node(res.Best); n != nil && res.Best >= 0 {
+		out = n.State
+	}
+	score := env.Task.Score(inst, out)
+	return Result{
+		Output: out, Score: score, Accuracy: boolFloat(score.Correct),
+		Metrics: map[string]float64{"any_at_b": boolFloat(anyOK), "top1": boolFloat(score.Correct)},
+		Detail:  d,
+	}, nil
+}
+
+// expand asks for the children of a state.
+func (t *tot) expand(ctx context.Context, env Env, space tasks.ThoughtSpace, inst tasks.Instance, state string) ([]string, error) {
+	if t.generate == "sample" {
+		prompt, stop, err := space.SamplePrompt(env.Prompts, inst, state)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := env.Sampler.Sample(ctx, llm.Request{Messages: userPrompt(prompt), N: t.nGenerate,
+			Temperature: t.temperature, Stop: stop, Seed: env.Seed, Purpose: "sample"})
+		if err != nil {
+			return nil, err
+		}
+		var out []string
+		for _, c := range resp.Choices {
+			line, _, _ := strings.Cut(strings.TrimSpace(c.Content), "\n")
+			if line = strings.TrimSpace(line); line != "" {
+				out = append(out, state+line+"\n")
+			}
+		}
+		return out, nil
+	}
+	prompt, err := space.ProposePrompt(env.Prompts, inst, state)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := env.Sampler.Sample(ctx, llm.Request{Messages: userPrompt(prompt), N: t.nGenerate,
+		Temperature: t.temperature, Seed: env.Seed, Purpose: "propose"})
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, c := range resp.Choices {
+		out = append(out, space.Proposals(inst, state, c.Content)...)
+	}
+	return out, nil
+}
+
+// evaluateStep scores one step's candidates with the chosen evaluator.
+func (t *tot) evaluateStep(ctx context.Context, env Env, space tasks.ThoughtSpace, value *evaluators.Value,
+	vote *evaluators.Vote, inst tasks.Instance, cands []string) ([]float64, evaluators.Stats, error) {
+	if t.evaluate == "vote" {
+		prompt, err := space.VotePrompt(env.Prompts, inst, cands)
+		if err != nil {
+			return nil, evaluators.Stats{}, err
+		}
+		counts, _, err := vote.Evaluate(ctx, prompt, len(cands))
+		return counts, evaluators.Stats{Calls: 1}, err
+	}
+	cs := make([]evaluators.Candidate, len(cands))
+	for i, c := range cands {
+		prompt, ok, err := space.ValuePrompt(env.Prompts, inst, c)
+		if err != nil {
+			return nil, evaluators.Stats{}, err
+		}
+		cs[i] = evaluators.Candidate{State: c, Prompt: prompt, Skip: !ok}
+	}
+	return value.Evaluate(ctx, cs)
+}
+
+func treeNodes(tr search.Tree[string]) []TreeNode {
+	out := make([]TreeNode, len(tr.Nodes))
+	for i, n := range tr.Nodes {
+		out[i] = TreeNode{ID: n.ID, Parent: n.Parent, Depth: n.Depth, Thought: n.State, Value: n.Value,
+			Selected: n.Selected, Pruned: n.Pruned, Terminal: n.Terminal}
+	}
+	return out
+}

@@ -1,0 +1,226 @@
+package game24
+
+import (
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"regexp"
+	"strings"
+
+	"github.com/reasonbench/reasonbench/llm/sim"
+	"github.com/reasonbench/reasonbench/tasks"
+)
+
+// The simulator's answers to the Tree of Thoughts prompts. The same noise
+// parameters apply: a proposed step is a good one (keeps 24 reachable) with
+// probability Skill and its written result is wrong with probability Slip;
+// a judgement (value or vote) is wrong with probability Misjudge.
+
+const (
+	markerPropose   = "Possible next steps:"
+	markerValue     = "Evaluate if given numbers can reach 24"
+	markerValueLast = "Given an input and an answer, give a judgement"
+	markerVote      = "decide which choice is most promising"
+	// proposalsPerCall is how many steps the simulated model lists.
+	proposalsPerCall = 8
+)
+
+// parseNumbers reads "6 10 20", "8/3 9" or "1.5 10".
+func parseNumbers(s string) ([]*big.Rat, bool) {
+	var out []*big.Rat
+	for _, f := range strings.Fields(s) {
+		e, err := ParseExpr(f)
+		if err != nil {
+			return nil, false
+		}
+		out = append(out, e.Value())
+	}
+	return out, len(out) > 0
+}
+
+// afterLast returns the text after the last occurrence of prefix at a line
+// start, up to the end of that line.
+func afterLast(text, prefix string) (string, bool) {
+	lines := strings.Split(text, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(lines[i]), prefix); ok {
+			return strings.TrimSpace(rest), true
+		}
+	}
+	return "", false
+}
+
+// propose lists up to eight next steps from the numbers of the last Input.
+func propose(text string, rng *rand.Rand, p sim.Params) (string, bool) {
+	in, ok := afterLast(text, "Input:")
+	if !ok {
+		return "", false
+	}
+	state, ok := parseNumbers(in)
+	if !ok {
+		return "", false
+	}
+	moves := Moves(state)
+	var good []Move
+	for _, m := range moves {
+		if Solvable(m.Left) {
+			good = append(good, m)
+		}
+	}
+	seen := map[string]bool{}
+	var lines []string
+	for range proposalsPerCall {
+		if len(moves) == 0 {
+			break
+		}
+		m := moves[rng.IntN(len(moves))]
+		if len(good) > 0 && rng.Float64() < p.Skill {
+			m = good[rng.IntN(len(good))]
+		}
+		result := m.Result
+		if rng.Float64() < p.Slip {
+			result = slip(result, rng)
+		}
+		left := append(append([]*big.Rat{}, m.Left[:len(m.Left)-1]...), result)
+		line := fmt.Sprintf("%s %c %s = %s (left: %s)", FormatNumber(m.A), m.Op, FormatNumber(m.B), FormatNumber(result), FormatState(left))
+		if !seen[line] {
+			seen[line] = true
+			lines = append(lines, line)
+		}
+	}
+	return strings.Join(lines, "\n"), true
+}
+
+// judgeNumbers answers the value prompt for the numbers on its last line.
+func judgeNumbers(text string, rng *rand.Rand, p sim.Params) (string, bool) {
+	lines := strings.Split(strings.TrimSpace(text), "\n")
+	state, ok := parseNumbers(lines[len(lines)-1])
+	if !ok {
+		return "", false
+	}
+	reachable := Solvable(state)
+	if rng.Float64() < p.Misjudge {
+		reachable = !reachable
+	}
+	nums := FormatState(state)
+	switch {
+	case !reachable && Solvable(state):
+		return nums + " look hard to combine\nimpossible", true
+	case !reachable:
+		return "I cannot see a way to reach 24 with " + nums + "\nimpossible", true
+	case len(state) <= 2 || rng.IntN(2) == 0:
+		return "I can combine " + nums + " into 24\nsure", true
+	default:
+		return "I cannot obtain 24 now, but " + nums + " are within a reasonable range\nlikely", true
+	}
+}
+
+// judgeAnswer answers the last-step value prompt.
+func judgeAnswer(text string, rng *rand.Rand, p sim.Params) (string, bool) {
+	in, ok1 := afterLast(text, "Input:")
+	ans, ok2 := afterLast(text, "Answer:")
+	nums, err := ParsePuzzle(in)
+	if !ok1 || !ok2 || err != nil {
+		return "", false
+	}
+	right := Check(nums, "Answer: "+ans).Correct
+	if rng.Float64() < p.Misjudge {
+		right = !right
+	}
+	if right {
+		return "sure", true
+	}
+	return "impossible", true
+}
+
+var choiceHeader = regexp.MustCompile(`(?m)^Choice (\d+):\s*$`)
+
+// voteChoice picks the most promising choice: with probability 1-Misjudge
+// one whose numbers can still reach 24 (or whose answer is right).
+func voteChoice(text string, rng *rand.Rand, p sim.Params) (string, bool) {
+	in, ok := afterLast(text, "Input:")
+	nums, err := ParsePuzzle(in)
+	if !ok || err != nil {
+		return "", false
+	}
+	locs := choiceHeader.FindAllStringSubmatchIndex(text, -1)
+	if len(locs) == 0 {
+		return "", false
+	}
+	var promising []int
+	for k, loc := range locs {
+		end := len(text)
+		if k+1 < len(locs) {
+			end = locs[k+1][0]
+		}
+		if promisingState(nums, text[loc[1]:end]) {
+			promising = append(promising, k+1)
+		}
+	}
+	pick := 1 + rng.IntN(len(locs))
+	if len(promising) > 0 && rng.Float64() >= p.Misjudge {
+		pick = promising[rng.IntN(len(promising))]
+	}
+	return fmt.Sprintf("Comparing the remaining numbers of each choice.\nThe best choice is %d", pick), true
+}
+
+// promisingState tells whether a partial solution can still reach 24.
+func promisingState(puzzle []int, steps string) bool {
+	if _, ok := lastAnswerLine(steps); ok {
+		return Check(puzzle, steps).Correct
+	}
+	left := currentNumbers(tasks.Instance{Input: FormatState(Rats(puzzle))}, steps)
+	state, ok := parseNumbers(left)
+	return ok && Solvable(state)
+}
+
+// continueSteps replays the steps written after "Steps:" and plays on from
+// where they leave off: the simulated model continuing a chain of thought.
+func continueSteps(puzzle []int, written string, rng *rand.Rand, p sim.Params) string {
+	state := Rats(puzzle)
+	exprs := make([]string, len(state))
+	for i, r := range state {
+		exprs[i] = FormatNumber(r)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(written), "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		st, err := ParseStep(line)
+		if err != nil {
+			break
+		}
+		i := indexOf(state, st.A, -1)
+		j := indexOf(state, st.B, i)
+		if i < 0 || j < 0 {
+			break
+		}
+		var next []*big.Rat
+		var nextExprs []string
+		for k := range state {
+			if k != i && k != j {
+				next = append(next, state[k])
+				nextExprs = append(nextExprs, exprs[k])
+			}
+		}
+		state = append(next, st.Result)
+		exprs = append(nextExprs, fmt.Sprintf("(%s %c %s)", exprs[i], st.Op, exprs[j]))
+	}
+	steps, expr := playFrom(state, exprs, rng, p)
+	var b strings.Builder
+	for _, s := range steps {
+		b.WriteString(s)
+		b.WriteByte('\n')
+	}
+	fmt.Fprintf(&b, "Answer: %s = 24", expr)
+	return b.String()
+}
+
+func indexOf(state []*big.Rat, x *big.Rat, skip int) int {
+	for k, r := range state {
+		if k != skip && r.Cmp(x) == 0 {
+			return k
+		}
+	}
+	return -1
+}
