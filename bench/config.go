@@ -28,12 +28,13 @@ type Config struct {
 	Sim         sim.Params     `json:"sim"`
 	PromptDir   string         `json:"prompt_dir,omitempty"`
 	Timeout     time.Duration  `json:"timeout"`
+	Retries     int            `json:"retries"` // extra attempts on 429, 5xx, timeouts and refused connections
 	Experiment  string         `json:"experiment,omitempty"`
 }
 
 // DefaultConfig returns the defaults of `bench run`.
 func DefaultConfig() Config {
-	return Config{Model: SimModel, Concurrency: 16, Seed: 1, Sim: sim.DefaultParams(), Timeout: 5 * time.Minute}
+	return Config{Model: SimModel, Concurrency: 16, Seed: 1, Sim: sim.DefaultParams(), Timeout: 5 * time.Minute, Retries: 4}
 }
 
 // Simulated reports whether the run uses the in-process simulator or a
@@ -53,6 +54,9 @@ func (c Config) Validate() error {
 	}
 	if c.Concurrency < 1 {
 		return fmt.Errorf("--concurrency %d: must be at least 1", c.Concurrency)
+	}
+	if c.Retries < 0 {
+		return fmt.Errorf("--retries %d: must be at least 0", c.Retries)
 	}
 	if c.Model == "" {
 		return fmt.Errorf("no model: pass --model sim or a model name with --base-url")

@@ -122,7 +122,7 @@ func (p *plan) backend() (llm.Sampler, error) {
 		return nil, err
 	}
 	return llm.Chain(o,
-		llm.Retry(llm.RetryPolicy{MaxAttempts: 5, Base: 500 * time.Millisecond, Max: 30 * time.Second}),
+		llm.Retry(llm.RetryPolicy{MaxAttempts: p.cfg.Retries + 1, Base: 500 * time.Millisecond, Max: 30 * time.Second}),
 		llm.Cost(p.cfg.Model)), nil
 }
 

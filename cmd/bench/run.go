@@ -27,6 +27,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.IntVar(&cfg.Concurrency, "concurrency", cfg.Concurrency, "model calls in flight at most")
 	fs.Int64Var(&cfg.Seed, "seed", cfg.Seed, "seed sent with every request")
 	fs.DurationVar(&cfg.Timeout, "timeout", cfg.Timeout, "per-request timeout")
+	fs.IntVar(&cfg.Retries, "retries", cfg.Retries, "extra attempts per request on 429, 5xx, timeouts (exponential backoff with jitter)")
 	fs.StringVar(&cfg.PromptDir, "prompts", "", "folder of prompt templates (task/name.txt) overriding the bundled ones")
 	simParams := simFlags(fs)
 	db := dbFlag(fs)

@@ -25,15 +25,20 @@ const (
 	proposalsPerCall = 8
 )
 
-// parseNumbers reads "6 10 20", "8/3 9" or "1.5 10".
+// parseNumbers reads "6 10 20", "8/3 9", "-6 5" or "1.5 10".
 func parseNumbers(s string) ([]*big.Rat, bool) {
 	var out []*big.Rat
 	for _, f := range strings.Fields(s) {
-		e, err := ParseExpr(f)
+		neg := strings.HasPrefix(f, "-")
+		e, err := ParseExpr(strings.TrimPrefix(f, "-"))
 		if err != nil {
 			return nil, false
 		}
-		out = append(out, e.Value())
+		v := e.Value()
+		if neg {
+			v = new(big.Rat).Neg(v)
+		}
+		out = append(out, v)
 	}
 	return out, len(out) > 0
 }

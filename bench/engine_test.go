@@ -1,0 +1,246 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/store"
+)
+
+func tempStore(t testing.TB) *store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "bench.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+func cotConfig(k int, rng string) Config {
+	cfg := DefaultConfig()
+	cfg.Task, cfg.Strategy, cfg.Range = "game24", "cot", rng
+	cfg.Params = map[string]any{"k": k}
+	return cfg
+}
+
+// simServer serves the simulated model on loopback.
+func simServer(t *testing.T, cfg Config, o llm.ServerOptions) (*httptest.Server, *llm.Server) {
+	t.Helper()
+	model, err := NewSim(cfg.Sim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := llm.NewServer(model, o)
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv, h
+}
+
+func TestRunStoresEveryItemAndCall(t *testing.T) {
+	ctx := context.Background()
+	st := tempStore(t)
+	eng := &Engine{Store: st}
+	sum, err := eng.Run(ctx, cotConfig(10, "900:930"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.N != 30 || sum.Status != store.StatusDone || !sum.Simulated || sum.Calls != 30 {
+		t.Fatalf("summary = %+v", sum)
+	}
+	items, err := st.Items(ctx, sum.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var acc, best float64
+	for _, it := range items {
+		acc += it.Score
+		best += it.Metrics["best_of_k"]
+		if it.Calls != 1 || it.PromptTokens == 0 {
+			t.Errorf("item %d: calls %d tokens %d", it.Index, it.Calls, it.PromptTokens)
+		}
+	}
+	if got := acc / 30; got != sum.Accuracy {
+		t.Errorf("accuracy %v, items say %v", sum.Accuracy, got)
+	}
+	if got := best / 30; got != sum.Metrics["best_of_k"] || got < sum.Accuracy {
+		t.Errorf("best_of_k %v, items say %v (accuracy %v)", sum.Metrics["best_of_k"], got, sum.Accuracy)
+	}
+	calls, err := st.Calls(ctx, sum.RunID, -1)
+	if err != nil || len(calls) != 30 {
+		t.Fatalf("calls = %d, %v", len(calls), err)
+	}
+	if !strings.Contains(string(calls[0].Request), "Input:") || !strings.Contains(string(calls[0].Response), "Answer:") {
+		t.Errorf("call not recorded in full: %s / %s", calls[0].Request, calls[0].Response)
+	}
+	run, err := st.GetRun(ctx, sum.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"k":10`, `"prompt_hashes"`, `"skill":0.5`} {
+		if !strings.Contains(string(run.Spec), want) {
+			t.Errorf("spec lacks %s: %s", want, run.Spec)
+		}
+	}
+}
+
+func TestHTTPMatchesInProcess(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		strategy string
+		params   map[string]any
+		maxN     int
+	}{
+		{"cot", map[string]any{"k": 10}, 0},
+		{"cot", map[string]any{"k": 10}, 3}, // n capped: the client tops up with seeds s+i
+		{"cotsc", map[string]any{"k": 7}, 1},
+		{"tot", map[string]any{"b": 2}, 0},
+	} {
+		cfg := cotConfig(1, "900:910")
+		cfg.Strategy, cfg.Params = c.strategy, c.params
+		localStore := tempStore(t)
+		local, err := (&Engine{Store: localStore}).Run(ctx, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv, _ := simServer(t, cfg, llm.ServerOptions{MaxN: c.maxN})
+		remoteCfg := cfg
+		remoteCfg.BaseURL = srv.URL + "/v1"
+		remoteStore := tempStore(t)
+		remote, err := (&Engine{Store: remoteStore}).Run(ctx, remoteCfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if local.Accuracy != remote.Accuracy || local.Calls != remote.Calls || local.CompletionTokens != remote.CompletionTokens {
+			t.Errorf("%s max_n=%d: in-process %+v\nover HTTP %+v", c.strategy, c.maxN, local, remote)
+		}
+		if c.maxN == 0 && (local.PromptTokens != remote.PromptTokens || local.Requests != remote.Requests) {
+			t.Errorf("%s: prompt tokens %d/%d requests %d/%d", c.strategy, local.PromptTokens, remote.PromptTokens, local.Requests, remote.Requests)
+		}
+		a, _ := localStore.Items(ctx, local.RunID)
+		b, _ := remoteStore.Items(ctx, remote.RunID)
+		if len(a) != 10 || len(b) != 10 {
+			t.Fatalf("%s: %d and %d items", c.strategy, len(a), len(b))
+		}
+		for i := range a {
+			if a[i].Output != b[i].Output || string(a[i].Detail) != string(b[i].Detail) {
+				t.Errorf("%s max_n=%d item %d differs:\n%s\n%s", c.strategy, c.maxN, a[i].Index, a[i].Detail, b[i].Detail)
+				break
+			}
+		}
+	}
+}
+
+func TestBatchedRequestsOverHTTP(t *testing.T) {
+	ctx := context.Background()
+	const k, maxN = 100, 8
+	cfg := cotConfig(k, "900:903")
+	srv, h := simServer(t, cfg, llm.ServerOptions{MaxN: maxN})
+	cfg.BaseURL = srv.URL + "/v1"
+	sum, err := (&Engine{Store: tempStore(t)}).Run(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	perItem := (k + maxN - 1) / maxN // ceil(100/8) = 13
+	if got := h.Requests(); got != int64(3*perItem) {
+		t.Errorf("HTTP requests = %d, want %d (ceil(%d/%d) per puzzle)", got, 3*perItem, k, maxN)
+	}
+	if sum.Requests != 3*perItem || sum.Calls != 3 {
+		t.Errorf("recorded %d requests in %d calls", sum.Requests, sum.Calls)
+	}
+}
+
+func TestUnreachableEndpointFailsRunKeepsStore(t *testing.T) {
+	ctx := context.Background()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	st := tempStore(t)
+	earlier, err := (&Engine{Store: st}).Run(ctx, cotConfig(2, "0:3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := cotConfig(2, "0:3")
+	cfg.BaseURL = "http://" + addr + "/v1"
+	cfg.Model = "some-model"
+	cfg.Retries = 0
+	eng := &Engine{Store: st}
+	sum, err := eng.Run(ctx, cfg)
+	if err == nil {
+		t.Fatal("run against a closed port succeeded")
+	}
+	if !strings.Contains(err.Error(), addr) {
+		t.Errorf("error does not name the endpoint: %v", err)
+	}
+	if sum.Status != store.StatusFailed {
+		t.Errorf("status = %q", sum.Status)
+	}
+	still, err := Summarize(ctx, st, earlier.RunID)
+	if err != nil || still.N != 3 {
+		t.Errorf("earlier run damaged: %+v %v", still, err)
+	}
+}
+
+func TestCancelledRunIsInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	st := tempStore(t)
+	done := 0
+	eng := &Engine{Store: st, OnProgress: func(p Progress) {
+		done = p.Done
+		if p.Done == 5 {
+			cancel()
+		}
+	}}
+	cfg := cotConfig(2, "0:400")
+	cfg.Concurrency = 1
+	sum, err := eng.Run(ctx, cfg)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v", err)
+	}
+	if sum.Status != store.StatusInterrupted || sum.N < 5 || sum.N >= 400 || done < 5 {
+		t.Errorf("summary after cancel: %+v", sum)
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	cases := []struct {
+		mutate func(*Config)
+		want   string
+	}{
+		{func(c *Config) { c.Task = "chess" }, `unknown task "chess"`},
+		{func(c *Config) { c.Strategy = "magic" }, `unknown strategy "magic"`},
+		{func(c *Config) { c.Params = map[string]any{"kk": "1"} }, `unknown parameter "kk"`},
+		{func(c *Config) { c.Params = map[string]any{"k": "-1"} }, "must be at least 1"},
+		{func(c *Config) { c.Range = "5:2" }, "bad range"},
+		{func(c *Config) { c.Range = "0:99999" }, "bad range"},
+		{func(c *Config) { c.Concurrency = 0 }, "--concurrency"},
+		{func(c *Config) { c.BaseURL = "localhost:8000" }, "--base-url"},
+		{func(c *Config) { c.Sim.Skill = 2 }, "sim skill"},
+		{func(c *Config) { c.Strategy = "cotsc"; c.Params = map[string]any{"vote_key": "nonsense"} }, "vote_key"},
+	}
+	for _, c := range cases {
+		cfg := cotConfig(1, "0:1")
+		c.mutate(&cfg)
+		err := Check(cfg)
+		var ce ConfigError
+		if err == nil || !errors.As(err, &ce) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Check: %v, want ConfigError containing %q", err, c.want)
+		}
+	}
+}
+
+func TestPublicEndpointDropsSecrets(t *testing.T) {
+	got := PublicEndpoint("https://user:sk-secret@example.invalid/v1?api-key=sk-other")
+	if strings.Contains(got, "sk-") || strings.Contains(got, "user") {
+		t.Errorf("PublicEndpoint kept a secret: %s", got)
+	}
+}

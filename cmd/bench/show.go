@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/store"
+)
+
+func cmdShow(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("show", stderr)
+	item := fs.Int("item", -1, "item (row index) to show; default: list the run's items")
+	db := dbFlag(fs)
+	runArg, rest := splitPositional(args)
+	if err := parse(fs, rest); err != nil {
+		return err
+	}
+	if runArg == "" {
+		return usageError{errors.New("usage: bench show RUN [--item I]")}
+	}
+	runID, err := strconv.ParseInt(runArg, 10, 64)
+	if err != nil {
+		return usageError{fmt.Errorf("run %q: want a run id (see bench report)", runArg)}
+	}
+	st, err := openStore(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	run, err := st.GetRun(ctx, runID)
+	if err != nil {
+		return usageError{err}
+	}
+	items, err := st.Items(ctx, runID)
+	if err != nil {
+		return err
+	}
+	sim := ""
+	if run.Simulated {
+		sim = " (simulated)"
+	}
+	fmt.Fprintf(stdout, "run %d: %s on %s, model %s%s, seed %d, range %s, status %s\nparams: %s\n",
+		run.ID, run.Strategy, run.Task, run.Model, sim, run.Seed, run.Range, run.Status, run.Params)
+	if *item < 0 {
+		for _, it := range items {
+			fmt.Fprintf(stdout, "item %4d  correct=%-5v score=%.3f  %s\n", it.Index, it.Correct, it.Score, it.Input)
+		}
+		return nil
+	}
+	var found *store.Item
+	for i := range items {
+		if items[i].Index == *item {
+			found = &items[i]
+		}
+	}
+	if found == nil {
+		return usageError{fmt.Errorf("run %d has no item %d (see bench show %d)", runID, *item, runID)}
+	}
+	fmt.Fprintf(stdout, "item %d: %s\ncorrect: %v  score: %.3f  metrics: %v\ntokens: %d in, %d out; calls: %d\n",
+		found.Index, found.Input, found.Correct, found.Score, found.Metrics, found.PromptTokens, found.CompletionTokens, found.Calls)
+	if found.Error != "" {
+		fmt.Fprintf(stdout, "error: %s\n", found.Error)
+	}
+	fmt.Fprintf(stdout, "output:\n%s\n", indent(found.Output))
+	nodes, err := st.Nodes(ctx, runID, *item)
+	if err != nil {
+		return err
+	}
+	if len(nodes) > 0 {
+		var d struct {
+			Best int `json:"best"`
+		}
+		d.Best = -1
+		_ = json.Unmarshal(found.Detail, &d)
+		fmt.Fprintln(stdout, "\ntree (* path to the answer, + kept in the beam, x pruned):")
+		if err := report.WriteTree(stdout, nodes, d.Best); err != nil {
+			return err
+		}
+	}
+	steps, err := st.Steps(ctx, runID, *item)
+	if err != nil {
+		return err
+	}
+	if len(steps) > 0 {
+		fmt.Fprintln(stdout, "\ntrajectory:")
+		return report.WriteSteps(stdout, steps)
+	}
+	return nil
+}
+
+// splitPositional takes the leading positional argument of
+// `bench show RUN --item I`.
+func splitPositional(args []string) (string, []string) {
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		return args[0], args[1:]
+	}
+	return "", args
+}
+
+func indent(s string) string {
+	return "  " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n  ")
+}
