@@ -7,6 +7,7 @@ import (
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/game24"
+	"github.com/reasonbench/reasonbench/tasks/hotpotqa"
 )
 
 // TaskSpec declares a bundled task and how the simulator answers it.
@@ -22,7 +23,9 @@ type TaskSpec struct {
 func Tasks() []TaskSpec {
 	return []TaskSpec{
 		{Name: "game24", Doc: "Game of 24: 1362 puzzles from 4nums.com, ranked easy to hard (ToT uses 900:1000)",
-			New: func() tasks.Task { return game24.NewTask() }, Sim: func() sim.Responder { return game24.SimResponder{} }},
+			New: func() tasks.Task { return game24.NewTask() }, Sim: func() sim.Responder { return game24.NewSimResponder() }},
+		{Name: "hotpotqa", Doc: "HotpotQA: 100 hard distractor-setting questions (Reflexion's sample), EM and F1; contexts gold|distractor|none, ReAct over a local docstore",
+			New: func() tasks.Task { return hotpotqa.NewTask() }, Sim: func() sim.Responder { return hotpotqa.SimResponder{} }},
 	}
 }
 

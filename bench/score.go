@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 
 	"github.com/reasonbench/reasonbench/tasks"
 )
@@ -15,6 +17,32 @@ type ScoreSummary struct {
 	N        int     `json:"n"`
 	Correct  int     `json:"correct"`
 	Accuracy float64 `json:"accuracy"`
+	// Metrics holds the mean of every metric the task's scores carry (em,
+	// f1, ...), over the records that have it; flattened into the object.
+	Metrics map[string]float64 `json:"-"`
+}
+
+// MarshalJSON writes n, correct and accuracy, then the metric means in
+// key order.
+func (s ScoreSummary) MarshalJSON() ([]byte, error) {
+	type plain ScoreSummary
+	b, err := json.Marshal(plain(s))
+	if err != nil || len(s.Metrics) == 0 {
+		return b, err
+	}
+	b = b[:len(b)-1] // drop the closing brace
+	for _, k := range slices.Sorted(maps.Keys(s.Metrics)) {
+		if k == "n" || k == "correct" || k == "accuracy" {
+			continue
+		}
+		kb, _ := json.Marshal(k)
+		vb, err := json.Marshal(s.Metrics[k])
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(append(append(b, ','), kb...), ':'), vb...)
+	}
+	return append(b, '}'), nil
 }
 
 // maxLine bounds one input line; published trajectories are far shorter.
@@ -32,6 +60,7 @@ func ScoreLines(task tasks.Task, r io.Reader, w io.Writer) (ScoreSummary, error)
 	sc.Buffer(make([]byte, 64<<10), maxLine)
 	bw := bufio.NewWriter(w)
 	var sum ScoreSummary
+	metricSums, metricCounts := map[string]float64{}, map[string]int{}
 	for line := 1; sc.Scan(); line++ {
 		raw := bytes.TrimSpace(sc.Bytes())
 		if len(raw) == 0 {
@@ -52,6 +81,8 @@ func ScoreLines(task tasks.Task, r io.Reader, w io.Writer) (ScoreSummary, error)
 		}
 		for k, v := range score.Metrics {
 			rec[k] = v
+			metricSums[k] += v
+			metricCounts[k]++
 		}
 		out, err := json.Marshal(rec)
 		if err != nil {
@@ -69,6 +100,12 @@ func ScoreLines(task tasks.Task, r io.Reader, w io.Writer) (ScoreSummary, error)
 	}
 	if sum.N > 0 {
 		sum.Accuracy = float64(sum.Correct) / float64(sum.N)
+	}
+	for k, v := range metricSums {
+		if sum.Metrics == nil {
+			sum.Metrics = map[string]float64{}
+		}
+		sum.Metrics[k] = v / float64(metricCounts[k])
 	}
 	out, _ := json.Marshal(map[string]ScoreSummary{"summary": sum})
 	bw.Write(out)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -114,9 +115,9 @@ func TestRetryBackoffSchedule(t *testing.T) {
 
 func TestRetryHonoursRetryAfter(t *testing.T) {
 	c, n, _ := flakyServer(t,
-		status(429, "Retry-After", "2"),      // 2s capped at Max=1s
-		status(429, "Retry-After-Ms", "30"),  // 30ms
-		status(503, "Retry-After", "0.25"),   // 250ms
+		status(429, "Retry-After", "2"),       // 2s capped at Max=1s
+		status(429, "Retry-After-Ms", "30"),   // 30ms
+		status(503, "Retry-After", "0.25"),    // 250ms
 		status(503, "Retry-After", "garbage"), // ignored → backoff (rand 0 → d/2)
 	)
 	rec := &sleepRecorder{}
@@ -172,6 +173,7 @@ func TestRetryStopsOnParentCancel(t *testing.T) {
 	t.Run("during request", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		hang := func(w http.ResponseWriter, r *http.Request) {
+			_, _ = io.Copy(io.Discard, r.Body) // lets net/http notice the hang-up
 			cancel()
 			<-r.Context().Done()
 		}
@@ -210,6 +212,7 @@ func TestRetryPerAttemptTimeout(t *testing.T) {
 	ok := NewServer(&fakeSampler{}, ServerOptions{})
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if n.Add(1) == 1 {
+			_, _ = io.Copy(io.Discard, r.Body)
 			select {
 			case <-r.Context().Done():
 			case <-time.After(10 * time.Second):

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -135,8 +136,12 @@ type (
 
 func (sv *Server) chat(w http.ResponseWriter, r *http.Request) {
 	var wr wireRequest
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxRequestBody))
-	if err := dec.Decode(&wr); err != nil {
+	body := http.MaxBytesReader(w, r.Body, maxRequestBody)
+	err := json.NewDecoder(body).Decode(&wr)
+	// Drain the body: only once it is consumed does net/http watch the
+	// connection, so that a client hanging up cancels r.Context().
+	_, _ = io.Copy(io.Discard, body)
+	if err != nil {
 		writeError(w, http.StatusBadRequest, "invalid_request_error", "malformed JSON body: "+err.Error())
 		return
 	}

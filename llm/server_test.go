@@ -138,7 +138,7 @@ func TestServerNCaps(t *testing.T) {
 	} {
 		fake := &fakeSampler{}
 		ts := httptest.NewServer(NewServer(fake, tc.opts))
-		body := `{"model":"m","messages":[{"role":"user","content":"q"}],"n":` + strings.Repeat("", 0) + itoa(tc.n) + `}`
+		body := `{"model":"m","messages":[{"role":"user","content":"q"}],"n":` + itoa(tc.n) + `}`
 		_, _, m := postJSON(t, ts.URL+"/v1/chat/completions", body)
 		ts.Close()
 		if got := len(m["choices"].([]any)); got != tc.want || fake.requests()[0].N != tc.want {

@@ -16,6 +16,7 @@ type cotsc struct {
 	temperature float64
 	maxTokens   int
 	voteKey     string // "" = the task's default
+	context     string // context mode ("" = the task's default)
 }
 
 var cotscParams = []Param{
@@ -23,10 +24,12 @@ var cotscParams = []Param{
 	{Name: "temperature", Kind: Float, Default: 0.7, Min: Bound(0), Max: Bound(2), Doc: "sampling temperature"},
 	{Name: "max_tokens", Kind: Int, Default: 0, Min: Bound(0), Doc: "completion token limit (0: server default)"},
 	{Name: "vote_key", Kind: String, Default: "", Doc: "what is voted on: game24 line|expression|canonical, hotpotqa answer (empty: the task's first)"},
+	contextParam,
 }
 
 func newCoTSC(v Values) (Strategy, error) {
-	return &cotsc{k: v.Int("k"), temperature: v.Float("temperature"), maxTokens: v.Int("max_tokens"), voteKey: v.String("vote_key")}, nil
+	return &cotsc{k: v.Int("k"), temperature: v.Float("temperature"), maxTokens: v.Int("max_tokens"), voteKey: v.String("vote_key"),
+		context: v.String("context")}, nil
 }
 
 // CheckTask rejects a vote key the task does not know.
@@ -34,7 +37,7 @@ func (s *cotsc) CheckTask(t tasks.Task) error {
 	if s.voteKey != "" && !slices.Contains(t.VoteKeys(), s.voteKey) {
 		return fmt.Errorf("parameter vote_key=%s: task %s knows %v", s.voteKey, t.Name(), t.VoteKeys())
 	}
-	return nil
+	return checkContext(t, s.context)
 }
 
 // VoteCount is one answer's share of a vote.
@@ -90,7 +93,11 @@ type cotscDetail struct {
 }
 
 func (s *cotsc) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result, error) {
-	prompt, err := render(env, "cot", PromptData{Input: inst.Input})
+	data, err := promptData(env.Task, inst, s.context)
+	if err != nil {
+		return Result{}, err
+	}
+	prompt, err := render(env, "cot", data)
 	if err != nil {
 		return Result{}, err
 	}
@@ -119,6 +126,7 @@ func (s *cotsc) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result
 	}
 	res.Score = env.Task.Score(inst, res.Output)
 	res.Accuracy = boolFloat(res.Score.Correct)
+	res.Metrics = mergeMetrics(res.Metrics, res.Score.Metrics) // of the voted answer
 	return res, nil
 }
 

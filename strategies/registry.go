@@ -21,6 +21,7 @@ func Registry() []Spec {
 		{Name: "cot", Doc: "chain-of-thought: k independent few-shot step-by-step answers", Params: samplingParams, New: newSampling("cot")},
 		{Name: "cotsc", Doc: "chain-of-thought with self-consistency: k chains, majority vote", Params: cotscParams, New: newCoTSC},
 		{Name: "tot", Doc: "tree of thoughts: propose/sample steps, value/vote evaluation, BFS beam or DFS", Params: totParams, New: newToT},
+		{Name: "react", Doc: "ReAct: thought, action, observation over the task's tools (protocol text|json|tools)", Params: reactParams, New: newReAct},
 	}
 }
 

@@ -14,19 +14,25 @@ type sampling struct {
 	k           int
 	temperature float64
 	maxTokens   int
+	context     string // context mode ("" = the task's default)
 }
 
 var samplingParams = []Param{
 	{Name: "k", Kind: Int, Default: 1, Min: Bound(1), Max: Bound(10000), Doc: "samples per instance"},
 	{Name: "temperature", Kind: Float, Default: 0.7, Min: Bound(0), Max: Bound(2), Doc: "sampling temperature"},
 	{Name: "max_tokens", Kind: Int, Default: 0, Min: Bound(0), Doc: "completion token limit (0: server default)"},
+	contextParam,
 }
 
 func newSampling(template string) func(Values) (Strategy, error) {
 	return func(v Values) (Strategy, error) {
-		return &sampling{template: template, k: v.Int("k"), temperature: v.Float("temperature"), maxTokens: v.Int("max_tokens")}, nil
+		return &sampling{template: template, k: v.Int("k"), temperature: v.Float("temperature"), maxTokens: v.Int("max_tokens"),
+			context: v.String("context")}, nil
 	}
 }
+
+// CheckTask rejects a context the task does not offer.
+func (s *sampling) CheckTask(t tasks.Task) error { return checkContext(t, s.context) }
 
 // samplingDetail is what an io or cot item stores.
 type samplingDetail struct {
@@ -34,7 +40,11 @@ type samplingDetail struct {
 }
 
 func (s *sampling) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result, error) {
-	prompt, err := render(env, s.template, PromptData{Input: inst.Input})
+	data, err := promptData(env.Task, inst, s.context)
+	if err != nil {
+		return Result{}, err
+	}
+	prompt, err := render(env, s.template, data)
 	if err != nil {
 		return Result{}, err
 	}
@@ -58,7 +68,7 @@ func (s *sampling) Solve(ctx context.Context, env Env, inst tasks.Instance) (Res
 		Output:   samples[0].Output,
 		Score:    first,
 		Accuracy: float64(correct) / float64(len(samples)),
-		Metrics:  map[string]float64{"best_of_k": best},
+		Metrics:  mergeMetrics(map[string]float64{"best_of_k": best}, meanSampleMetrics(samples)),
 		Detail:   samplingDetail{Samples: samples},
 	}, nil
 }

@@ -74,7 +74,8 @@ type Strategy interface {
 
 // PromptData is what templates see.
 type PromptData struct {
-	Input string
+	Input   string
+	Context string // reading material shown with the input (a task's ContextRenderer); "" for none
 }
 
 // render renders the task's template called name ("cot" → "game24/cot").
@@ -93,6 +94,8 @@ type Sample struct {
 	Answer  string `json:"answer"`
 	Correct bool   `json:"correct"`
 	Reason  string `json:"reason,omitempty"`
+	// Metrics are the task's figures for this sample (HotpotQA em, f1).
+	Metrics map[string]float64 `json:"metrics,omitempty"`
 }
 
 // scoreSamples scores every output with the task.
@@ -101,7 +104,7 @@ func scoreSamples(env Env, inst tasks.Instance, outputs []string) ([]Sample, int
 	correct := 0
 	for i, out := range outputs {
 		sc := env.Task.Score(inst, out)
-		samples[i] = Sample{Output: out, Answer: sc.Answer, Correct: sc.Correct, Reason: sc.Reason}
+		samples[i] = Sample{Output: out, Answer: sc.Answer, Correct: sc.Correct, Reason: sc.Reason, Metrics: sc.Metrics}
 		if sc.Correct {
 			correct++
 		}

@@ -51,8 +51,8 @@ func newToT(v Values) (Strategy, error) {
 	t := &tot{
 		generate: v.String("generate"), evaluate: v.String("evaluate"), selection: v.String("select"), search: v.String("search"),
 		b: v.Int("b"), nGenerate: v.Int("n_generate"), nEvaluate: v.Int("n_evaluate"), steps: v.Int("steps"),
-		temperature: v.Float("temperature"),
-		scores: evaluators.Scores{"sure": v.Float("score_sure"), "likely": v.Float("score_likely"), "impossible": v.Float("score_impossible")},
+		temperature:     v.Float("temperature"),
+		scores:          evaluators.Scores{"sure": v.Float("score_sure"), "likely": v.Float("score_likely"), "impossible": v.Float("score_impossible")},
 		shareDuplicates: v.String("duplicates") == "share", cacheScope: v.String("value_cache"),
 		threshold: v.Float("threshold"), maxSteps: v.Int("max_steps"), solvedValue: v.Float("solved_value"),
 	}
@@ -117,7 +117,7 @@ func (t *tot) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result, 
 		Expand: func(ctx context.Context, state string, depth int) ([]string, error) {
 			children, err := t.expand(ctx, env, space, inst, state)
 			mu.Lock()
-			stat(depth + 1).Calls++
+			stat(depth+1).Calls++
 			mu.Unlock()
 			return children, err
 		},

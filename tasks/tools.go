@@ -142,10 +142,11 @@ func paramsOf(typ reflect.Type) ([]ToolParam, error) {
 		if name == "" {
 			name = f.Name
 		}
-		if seen[name] {
+		// Names must differ in more than case: arguments match case-insensitively.
+		if seen[strings.ToLower(name)] {
 			return nil, fmt.Errorf("field %s: duplicate argument name %q", f.Name, name)
 		}
-		seen[name] = true
+		seen[strings.ToLower(name)] = true
 		p := ToolParam{Name: name, Description: f.Tag.Get("desc"), Required: !strings.Contains(","+opts+",", ",omitempty,"), field: i}
 		switch f.Type.Kind() {
 		case reflect.String:

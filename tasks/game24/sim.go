@@ -26,10 +26,18 @@ const (
 // carries on with the wrong number. The answer is the expression the steps
 // built, always claimed to equal 24, as real models do. IO and CoT prompts
 // share this model; CoT also writes the steps out.
-type SimResponder struct{}
+type SimResponder struct {
+	moves *moveCache // nil: no memoisation
+}
+
+// NewSimResponder returns a responder that memoises its move analysis.
+func NewSimResponder() SimResponder { return SimResponder{moves: newMoveCache()} }
 
 // Respond implements sim.Responder.
-func (SimResponder) Respond(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm.Choice, bool) {
+func (r SimResponder) Respond(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm.Choice, bool) {
+	if c, ok := respondReAct(p, rng, params); ok {
+		return c, true
+	}
 	text := p.Last("user")
 	var out string
 	var ok bool
@@ -37,13 +45,13 @@ func (SimResponder) Respond(p sim.Prompt, rng *rand.Rand, params sim.Params) (ll
 	case strings.Contains(text, markerValueLast):
 		out, ok = judgeAnswer(text, rng, params)
 	case strings.Contains(text, markerValue):
-		out, ok = judgeNumbers(text, rng, params)
+		out, ok = r.moves.judgeNumbers(text, rng, params)
 	case strings.Contains(text, markerVote):
-		out, ok = voteChoice(text, rng, params)
+		out, ok = r.moves.voteChoice(text, rng, params)
 	case strings.Contains(text, markerPropose):
-		out, ok = propose(text, rng, params)
+		out, ok = r.moves.propose(text, rng, params)
 	case strings.Contains(text, markerTask):
-		out, ok = solve(text, rng, params)
+		out, ok = r.moves.solve(text, rng, params)
 	}
 	if !ok {
 		return llm.Choice{}, false
@@ -53,15 +61,15 @@ func (SimResponder) Respond(p sim.Prompt, rng *rand.Rand, params sim.Params) (ll
 
 // solve answers the IO and CoT prompts, continuing any steps already
 // written after the last Input (as tree search's sample mode asks).
-func solve(text string, rng *rand.Rand, params sim.Params) (string, bool) {
+func (c *moveCache) solve(text string, rng *rand.Rand, params sim.Params) (string, bool) {
 	nums, ok := lastInput(text)
 	if !ok {
 		return "", false
 	}
 	if _, written, cont := strings.Cut(text[strings.LastIndex(text, "Input:"):], "Steps:\n"); cont {
-		return continueSteps(nums, written, rng, params), true
+		return c.continueSteps(nums, written, rng, params), true
 	}
-	steps, expr := play(Rats(nums), rng, params)
+	steps, expr := c.play(Rats(nums), rng, params)
 	var b strings.Builder
 	if strings.Contains(text, markerCoT) {
 		b.WriteString("Steps:\n")
@@ -89,19 +97,19 @@ func lastInput(text string) ([]int, bool) {
 
 // play runs the simulated solver from state to a single number and returns
 // the step lines and the final expression.
-func play(state []*big.Rat, rng *rand.Rand, params sim.Params) ([]string, string) {
+func (c *moveCache) play(state []*big.Rat, rng *rand.Rand, params sim.Params) ([]string, string) {
 	exprs := make([]string, len(state))
 	for i, r := range state {
 		exprs[i] = FormatNumber(r)
 	}
-	return playFrom(state, exprs, rng, params)
+	return c.playFrom(state, exprs, rng, params)
 }
 
 // playFrom plays on from a state whose numbers were built by exprs.
-func playFrom(state []*big.Rat, exprs []string, rng *rand.Rand, params sim.Params) ([]string, string) {
+func (c *moveCache) playFrom(state []*big.Rat, exprs []string, rng *rand.Rand, params sim.Params) ([]string, string) {
 	var steps []string
 	for len(state) > 1 {
-		m := chooseMove(state, rng, params.Skill)
+		m := c.chooseMove(state, rng, params.Skill)
 		result := m.Result
 		if rng.Float64() < params.Slip {
 			result = slip(result, rng)
@@ -129,20 +137,12 @@ func playFrom(state []*big.Rat, exprs []string, rng *rand.Rand, params sim.Param
 
 // chooseMove picks a good move (one that keeps 24 reachable) with
 // probability skill when there is one, else any move.
-func chooseMove(state []*big.Rat, rng *rand.Rand, skill float64) Move {
-	moves := Moves(state)
-	if rng.Float64() < skill {
-		var good []Move
-		for _, m := range moves {
-			if Solvable(m.Left) {
-				good = append(good, m)
-			}
-		}
-		if len(good) > 0 {
-			return good[rng.IntN(len(good))]
-		}
+func (c *moveCache) chooseMove(state []*big.Rat, rng *rand.Rand, skill float64) Move {
+	o := c.options(state)
+	if rng.Float64() < skill && len(o.good) > 0 {
+		return o.good[rng.IntN(len(o.good))]
 	}
-	return moves[rng.IntN(len(moves))]
+	return o.all[rng.IntN(len(o.all))]
 }
 
 // slip returns a plausible arithmetic mistake: the result off by one or two.

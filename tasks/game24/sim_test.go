@@ -12,7 +12,7 @@ import (
 
 func simModel(t *testing.T, p sim.Params) *sim.Model {
 	t.Helper()
-	m, err := sim.New(p, SimResponder{})
+	m, err := sim.New(p, NewSimResponder())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,7 +56,7 @@ func afterLast(text, prefix string) (string, bool) {
 }
 
 // propose lists up to eight next steps from the numbers of the last Input.
-func propose(text string, rng *rand.Rand, p sim.Params) (string, bool) {
+func (c *moveCache) propose(text string, rng *rand.Rand, p sim.Params) (string, bool) {
 	in, ok := afterLast(text, "Input:")
 	if !ok {
 		return "", false
@@ -65,13 +65,8 @@ func propose(text string, rng *rand.Rand, p sim.Params) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	moves := Moves(state)
-	var good []Move
-	for _, m := range moves {
-		if Solvable(m.Left) {
-			good = append(good, m)
-		}
-	}
+	o := c.options(state)
+	moves, good := o.all, o.good
 	seen := map[string]bool{}
 	var lines []string
 	for range proposalsPerCall {
@@ -97,7 +92,7 @@ func propose(text string, rng *rand.Rand, p sim.Params) (string, bool) {
 }
 
 // judgeNumbers answers the value prompt for the numbers on its last line.
-func judgeNumbers(text string, rng *rand.Rand, p sim.Params) (string, bool) {
+func (c *moveCache) judgeNumbers(text string, rng *rand.Rand, p sim.Params) (string, bool) {
 	lines := strings.Split(strings.TrimSpace(text), "\n")
 	state, ok := parseNumbers(lines[len(lines)-1])
 	if !ok {
@@ -142,7 +137,7 @@ var choiceHeader = regexp.MustCompile(`(?m)^Choice (\d+):\s*$`)
 
 // voteChoice picks the most promising choice: with probability 1-Misjudge
 // one whose numbers can still reach 24 (or whose answer is right).
-func voteChoice(text string, rng *rand.Rand, p sim.Params) (string, bool) {
+func (c *moveCache) voteChoice(text string, rng *rand.Rand, p sim.Params) (string, bool) {
 	in, ok := afterLast(text, "Input:")
 	nums, err := ParsePuzzle(in)
 	if !ok || err != nil {
@@ -181,7 +176,7 @@ func promisingState(puzzle []int, steps string) bool {
 
 // continueSteps replays the steps written after "Steps:" and plays on from
 // where they leave off: the simulated model continuing a chain of thought.
-func continueSteps(puzzle []int, written string, rng *rand.Rand, p sim.Params) string {
+func (c *moveCache) continueSteps(puzzle []int, written string, rng *rand.Rand, p sim.Params) string {
 	state := Rats(puzzle)
 	exprs := make([]string, len(state))
 	for i, r := range state {
@@ -211,7 +206,7 @@ func continueSteps(puzzle []int, written string, rng *rand.Rand, p sim.Params) s
 		state = append(next, st.Result)
 		exprs = append(nextExprs, fmt.Sprintf("(%s %c %s)", exprs[i], st.Op, exprs[j]))
 	}
-	steps, expr := playFrom(state, exprs, rng, p)
+	steps, expr := c.playFrom(state, exprs, rng, p)
 	var b strings.Builder
 	for _, s := range steps {
 		b.WriteString(s)

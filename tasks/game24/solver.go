@@ -73,7 +73,7 @@ func Moves(state []*big.Rat) []Move {
 // arithmetic is exact). A single number is solvable iff it is 24; an empty
 // state is not. nil entries are ignored. It is safe for concurrent use: the
 // only cache is per call. The search is exponential in len(state); it is
-// meant for the game's four numbers (about 10µs for those).
+// meant for the game's four numbers (about 10-40µs for those).
 //
 // While all numerators and denominators stay below 2^31 it works on int64
 // fractions; otherwise it falls back to math/big, memoising sub-states of

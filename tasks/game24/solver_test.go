@@ -255,10 +255,24 @@ func BenchmarkSolvable(b *testing.B) {
 			i++
 		}
 	})
-	unsolvable := rats("1 1 1 1")
+	// The 458 unsolvable sets of four numbers from 1 to 13: full searches.
+	var unsolvable [][]*big.Rat
+	for a := 1; a <= 13; a++ {
+		for b := a; b <= 13; b++ {
+			for c := b; c <= 13; c++ {
+				for d := c; d <= 13; d++ {
+					if s := Rats([]int{a, b, c, d}); !Solvable(s) {
+						unsolvable = append(unsolvable, s)
+					}
+				}
+			}
+		}
+	}
 	b.Run("unsolvable", func(b *testing.B) {
+		i := 0
 		for b.Loop() {
-			Solvable(unsolvable)
+			Solvable(unsolvable[i%len(unsolvable)])
+			i++
 		}
 	})
 	three := rats("6 10 20")

@@ -68,7 +68,7 @@ func (t *Task) Tools(inst tasks.Instance) ([]tasks.Tool, error) {
 				if cleanAnswer(ans) == "" {
 					return tasks.ToolResult{Observation: ObsEmptyAnswer, Refused: true}, nil
 				}
-				return tasks.ToolResult{Final: true, Output: "Answer: " + ans, Observation: "Episode finished."}, nil
+				return tasks.ToolResult{Final: true, Output: "Answer: " + cleanAnswer(ans), Observation: "Episode finished."}, nil
 			}),
 	}, nil
 }

@@ -1,0 +1,108 @@
+package bench
+
+import (
+	"context"
+	"testing"
+
+	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/llm/sim"
+	"github.com/reasonbench/reasonbench/prompts"
+	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/tasks/game24"
+)
+
+// BenchmarkHarnessOverheadPerCompletion measures what the harness adds to
+// each sampled completion with the in-process simulator: prompt rendering,
+// the middleware chain (limit, meter), scoring with the exact parser, and
+// the simulator itself. One op is one CoT completion (k=100 per call); the
+// store is left out here because it is measured per call below.
+func BenchmarkHarnessOverheadPerCompletion(b *testing.B) {
+	model, err := sim.New(sim.DefaultParams(), game24.NewSimResponder())
+	if err != nil {
+		b.Fatal(err)
+	}
+	lib, err := prompts.Bundled()
+	if err != nil {
+		b.Fatal(err)
+	}
+	task := game24.NewTask()
+	insts, err := task.Instances()
+	if err != nil {
+		b.Fatal(err)
+	}
+	spec, _ := strategies.Lookup("cot")
+	v, _ := strategies.Resolve(spec.Params, map[string]any{"k": 100})
+	strat, _ := spec.New(v)
+	base := llm.Chain(model, llm.Limit(16))
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	completions := 0
+	for i := 0; completions < b.N; i++ {
+		meter := &llm.Meter{}
+		env := strategies.Env{Sampler: llm.Chain(base, meter.Middleware), Task: task, Prompts: lib, Seed: int64(i)}
+		if _, err := strat.Solve(ctx, env, insts[900+i%100]); err != nil {
+			b.Fatal(err)
+		}
+		completions += 100
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(completions)/1e3, "µs/completion")
+}
+
+// BenchmarkRunPerCompletion is the whole engine with the SQLite store: a CoT
+// k=10 run over the hard set, per completion.
+func BenchmarkRunPerCompletion(b *testing.B) {
+	st := tempStore(b)
+	eng := &Engine{Store: st}
+	cfg := cotConfig(10, "900:1000")
+	b.ResetTimer()
+	for range b.N {
+		if _, err := eng.Run(context.Background(), cfg); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*1000)/1e3, "µs/completion")
+}
+
+// canned replays fixed completions: what is left is the harness alone.
+type canned struct{ texts []string }
+
+func (c canned) Sample(_ context.Context, req llm.Request) (llm.Response, error) {
+	resp := llm.Response{Usage: llm.Usage{Requests: 1, PromptTokens: 300}}
+	for i := range req.Samples() {
+		resp.Choices = append(resp.Choices, llm.Choice{Index: i, Content: c.texts[i%len(c.texts)]})
+	}
+	return resp, nil
+}
+
+// BenchmarkHarnessOnlyPerCompletion is the harness without any model: prompt
+// rendering, middlewares, exact scoring of every sample.
+func BenchmarkHarnessOnlyPerCompletion(b *testing.B) {
+	lib, err := prompts.Bundled()
+	if err != nil {
+		b.Fatal(err)
+	}
+	task := game24.NewTask()
+	insts, _ := task.Instances()
+	spec, _ := strategies.Lookup("cot")
+	v, _ := strategies.Resolve(spec.Params, map[string]any{"k": 100})
+	strat, _ := spec.New(v)
+	model := canned{texts: []string{
+		"Steps:\n10 - 4 = 6 (left: 5 6 6)\n6 / 6 = 1 (left: 1 5)\n1 * 5 = 5 (left: 5)\nAnswer: (6 / (10 - 4)) * 5 = 24",
+		"Steps:\n4 * 5 = 20 (left: 6 10 20)\n10 - 6 = 4 (left: 4 20)\n4 + 20 = 24 (left: 24)\nAnswer: (4 * 5) + (10 - 6) = 24",
+	}}
+	base := llm.Chain(model, llm.Limit(16))
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	completions := 0
+	for i := 0; completions < b.N; i++ {
+		meter := &llm.Meter{}
+		env := strategies.Env{Sampler: llm.Chain(base, meter.Middleware), Task: task, Prompts: lib, Seed: int64(i)}
+		if _, err := strat.Solve(ctx, env, insts[900]); err != nil {
+			b.Fatal(err)
+		}
+		completions += 100
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(completions)/1e3, "µs/completion")
+}

@@ -1,0 +1,560 @@
+package strategies
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/tasks"
+)
+
+// react is ReAct (Yao et al., 2023): the model alternates a thought and an
+// action, the action runs on the task's tools (tasks.Toolbox), and its
+// observation comes back, until the model calls the final tool (finish) or
+// runs out of steps. Three protocols write the actions:
+//
+//   - text: "Thought: ...\nAction: Search[entity]" lines, read by
+//     ParseTextAction; an observation comes back as a user turn
+//     "Observation: ...".
+//   - json: one JSON object {"thought", "action", "input"} per turn, read by
+//     ParseJSONAction.
+//   - tools: the API's native function calling; each tool's JSON schema is
+//     generated from its Go argument type, every tool call is answered by a
+//     tool message with its id, and the assistant turn (with any reasoning
+//     content) is kept in the history as the model sent it.
+//
+// A step is one model turn. On the last of max_steps the model is told to
+// finish (in the tools protocol the tools are withdrawn and it must answer
+// in text); such a trajectory records hit_limit. If the model does not
+// finish then, its last reply is the output. Whatever the model writes
+// (nothing, garbage, malformed JSON, unknown tools, bad arguments) becomes
+// an observation saying what was wrong, and the trajectory goes on.
+type react struct {
+	protocol    string
+	maxSteps    int
+	temperature float64
+	maxTokens   int
+}
+
+// ReAct protocols.
+const (
+	ProtocolText  = "text"
+	ProtocolJSON  = "json"
+	ProtocolTools = "tools"
+)
+
+var reactParams = []Param{
+	{Name: "protocol", Kind: String, Default: ProtocolText, Allowed: []string{ProtocolText, ProtocolJSON, ProtocolTools},
+		Doc: "how actions are written: text Thought/Action lines, one JSON object a turn, or native tool calls"},
+	{Name: "max_steps", Kind: Int, Default: 7, Min: Bound(1), Max: Bound(100), Doc: "model turns per trajectory; on the last one the model must finish"},
+	{Name: "temperature", Kind: Float, Default: 0.0, Min: Bound(0), Max: Bound(2), Doc: "sampling temperature (ReAct used greedy decoding)"},
+	{Name: "max_tokens", Kind: Int, Default: 0, Min: Bound(0), Doc: "completion token limit per turn (0: server default)"},
+}
+
+func newReAct(v Values) (Strategy, error) {
+	return &react{protocol: v.String("protocol"), maxSteps: v.Int("max_steps"),
+		temperature: v.Float("temperature"), maxTokens: v.Int("max_tokens")}, nil
+}
+
+// CheckTask rejects tasks without tools.
+func (s *react) CheckTask(t tasks.Task) error {
+	if _, ok := t.(tasks.Toolbox); !ok {
+		return fmt.Errorf("task %s offers no tools to act with", t.Name())
+	}
+	return nil
+}
+
+// Bounds on what a trajectory keeps of the model's output and the tools'.
+const (
+	maxThought      = 2000  // a thought, as stored and traced
+	maxObservation  = 8000  // an observation, as sent and stored
+	maxTurnText     = 8000  // an assistant turn's content kept in the history
+	maxReasoning    = 32000 // an assistant turn's reasoning content kept in the history
+	maxReply        = 2000  // an unreadable reply, as stored
+	maxCallText     = 1000  // an action, as stored and traced
+	maxOutput       = 8000  // the final output when the model did not finish
+	maxArgs         = 16 << 10
+	maxCallsPerTurn = 8
+)
+
+// ReActAction is one action of a step and what came of it.
+type ReActAction struct {
+	ID          string `json:"id,omitempty"`   // tool call id (tools protocol)
+	Tool        string `json:"tool,omitempty"` // the tool run ("" if none matched)
+	Call        string `json:"call"`           // the action as written, e.g. Search[Paris]
+	Observation string `json:"observation"`
+	Invalid     bool   `json:"invalid,omitempty"` // unreadable, unknown, or refused by the tool
+}
+
+// ReActStep is one model turn.
+type ReActStep struct {
+	Step    int           `json:"step"`
+	Thought string        `json:"thought,omitempty"`
+	Actions []ReActAction `json:"actions,omitempty"`
+	Reply   string        `json:"reply,omitempty"` // the reply, when no action could be read from it
+}
+
+// ReActTrajectory is what a react item stores as its detail.
+type ReActTrajectory struct {
+	Protocol string      `json:"protocol"`
+	MaxSteps int         `json:"max_steps"`
+	Steps    []ReActStep `json:"steps"`
+	Finished bool        `json:"finished"`  // the final tool ended the trajectory
+	HitLimit bool        `json:"hit_limit"` // the last allowed step was reached
+	Invalid  int         `json:"invalid_actions"`
+	Output   string      `json:"output"`
+}
+
+func (s *react) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result, error) {
+	tr, err := s.run(ctx, env, inst, 0)
+	if err != nil {
+		return Result{}, err
+	}
+	sc := env.Task.Score(inst, tr.Output)
+	metrics := map[string]float64{
+		"hit_limit":       boolFloat(tr.HitLimit),
+		"steps":           float64(len(tr.Steps)),
+		"invalid_actions": float64(tr.Invalid),
+	}
+	return Result{Output: tr.Output, Score: sc, Accuracy: boolFloat(sc.Correct),
+		Metrics: mergeMetrics(metrics, sc.Metrics), Detail: tr}, nil
+}
+
+// reactToolDoc describes a tool to the templates.
+type reactToolDoc struct {
+	Name        string // "search"
+	Syntax      string // "Search[entity]"
+	Description string
+}
+
+// reactPromptData is what the react_<protocol> templates see.
+type reactPromptData struct {
+	Input    string
+	MaxSteps int
+	Tools    []reactToolDoc
+}
+
+// agent is one trajectory in progress.
+type agent struct {
+	s      *react
+	env    Env
+	trial  int
+	tools  []tasks.Tool
+	final  *tasks.Tool
+	specs  []llm.ToolSpec
+	msgs   []llm.Message
+	seq    int // trace step counter
+	traj   ReActTrajectory
+	output string
+}
+
+// run plays one trajectory; trial numbers its trace steps.
+func (s *react) run(ctx context.Context, env Env, inst tasks.Instance, trial int) (ReActTrajectory, error) {
+	tb, ok := env.Task.(tasks.Toolbox)
+	if !ok {
+		return ReActTrajectory{}, s.CheckTask(env.Task)
+	}
+	tools, err := tb.Tools(inst)
+	if err != nil {
+		return ReActTrajectory{}, err
+	}
+	if len(tools) == 0 {
+		return ReActTrajectory{}, fmt.Errorf("react: task %s offered no tools", env.Task.Name())
+	}
+	a := &agent{s: s, env: env, trial: trial, tools: tools,
+		traj: ReActTrajectory{Protocol: s.protocol, MaxSteps: s.maxSteps, Steps: []ReActStep{}}}
+	docs := make([]reactToolDoc, len(tools))
+	for i := range tools {
+		t := &tools[i]
+		if t.Final && a.final == nil {
+			a.final = t
+		}
+		docs[i] = reactToolDoc{Name: t.Name, Syntax: textSyntax(*t), Description: t.Description}
+		a.specs = append(a.specs, llm.ToolSpec{Name: t.Name, Description: t.Description, Parameters: t.Schema()})
+	}
+	prompt, err := render(env, "react_"+s.protocol, reactPromptData{Input: inst.Input, MaxSteps: s.maxSteps, Tools: docs})
+	if err != nil {
+		return ReActTrajectory{}, err
+	}
+	a.msgs = userPrompt(prompt)
+	for step := 1; step <= s.maxSteps; step++ {
+		done, err := a.turn(ctx, step, step == s.maxSteps)
+		if err != nil {
+			return ReActTrajectory{}, err
+		}
+		if done {
+			break
+		}
+	}
+	a.traj.Output = a.output
+	if a.output != "" {
+		if err := a.record(ctx, "answer", a.output); err != nil {
+			return ReActTrajectory{}, err
+		}
+	}
+	return a.traj, nil
+}
+
+func (a *agent) record(ctx context.Context, kind, content string) error {
+	err := a.env.tracer().Step(ctx, a.trial, a.seq, kind, content)
+	a.seq++
+	return err
+}
+
+// turn asks for one step and carries out its actions; done reports that the
+// trajectory is over.
+func (a *agent) turn(ctx context.Context, step int, last bool) (bool, error) {
+	req := llm.Request{Messages: a.msgs, Temperature: a.s.temperature, MaxTokens: a.s.maxTokens,
+		Seed: a.env.Seed, Purpose: "react"}
+	if last {
+		a.traj.HitLimit = true
+		a.msgs = withNotice(a.msgs, a.s.protocol, a.lastStepNotice())
+		req.Messages = a.msgs
+	}
+	switch a.s.protocol {
+	case ProtocolTools:
+		if !last {
+			req.Tools = a.specs
+		}
+	case ProtocolText:
+		req.Stop = []string{"\nObservation"}
+	}
+	resp, err := a.env.Sampler.Sample(ctx, req)
+	if err != nil {
+		return false, err
+	}
+	if len(resp.Choices) == 0 {
+		return false, errNoChoices("react")
+	}
+	ch := resp.Choices[0]
+	st := ReActStep{Step: step}
+	var done bool
+	if a.s.protocol == ProtocolTools {
+		done, err = a.toolTurn(ctx, ch, &st, last)
+	} else {
+		done, err = a.textTurn(ctx, ch, &st, last)
+	}
+	a.traj.Steps = append(a.traj.Steps, st)
+	return done, err
+}
+
+// withNotice returns a copy of msgs carrying the last-step notice: on the
+// last user turn for the text protocols, as a new user turn after the tool
+// results for the tools protocol.
+func withNotice(msgs []llm.Message, protocol, notice string) []llm.Message {
+	out := slices.Clone(msgs)
+	if protocol == ProtocolTools || out[len(out)-1].Role != "user" {
+		return append(out, llm.Message{Role: "user", Content: notice})
+	}
+	out[len(out)-1].Content += "\n\n" + notice
+	return out
+}
+
+// lastStepNotice tells the model the step limit is reached. Simulated
+// models look for "last step".
+func (a *agent) lastStepNotice() string {
+	switch a.s.protocol {
+	case ProtocolTools:
+		return `This is the last step and the tools are no longer available: give your final answer now, on a line starting with "Answer:".`
+	case ProtocolJSON:
+		if a.final != nil {
+			return fmt.Sprintf(`This is the last step: give your final answer now with {"thought": "...", "action": %q, "input": ...}.`, a.final.Name)
+		}
+	default:
+		if a.final != nil {
+			return fmt.Sprintf("This is the last step: give your final answer now with %s.", textSyntax(*a.final))
+		}
+	}
+	return "This is the last step: give your final answer now."
+}
+
+// textTurn handles a reply in the text or JSON protocol: one action.
+func (a *agent) textTurn(ctx context.Context, ch llm.Choice, st *ReActStep, last bool) (bool, error) {
+	a.msgs = append(a.msgs, llm.Message{Role: "assistant", Content: capText(ch.Content, maxTurnText),
+		Reasoning: capText(ch.Reasoning, maxReasoning)})
+	var act Action
+	var perr error
+	if a.s.protocol == ProtocolJSON {
+		act, perr = ParseJSONAction(ch.Content)
+	} else {
+		act, perr = ParseTextAction(ch.Content)
+	}
+	thought := act.Thought
+	if strings.TrimSpace(thought) == "" {
+		thought = ch.Reasoning
+	}
+	if err := a.thought(ctx, st, thought); err != nil {
+		return false, err
+	}
+	var tool tasks.Tool
+	if perr == nil {
+		var ok bool
+		if tool, ok = a.lookup(act.Name); !ok {
+			perr = fmt.Errorf("unknown action %q", clip(act.Name, 80))
+		}
+	}
+	if perr != nil {
+		if strings.TrimSpace(ch.Content) == "" {
+			perr = fmt.Errorf("the reply was empty")
+		}
+		st.Reply = capText(ch.Content, maxReply)
+		obs := a.invalidObservation(perr)
+		return a.observe(ctx, st, ReActAction{Call: actionText(act), Observation: obs, Invalid: true}, last, ch.Content)
+	}
+	call := ReActAction{Tool: tool.Name, Call: actionText(act)}
+	if err := a.record(ctx, "action", call.Call); err != nil {
+		return false, err
+	}
+	if last && !tool.Final {
+		call.Observation = "Not run: the step limit was reached."
+		st.Actions = append(st.Actions, call)
+		a.output = capText(ch.Content, maxOutput)
+		return true, a.record(ctx, "observation", call.Observation)
+	}
+	res, err := tool.Call(ctx, actionArgs(tool, act))
+	if err != nil {
+		return false, err
+	}
+	call.Observation = capText(res.Observation, maxObservation)
+	call.Invalid = res.Refused
+	if res.Final {
+		st.Actions = append(st.Actions, call)
+		a.traj.Finished = true
+		a.output = res.Output
+		return true, a.record(ctx, "observation", call.Observation)
+	}
+	return a.observe(ctx, st, call, last, ch.Content)
+}
+
+// observe stores an action's observation and sends it back to the model,
+// or, on the last step, ends the trajectory with reply as the output.
+func (a *agent) observe(ctx context.Context, st *ReActStep, call ReActAction, last bool, reply string) (bool, error) {
+	if call.Invalid {
+		a.traj.Invalid++
+	}
+	st.Actions = append(st.Actions, call)
+	if call.Call != "" && call.Tool == "" {
+		if err := a.record(ctx, "action", call.Call); err != nil {
+			return false, err
+		}
+	}
+	if err := a.record(ctx, "observation", call.Observation); err != nil {
+		return false, err
+	}
+	if last {
+		a.output = capText(reply, maxOutput)
+		return true, nil
+	}
+	a.msgs = append(a.msgs, llm.Message{Role: "user", Content: "Observation: " + call.Observation})
+	return false, nil
+}
+
+func (a *agent) thought(ctx context.Context, st *ReActStep, thought string) error {
+	st.Thought = capText(strings.TrimSpace(thought), maxThought)
+	if st.Thought == "" {
+		return nil
+	}
+	return a.record(ctx, "thought", st.Thought)
+}
+
+// invalidObservation says what was wrong with a reply and how to write one.
+func (a *agent) invalidObservation(err error) string {
+	if a.s.protocol == ProtocolJSON {
+		names := make([]string, len(a.tools))
+		for i, t := range a.tools {
+			names[i] = t.Name
+		}
+		return capText(fmt.Sprintf(`Invalid reply: %v. Reply with one JSON object {"thought": "...", "action": "...", "input": ...}; valid actions are %s.`,
+			err, strings.Join(names, ", ")), maxObservation)
+	}
+	syntax := make([]string, len(a.tools))
+	for i, t := range a.tools {
+		syntax[i] = textSyntax(t)
+	}
+	return capText(fmt.Sprintf("Invalid action: %v. Valid actions are %s.", err, strings.Join(syntax, ", ")), maxObservation)
+}
+
+// toolTurn handles a reply in the tools protocol: any number of tool calls,
+// each answered by a tool message with its id.
+func (a *agent) toolTurn(ctx context.Context, ch llm.Choice, st *ReActStep, last bool) (bool, error) {
+	msg := ch.Message()
+	msg.Content = capText(msg.Content, maxTurnText)
+	msg.Reasoning = capText(msg.Reasoning, maxReasoning)
+	calls := slices.Clone(ch.ToolCalls)
+	tooLong := make([]bool, len(calls))
+	seen := map[string]bool{}
+	for j := range calls {
+		c := &calls[j]
+		// Every call needs a distinct id for its result to be matched.
+		if c.ID == "" || seen[c.ID] {
+			c.ID = fmt.Sprintf("call_%d_%d", st.Step, j)
+		}
+		seen[c.ID] = true
+		if len(c.Arguments) > maxArgs {
+			c.Arguments, tooLong[j] = "{}", true
+		}
+	}
+	msg.ToolCalls = calls
+	a.msgs = append(a.msgs, msg)
+	// The thought is the visible text beside the calls, else the reasoning
+	// content (always when the text is the final answer).
+	thought := ch.Content
+	if strings.TrimSpace(thought) == "" || len(calls) == 0 && last {
+		thought = ch.Reasoning
+	}
+	if err := a.thought(ctx, st, thought); err != nil {
+		return false, err
+	}
+	if len(calls) == 0 {
+		if last {
+			a.output = capText(ch.Content, maxOutput)
+			return true, nil
+		}
+		obs := "No tool was called. Call one of the tools"
+		if a.final != nil {
+			obs += fmt.Sprintf("; call %s with your answer when you are done", a.final.Name)
+		}
+		obs += "."
+		st.Reply = capText(ch.Content, maxReply)
+		return a.observe(ctx, st, ReActAction{Observation: obs, Invalid: true}, false, "")
+	}
+	finished := false
+	for j, c := range calls {
+		call := ReActAction{ID: c.ID, Call: clip(c.Name, 100) + " " + clip(c.Arguments, maxCallText)}
+		if err := a.record(ctx, "action", call.Call); err != nil {
+			return false, err
+		}
+		tool, known := a.lookup(c.Name)
+		switch {
+		case finished:
+			call.Observation = "Not run: the task has already finished."
+		case j >= maxCallsPerTurn:
+			call.Observation, call.Invalid = fmt.Sprintf("Not run: at most %d tool calls are run per turn.", maxCallsPerTurn), true
+		case !known:
+			call.Observation, call.Invalid = fmt.Sprintf("Unknown tool %q. Available tools: %s.", clip(c.Name, 80), a.toolNames()), true
+		case tooLong[j]:
+			call.Tool = tool.Name
+			call.Observation, call.Invalid = fmt.Sprintf("Invalid arguments for %s: longer than %d bytes.", tool.Name, maxArgs), true
+		case last && !tool.Final:
+			call.Tool = tool.Name
+			call.Observation = "Not run: the step limit was reached."
+		default:
+			call.Tool = tool.Name
+			res, err := tool.Call(ctx, json.RawMessage(c.Arguments))
+			if err != nil {
+				return false, err
+			}
+			call.Observation, call.Invalid = capText(res.Observation, maxObservation), res.Refused
+			if res.Final {
+				finished = true
+				a.traj.Finished = true
+				a.output = res.Output
+			}
+		}
+		if call.Invalid {
+			a.traj.Invalid++
+		}
+		st.Actions = append(st.Actions, call)
+		if err := a.record(ctx, "observation", call.Observation); err != nil {
+			return false, err
+		}
+		a.msgs = append(a.msgs, llm.Message{Role: "tool", Content: call.Observation, ToolCallID: c.ID, Name: clip(c.Name, 100)})
+	}
+	if finished {
+		return true, nil
+	}
+	if last {
+		a.output = capText(ch.Content, maxOutput)
+		return true, nil
+	}
+	return false, nil
+}
+
+// lookup finds a tool by name, ignoring case, surrounding punctuation and
+// an argument glued to the name ("Search[x]").
+func (a *agent) lookup(name string) (tasks.Tool, bool) {
+	n := strings.TrimSpace(name)
+	if i := strings.IndexAny(n, "[("); i >= 0 {
+		n = n[:i]
+	}
+	n = strings.Trim(n, " \t*_`'\".:")
+	for _, t := range a.tools {
+		if strings.EqualFold(t.Name, n) {
+			return t, true
+		}
+	}
+	return tasks.Tool{}, false
+}
+
+func (a *agent) toolNames() string {
+	names := make([]string, len(a.tools))
+	for i, t := range a.tools {
+		names[i] = t.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// textSyntax writes a tool as the text protocol shows it: Search[entity].
+func textSyntax(t tasks.Tool) string {
+	var names []string
+	for _, p := range t.Params() {
+		names = append(names, p.Name)
+	}
+	return capitalize(t.Name) + "[" + strings.Join(names, ", ") + "]"
+}
+
+func capitalize(s string) string {
+	r, w := utf8.DecodeRuneInString(s)
+	if w == 0 {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[w:]
+}
+
+// actionText writes an action as stored: Search[Paris], or
+// add {"a": 4, "b": 5} for JSON object arguments.
+func actionText(a Action) string {
+	if a.Name == "" {
+		return ""
+	}
+	if a.Args != nil {
+		return clip(a.Name, 100) + " " + clip(string(a.Args), maxCallText)
+	}
+	return clip(a.Name, 100) + "[" + clip(a.Input, maxCallText) + "]"
+}
+
+// actionArgs turns a text or JSON action into the tool's JSON arguments: an
+// object input as is; for one argument, the whole input; for several,
+// the input split at commas in argument order ("4, 5" → a=4, b=5), each
+// part trimmed of quotes. Whatever it gives, the tool's own decoding
+// judges.
+func actionArgs(t tasks.Tool, a Action) json.RawMessage {
+	if a.Args != nil {
+		return a.Args
+	}
+	in := strings.TrimSpace(a.Input)
+	if strings.HasPrefix(in, "{") && json.Valid([]byte(in)) {
+		return json.RawMessage(in)
+	}
+	params := t.Params()
+	m := map[string]string{}
+	switch len(params) {
+	case 0:
+	case 1:
+		m[params[0].Name] = in
+	default:
+		for i, part := range strings.SplitN(in, ",", len(params)) {
+			part = strings.Trim(strings.TrimSpace(part), `"'`)
+			if part != "" {
+				m[params[i].Name] = part
+			}
+		}
+	}
+	b, _ := json.Marshal(m)
+	return b
+}
