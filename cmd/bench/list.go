@@ -30,6 +30,10 @@ func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			fmt.Fprintf(stdout, "      %-14s %-6s default %-8v %s%s\n", p.Name, p.Kind, p.Default, p.Doc, extra)
 		}
 	}
+	fmt.Fprintln(stdout, "\npresets (bench run --preset NAME):")
+	for _, p := range bench.Presets() {
+		fmt.Fprintf(stdout, "  %-18s %s on %s %s: %s\n", p.Name, p.Strategy, p.Task, p.Range, p.Doc)
+	}
 	fmt.Fprintln(stdout, "\nmodels:")
 	fmt.Fprintln(stdout, "  sim        built-in simulated model (default; offline; results labelled simulated); noise via --sim-* flags")
 	fmt.Fprintln(stdout, "  NAME       any model of an OpenAI-compatible endpoint given by --base-url or $OPENAI_BASE_URL")

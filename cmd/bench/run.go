@@ -18,6 +18,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs := newFlags("run", stderr)
 	fs.StringVar(&cfg.Task, "task", "", "task to run (see bench list)")
 	fs.StringVar(&cfg.Strategy, "strategy", "", "strategy to run (see bench list)")
+	preset := fs.String("preset", "", "a paper configuration, e.g. tot-game24/tot-b5 (see bench list); --set overrides its parameters")
 	fs.StringVar(&cfg.Range, "range", "", "instances by row index START:END (default all), e.g. 900:1000")
 	var sets stringList
 	fs.Var(&sets, "set", "strategy parameter NAME=VALUE (repeatable)")
@@ -40,6 +41,11 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return usageError{err}
 	}
 	cfg.Params = raw
+	if *preset != "" {
+		if cfg, err = bench.ApplyPreset(cfg, *preset); err != nil {
+			return usageError{err}
+		}
+	}
 	cfg.Sim = *simParams
 	cfg.APIKey = *apiKey
 	if cfg.APIKey == "" {

@@ -13,5 +13,6 @@ func simFlags(fs *flag.FlagSet) *sim.Params {
 	fs.Float64Var(&p.Slip, "sim-slip", p.Slip, "simulated model: probability a step's content is wrong anyway")
 	fs.Float64Var(&p.Misjudge, "sim-misjudge", p.Misjudge, "simulated model: probability an evaluation is wrong")
 	fs.Float64Var(&p.Boost, "sim-boost", p.Boost, "simulated model: skill gained from a reflection that names the failure")
+	fs.Float64Var(&p.Focus, "sim-focus", p.Focus, "simulated model: how strongly samples repeat the same choices (0: uniform)")
 	return &p
 }

@@ -14,13 +14,16 @@
 package sim
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	"github.com/reasonbench/reasonbench/llm"
@@ -41,6 +44,11 @@ type Params struct {
 	// Boost is how much a reflection or feedback that names the failure
 	// raises Skill on the next attempt (absolute, capped at 1).
 	Boost float64 `json:"boost"`
+	// Focus is how strongly the model repeats itself across samples: each
+	// choice among options is drawn with weight 1/rank^Focus over a fixed
+	// ranking of the options (a model's prior taste), so 0 is uniform and
+	// larger values make samples agree more, right or wrong.
+	Focus float64 `json:"focus"`
 }
 
 // DefaultParams are the defaults of bench's --sim-* flags.
@@ -56,7 +64,51 @@ func (p Params) Validate() error {
 			return fmt.Errorf("sim %s=%v: must be between 0 and 1", f.name, f.v)
 		}
 	}
+	if p.Focus < 0 || p.Focus > 10 {
+		return fmt.Errorf("sim focus=%v: must be between 0 and 10", p.Focus)
+	}
 	return nil
+}
+
+// Pick draws an index in [0, n) with weight 1/(rank+1)^focus, where rank
+// orders the options by a hash of taste (a stable description of the choice
+// being made) and each option's label: the same options in the same
+// situation are always ranked alike, whatever the sample. focus 0 is uniform.
+func Pick(rng *rand.Rand, focus float64, taste string, labels []string) int {
+	n := len(labels)
+	if n <= 1 || focus == 0 {
+		if n == 0 {
+			return -1
+		}
+		return rng.IntN(n)
+	}
+	type ranked struct {
+		i int
+		h uint64
+	}
+	rs := make([]ranked, n)
+	for i, l := range labels {
+		h := fnv.New64a()
+		h.Write([]byte(taste))
+		h.Write([]byte{0})
+		h.Write([]byte(l))
+		rs[i] = ranked{i, h.Sum64()}
+	}
+	slices.SortFunc(rs, func(a, b ranked) int { return cmp.Compare(a.h, b.h) })
+	total := 0.0
+	weights := make([]float64, n)
+	for r := range rs {
+		weights[r] = math.Pow(float64(r+1), -focus)
+		total += weights[r]
+	}
+	x := rng.Float64() * total
+	for r, w := range weights {
+		if x < w {
+			return rs[r].i
+		}
+		x -= w
+	}
+	return rs[n-1].i
 }
 
 // Prompt is what a responder sees of a request.

@@ -109,7 +109,7 @@ func (c *moveCache) play(state []*big.Rat, rng *rand.Rand, params sim.Params) ([
 func (c *moveCache) playFrom(state []*big.Rat, exprs []string, rng *rand.Rand, params sim.Params) ([]string, string) {
 	var steps []string
 	for len(state) > 1 {
-		m := c.chooseMove(state, rng, params.Skill)
+		m := c.chooseMove(state, rng, params)
 		result := m.Result
 		if rng.Float64() < params.Slip {
 			result = slip(result, rng)
@@ -137,12 +137,22 @@ func (c *moveCache) playFrom(state []*big.Rat, exprs []string, rng *rand.Rand, p
 
 // chooseMove picks a good move (one that keeps 24 reachable) with
 // probability skill when there is one, else any move.
-func (c *moveCache) chooseMove(state []*big.Rat, rng *rand.Rand, skill float64) Move {
+func (c *moveCache) chooseMove(state []*big.Rat, rng *rand.Rand, params sim.Params) Move {
 	o := c.options(state)
-	if rng.Float64() < skill && len(o.good) > 0 {
-		return o.good[rng.IntN(len(o.good))]
+	from := o.all
+	if rng.Float64() < params.Skill && len(o.good) > 0 {
+		from = o.good
 	}
-	return o.all[rng.IntN(len(o.all))]
+	return pickMove(state, from, rng, params.Focus)
+}
+
+// pickMove draws one of moves with the simulator's stable preferences.
+func pickMove(state []*big.Rat, moves []Move, rng *rand.Rand, focus float64) Move {
+	labels := make([]string, len(moves))
+	for i, m := range moves {
+		labels[i] = fmt.Sprintf("%s%c%s", m.A.RatString(), m.Op, m.B.RatString())
+	}
+	return moves[sim.Pick(rng, focus, FormatState(state), labels)]
 }
 
 // slip returns a plausible arithmetic mistake: the result off by one or two.

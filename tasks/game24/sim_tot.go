@@ -73,10 +73,11 @@ func (c *moveCache) propose(text string, rng *rand.Rand, p sim.Params) (string, 
 		if len(moves) == 0 {
 			break
 		}
-		m := moves[rng.IntN(len(moves))]
+		from := moves
 		if len(good) > 0 && rng.Float64() < p.Skill {
-			m = good[rng.IntN(len(good))]
+			from = good
 		}
+		m := pickMove(state, from, rng, p.Focus)
 		result := m.Result
 		if rng.Float64() < p.Slip {
 			result = slip(result, rng)
