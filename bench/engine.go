@@ -158,8 +158,67 @@ func (e *Engine) Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
+	return e.execute(ctx, id, p, backend, 0)
+}
+
+// Resume continues an unfinished run: items already stored are kept, items
+// that were in flight are redone (their partial calls, tree and steps are
+// dropped first so totals count each item once). apiKey is not stored with
+// runs, so the caller passes it again.
+func (e *Engine) Resume(ctx context.Context, runID int64, apiKey string) (Summary, error) {
+	run, err := e.Store.GetRun(ctx, runID)
+	if err != nil {
+		return Summary{}, ConfigError{err}
+	}
+	if run.Status == store.StatusDone {
+		return Summarize(ctx, e.Store, runID)
+	}
+	var spec recordedSpec
+	if err := json.Unmarshal(run.Spec, &spec); err != nil {
+		return Summary{}, fmt.Errorf("run %d: unreadable spec: %w", runID, err)
+	}
+	cfg := spec.Config
+	cfg.APIKey = apiKey
+	p, err := load(cfg)
+	if err != nil {
+		return Summary{}, ConfigError{fmt.Errorf("run %d: %w", runID, err)}
+	}
+	for name, h := range spec.Prompts {
+		if p.prompts.Hash(name) != h {
+			return Summary{}, ConfigError{fmt.Errorf("run %d: prompt %s changed since the run started; resuming would mix prompts (start a new run)", runID, name)}
+		}
+	}
+	backend := e.Backend
+	if backend == nil {
+		if backend, err = p.backend(); err != nil {
+			return Summary{}, ConfigError{err}
+		}
+	}
+	done, err := e.Store.ItemIndexes(ctx, runID)
+	if err != nil {
+		return Summary{}, err
+	}
+	if err := e.Store.DropIncomplete(ctx, runID); err != nil {
+		return Summary{}, err
+	}
+	var todo []tasks.Instance
+	for _, inst := range p.instances {
+		if !done[inst.Index] {
+			todo = append(todo, inst)
+		}
+	}
+	p.instances = todo
+	if err := e.Store.MarkRunning(ctx, runID); err != nil {
+		return Summary{}, err
+	}
+	return e.execute(ctx, runID, p, backend, run.WallSeconds)
+}
+
+// execute solves the plan's instances into run id and finishes the run;
+// priorWall is the wall time of earlier sessions of the same run.
+func (e *Engine) execute(ctx context.Context, id int64, p *plan, backend llm.Sampler, priorWall float64) (Summary, error) {
 	start := time.Now()
-	runErr := e.solveAll(ctx, id, p, llm.Chain(backend, llm.Limit(cfg.Concurrency)))
+	runErr := e.solveAll(ctx, id, p, llm.Chain(backend, llm.Limit(p.cfg.Concurrency)))
 	status, msg := store.StatusDone, ""
 	switch {
 	case runErr != nil && ctx.Err() != nil:
@@ -167,7 +226,8 @@ func (e *Engine) Run(ctx context.Context, cfg Config) (Summary, error) {
 	case runErr != nil:
 		status, msg = store.StatusFailed, runErr.Error()
 	}
-	if err := e.Store.FinishRun(context.WithoutCancel(ctx), id, status, time.Since(start), msg); err != nil {
+	wall := time.Since(start) + time.Duration(priorWall*float64(time.Second))
+	if err := e.Store.FinishRun(context.WithoutCancel(ctx), id, status, wall, msg); err != nil {
 		return Summary{}, err
 	}
 	sum, err := Summarize(context.WithoutCancel(ctx), e.Store, id)
@@ -247,7 +307,8 @@ func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base llm.Sa
 	meter := &llm.Meter{}
 	sampler := llm.Chain(base, meter.Middleware, llm.Record(itemRecorder{st: e.Store, run: runID, index: inst.Index}))
 	env := strategies.Env{Sampler: sampler, Task: p.task, Prompts: p.prompts, Seed: p.cfg.Seed,
-		Trace: itemTrace{st: e.Store, run: runID, index: inst.Index}}
+		Trace:      itemTrace{st: e.Store, run: runID, index: inst.Index},
+		Checkpoint: itemCheckpoint{st: e.Store, run: runID, index: inst.Index}}
 	start := time.Now()
 	res, err := p.strategy.Solve(ctx, env, inst)
 	if err != nil {

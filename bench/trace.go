@@ -2,6 +2,8 @@ package bench
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies"
@@ -25,4 +27,26 @@ func (t itemTrace) Tree(ctx context.Context, nodes []strategies.TreeNode) error 
 
 func (t itemTrace) Step(ctx context.Context, trial, step int, kind, content string) error {
 	return t.st.PutStep(context.WithoutCancel(ctx), store.Step{RunID: t.run, Item: t.index, Trial: trial, Step: step, Kind: kind, Content: content})
+}
+
+// itemCheckpoint keeps an item's progress in the store.
+type itemCheckpoint itemTrace
+
+func (c itemCheckpoint) Save(ctx context.Context, next int, state any) error {
+	b, err := json.Marshal(state)
+	if err != nil {
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	return c.st.SaveCheckpoint(context.WithoutCancel(ctx), c.run, c.index, next, b)
+}
+
+func (c itemCheckpoint) Load(ctx context.Context, state any) (int, bool, error) {
+	next, b, ok, err := c.st.LoadCheckpoint(ctx, c.run, c.index)
+	if err != nil || !ok {
+		return 0, false, err
+	}
+	if err := json.Unmarshal(b, state); err != nil {
+		return 0, false, fmt.Errorf("checkpoint of item %d: %w", c.index, err)
+	}
+	return next, true, nil
 }

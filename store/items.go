@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 )
 
@@ -69,4 +71,73 @@ func (s *Store) Items(ctx context.Context, runID int64) ([]Item, error) {
 		out = append(out, it)
 	}
 	return out, rows.Err()
+}
+
+// ItemIndexes returns the indexes of a run's stored items.
+func (s *Store) ItemIndexes(ctx context.Context, runID int64) (map[int]bool, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT idx FROM items WHERE run_id = ?`, runID)
+	if err != nil {
+		return nil, fmt.Errorf("items of run %d: %w", runID, err)
+	}
+	defer rows.Close()
+	out := map[int]bool{}
+	for rows.Next() {
+		var i int
+		if err := rows.Scan(&i); err != nil {
+			return nil, fmt.Errorf("items of run %d: %w", runID, err)
+		}
+		out[i] = true
+	}
+	return out, rows.Err()
+}
+
+// DropIncomplete removes what items without a stored result left behind
+// when the run stopped: their calls, tree nodes and steps, except what a
+// checkpoint covers (calls up to its call id, steps of the trials before its
+// next trial), so a resume redoes exactly the unfinished work.
+func (s *Store) DropIncomplete(ctx context.Context, runID int64) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("drop incomplete items of run %d: %w", runID, err)
+	}
+	defer tx.Rollback()
+	const incomplete = `run_id = ? AND item_idx NOT IN (SELECT idx FROM items WHERE run_id = ?)`
+	stmts := []string{
+		`DELETE FROM calls WHERE ` + incomplete + ` AND id > COALESCE((SELECT c.call_id FROM checkpoints c
+			WHERE c.run_id = calls.run_id AND c.item_idx = calls.item_idx), 0)`,
+		`DELETE FROM steps WHERE ` + incomplete + ` AND trial >= COALESCE((SELECT c.next_trial FROM checkpoints c
+			WHERE c.run_id = steps.run_id AND c.item_idx = steps.item_idx), 0)`,
+		`DELETE FROM nodes WHERE ` + incomplete,
+	}
+	for _, q := range stmts {
+		if _, err := tx.ExecContext(ctx, q, runID, runID); err != nil {
+			return fmt.Errorf("drop incomplete items of run %d: %w", runID, err)
+		}
+	}
+	return tx.Commit()
+}
+
+// SaveCheckpoint records that an item's trials before nextTrial are done,
+// with the strategy's state; the calls recorded so far are kept on resume.
+func (s *Store) SaveCheckpoint(ctx context.Context, runID int64, item, nextTrial int, state json.RawMessage) error {
+	_, err := s.db.ExecContext(ctx, `INSERT OR REPLACE INTO checkpoints (run_id, item_idx, next_trial, state, call_id)
+		VALUES (?, ?, ?, ?, (SELECT COALESCE(max(id), 0) FROM calls WHERE run_id = ? AND item_idx = ?))`,
+		runID, item, nextTrial, orEmptyObject(state), runID, item)
+	if err != nil {
+		return fmt.Errorf("checkpoint item %d of run %d: %w", item, runID, err)
+	}
+	return nil
+}
+
+// LoadCheckpoint returns an item's checkpoint; ok is false when there is none.
+func (s *Store) LoadCheckpoint(ctx context.Context, runID int64, item int) (nextTrial int, state json.RawMessage, ok bool, err error) {
+	var st string
+	err = s.db.QueryRowContext(ctx, `SELECT next_trial, state FROM checkpoints WHERE run_id = ? AND item_idx = ?`, runID, item).Scan(&nextTrial, &st)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil, false, nil
+	}
+	if err != nil {
+		return 0, nil, false, fmt.Errorf("checkpoint of item %d of run %d: %w", item, runID, err)
+	}
+	return nextTrial, json.RawMessage(st), true, nil
 }

@@ -150,3 +150,20 @@ func (s *Store) Runs(ctx context.Context, f RunFilter) ([]Run, error) {
 	}
 	return out, rows.Err()
 }
+
+// MarkRunning sets a run back to running for a resume.
+func (s *Store) MarkRunning(ctx context.Context, id int64) error {
+	if _, err := s.db.ExecContext(ctx, `UPDATE runs SET status = ?, error = '' WHERE id = ?`, StatusRunning, id); err != nil {
+		return fmt.Errorf("resume run %d: %w", id, err)
+	}
+	return nil
+}
+
+// LastUnfinished returns the most recent run that is not done.
+func (s *Store) LastUnfinished(ctx context.Context) (Run, error) {
+	r, err := scanRun(s.db.QueryRowContext(ctx, `SELECT `+runColumns+` FROM runs WHERE status != ? ORDER BY id DESC LIMIT 1`, StatusDone))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Run{}, fmt.Errorf("no unfinished run: %w", ErrNotFound)
+	}
+	return r, err
+}

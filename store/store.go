@@ -147,6 +147,15 @@ var migrations = []string{
 		created_at   TEXT NOT NULL
 	);
 	CREATE INDEX reflections_by_instance ON reflections(task, instance_key, memory, id);`,
+	// 3: checkpoints of items in progress (multi-trial strategies resume mid-item).
+	`CREATE TABLE checkpoints (
+		run_id     INTEGER NOT NULL REFERENCES runs(id),
+		item_idx   INTEGER NOT NULL,
+		next_trial INTEGER NOT NULL,
+		state      TEXT NOT NULL CHECK (json_valid(state)),
+		call_id    INTEGER NOT NULL,
+		PRIMARY KEY (run_id, item_idx)
+	);`,
 }
 
 func (s *Store) migrate(ctx context.Context) error {

@@ -19,6 +19,21 @@ type Env struct {
 	Prompts *prompts.Library
 	Seed    int64  // the run's seed; sent with every request
 	Trace   Tracer // where trees and trajectories go; nil discards them
+	// Checkpoint lets a multi-trial strategy resume an item mid-way after a
+	// crash; nil keeps nothing.
+	Checkpoint Checkpointer
+}
+
+// Checkpointer saves an item's progress between trials. On resume, the calls
+// and steps of the trials before the saved next trial are kept; the rest of
+// the item is redone.
+type Checkpointer interface {
+	// Save records that trials before next are complete, with state (any
+	// JSON-encodable value).
+	Save(ctx context.Context, next int, state any) error
+	// Load fills state from the last Save and returns its next trial;
+	// ok is false when there is none.
+	Load(ctx context.Context, state any) (next int, ok bool, err error)
 }
 
 // TreeNode is one search-tree node as traced.

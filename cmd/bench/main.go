@@ -21,6 +21,7 @@ usage:
   bench run --task game24 --strategy cot --range 900:1000 --set k=10 [flags]
   bench report [--last N | --runs ID,...] [--format md|csv|json]
   bench score --task game24 --in FILE.jsonl
+  bench resume RUN | bench resume --last
   bench show RUN [--item I]
   bench list
   bench serve-sim --addr 127.0.0.1:8088
@@ -55,6 +56,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		"score":     cmdScore,
 		"list":      cmdList,
 		"show":      cmdShow,
+		"resume":    cmdResume,
 		"serve-sim": cmdServeSim,
 	}
 	name, rest := args[0], args[1:]

@@ -35,7 +35,7 @@ func NewSimResponder() SimResponder { return SimResponder{moves: newMoveCache()}
 
 // Respond implements sim.Responder.
 func (r SimResponder) Respond(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm.Choice, bool) {
-	if c, ok := respondReAct(p, rng, params); ok {
+	if c, ok := r.moves.respondReAct(p, rng, params); ok {
 		return c, true
 	}
 	text := p.Last("user")
@@ -69,7 +69,7 @@ func (c *moveCache) solve(text string, rng *rand.Rand, params sim.Params) (strin
 	if _, written, cont := strings.Cut(text[strings.LastIndex(text, "Input:"):], "Steps:\n"); cont {
 		return c.continueSteps(nums, written, rng, params), true
 	}
-	steps, expr := c.play(Rats(nums), rng, params)
+	steps, expr := c.play(newBoard(Rats(nums)), rng, params)
 	var b strings.Builder
 	if strings.Contains(text, markerCoT) {
 		b.WriteString("Steps:\n")
@@ -95,44 +95,58 @@ func lastInput(text string) ([]int, bool) {
 	return nil, false
 }
 
-// play runs the simulated solver from state to a single number and returns
-// the step lines and the final expression.
-func (c *moveCache) play(state []*big.Rat, rng *rand.Rand, params sim.Params) ([]string, string) {
-	exprs := make([]string, len(state))
-	for i, r := range state {
-		exprs[i] = FormatNumber(r)
-	}
-	return c.playFrom(state, exprs, rng, params)
+// board is the simulated model's working state: the numbers left and the
+// expression that built each of them.
+type board struct {
+	vals  []*big.Rat
+	exprs []string
 }
 
-// playFrom plays on from a state whose numbers were built by exprs.
-func (c *moveCache) playFrom(state []*big.Rat, exprs []string, rng *rand.Rand, params sim.Params) ([]string, string) {
+func newBoard(nums []*big.Rat) board {
+	b := board{vals: nums, exprs: make([]string, len(nums))}
+	for i, r := range nums {
+		b.exprs[i] = FormatNumber(r)
+	}
+	return b
+}
+
+// combine replaces entries i and j by result, built as (i op j).
+func (b board) combine(i, j int, op byte, result *big.Rat) board {
+	next := board{vals: make([]*big.Rat, 0, len(b.vals)-1), exprs: make([]string, 0, len(b.vals)-1)}
+	for k := range b.vals {
+		if k != i && k != j {
+			next.vals = append(next.vals, b.vals[k])
+			next.exprs = append(next.exprs, b.exprs[k])
+		}
+	}
+	next.vals = append(next.vals, result)
+	next.exprs = append(next.exprs, fmt.Sprintf("(%s %c %s)", b.exprs[i], op, b.exprs[j]))
+	return next
+}
+
+// expression is the first entry's expression with minimal parentheses.
+func (b board) expression() string {
+	if e, err := ParseExpr(b.exprs[0]); err == nil {
+		return e.String()
+	}
+	return strings.TrimSuffix(strings.TrimPrefix(b.exprs[0], "("), ")")
+}
+
+// play runs the simulated solver from a board to a single number and
+// returns the step lines and the final expression.
+func (c *moveCache) play(b board, rng *rand.Rand, params sim.Params) ([]string, string) {
 	var steps []string
-	for len(state) > 1 {
-		m := c.chooseMove(state, rng, params)
+	for len(b.vals) > 1 {
+		m := c.chooseMove(b.vals, rng, params)
 		result := m.Result
 		if rng.Float64() < params.Slip {
 			result = slip(result, rng)
 		}
-		next := make([]*big.Rat, 0, len(state)-1)
-		nextExprs := make([]string, 0, len(state)-1)
-		for k := range state {
-			if k != m.I && k != m.J {
-				next = append(next, state[k])
-				nextExprs = append(nextExprs, exprs[k])
-			}
-		}
-		next = append(next, result)
-		nextExprs = append(nextExprs, fmt.Sprintf("(%s %c %s)", exprs[m.I], m.Op, exprs[m.J]))
+		b = b.combine(m.I, m.J, m.Op, result)
 		steps = append(steps, fmt.Sprintf("%s %c %s = %s (left: %s)",
-			FormatNumber(m.A), m.Op, FormatNumber(m.B), FormatNumber(result), FormatState(next)))
-		state, exprs = next, nextExprs
+			FormatNumber(m.A), m.Op, FormatNumber(m.B), FormatNumber(result), FormatState(b.vals)))
 	}
-	expr := strings.TrimSuffix(strings.TrimPrefix(exprs[0], "("), ")")
-	if e, err := ParseExpr(exprs[0]); err == nil {
-		expr = e.String()
-	}
-	return steps, expr
+	return steps, b.expression()
 }
 
 // chooseMove picks a good move (one that keeps 24 reachable) with

@@ -3,7 +3,6 @@ package game24
 import (
 	"encoding/json"
 	"fmt"
-	"math/big"
 	"math/rand/v2"
 	"strings"
 
@@ -33,10 +32,11 @@ const (
 // a step. The tools do the arithmetic, so unlike in CoT no result is ever
 // wrong. With one number left, or on the last step (then finishing the
 // remaining numbers in its head with the same move policy), it finishes
-// with the expression it built. Tool calls have ids "call_<turn>_<4 hex>";
+// with the expression it built (finishing in its head as CoT does, slips
+// included). Tool calls have ids "call_<turn>_<4 hex>";
 // the thought goes in the reasoning content; with the tools withdrawn it
 // answers "Answer: <expression> = 24".
-func respondReAct(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm.Choice, bool) {
+func (c *moveCache) respondReAct(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm.Choice, bool) {
 	var first string
 	for _, m := range p.Messages {
 		if m.Role == "user" {
@@ -58,11 +58,7 @@ func respondReAct(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm.Choice, 
 	case strings.Contains(first, markerReActJSON):
 		proto = "json"
 	}
-	vals := Rats(nums)
-	exprs := make([]string, len(vals))
-	for i, v := range vals {
-		exprs[i] = FormatNumber(v)
-	}
+	bd := newBoard(Rats(nums))
 	turn := 0
 	seenFirst := false
 	for _, m := range p.Messages {
@@ -74,19 +70,19 @@ func respondReAct(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm.Choice, 
 				seenFirst = true
 				continue
 			}
-			vals, exprs = replayStep(m.Content, vals, exprs)
+			bd = replayStep(m.Content, bd)
 		}
 	}
 	last := strings.Contains(strings.ToLower(p.Last("user")), markerReActLast)
-	if last || len(vals) <= 1 {
-		expr := finishExpr(vals, exprs, rng, params)
+	if last || len(bd.vals) <= 1 {
+		_, expr := c.play(bd, rng, params)
 		thought := fmt.Sprintf("One number is left, so my answer is %s = 24.", expr)
-		if len(vals) > 1 {
+		if len(bd.vals) > 1 {
 			thought = fmt.Sprintf("I have to answer now: %s = 24.", expr)
 		}
 		return renderReActTurn(proto, last, turn, thought, ToolFinish, map[string]string{"expression": expr}, expr, rng), true
 	}
-	m := chooseReActMove(vals, rng, params.Skill)
+	m := c.chooseMove(bd.vals, rng, params)
 	a, b := FormatNumber(m.A), FormatNumber(m.B)
 	if rng.Float64() < params.Slip {
 		if rng.IntN(2) == 0 {
@@ -101,83 +97,23 @@ func respondReAct(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm.Choice, 
 }
 
 // replayStep applies an observation that is a step line to the board.
-func replayStep(obs string, vals []*big.Rat, exprs []string) ([]*big.Rat, []string) {
+func replayStep(obs string, bd board) board {
 	line, _, _ := strings.Cut(strings.TrimSpace(obs), "\n")
 	line = strings.TrimSpace(strings.TrimPrefix(line, "Observation:"))
 	st, err := ParseStep(line)
 	if err != nil || !st.HasLeft {
-		return vals, exprs
+		return bd
 	}
-	i := indexOfRat(vals, st.A, -1)
-	j := indexOfRat(vals, st.B, i)
+	i := indexOf(bd.vals, st.A, -1)
+	j := indexOf(bd.vals, st.B, i)
 	if i < 0 || j < 0 {
-		return vals, exprs
+		return bd
 	}
-	res, err := arith(st.Op, vals[i], vals[j])
+	res, err := arith(st.Op, bd.vals[i], bd.vals[j])
 	if err != nil {
-		return vals, exprs
+		return bd
 	}
-	nv := make([]*big.Rat, 0, len(vals)-1)
-	ne := make([]string, 0, len(vals)-1)
-	for k := range vals {
-		if k != i && k != j {
-			nv = append(nv, vals[k])
-			ne = append(ne, exprs[k])
-		}
-	}
-	return append(nv, res), append(ne, fmt.Sprintf("(%s %c %s)", exprs[i], st.Op, exprs[j]))
-}
-
-func indexOfRat(vals []*big.Rat, x *big.Rat, skip int) int {
-	if x == nil {
-		return -1
-	}
-	for k, v := range vals {
-		if k != skip && v.Cmp(x) == 0 {
-			return k
-		}
-	}
-	return -1
-}
-
-// chooseReActMove picks a move that keeps 24 reachable with probability
-// skill (when there is one), else any move.
-func chooseReActMove(state []*big.Rat, rng *rand.Rand, skill float64) Move {
-	moves := Moves(state)
-	if rng.Float64() < skill {
-		var good []Move
-		for _, m := range moves {
-			if Solvable(m.Left) {
-				good = append(good, m)
-			}
-		}
-		if len(good) > 0 {
-			return good[rng.IntN(len(good))]
-		}
-	}
-	return moves[rng.IntN(len(moves))]
-}
-
-// finishExpr combines what is left into one expression, choosing moves as
-// chooseReActMove does.
-func finishExpr(vals []*big.Rat, exprs []string, rng *rand.Rand, params sim.Params) string {
-	for len(vals) > 1 {
-		m := chooseReActMove(vals, rng, params.Skill)
-		nv := make([]*big.Rat, 0, len(vals)-1)
-		ne := make([]string, 0, len(vals)-1)
-		for k := range vals {
-			if k != m.I && k != m.J {
-				nv = append(nv, vals[k])
-				ne = append(ne, exprs[k])
-			}
-		}
-		vals = append(nv, m.Result)
-		exprs = append(ne, fmt.Sprintf("(%s %c %s)", exprs[m.I], m.Op, exprs[m.J]))
-	}
-	if e, err := ParseExpr(exprs[0]); err == nil {
-		return e.String()
-	}
-	return exprs[0]
+	return bd.combine(i, j, st.Op, res)
 }
 
 // renderReActTurn writes one action in the protocol.

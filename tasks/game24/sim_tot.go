@@ -178,11 +178,7 @@ func promisingState(puzzle []int, steps string) bool {
 // continueSteps replays the steps written after "Steps:" and plays on from
 // where they leave off: the simulated model continuing a chain of thought.
 func (c *moveCache) continueSteps(puzzle []int, written string, rng *rand.Rand, p sim.Params) string {
-	state := Rats(puzzle)
-	exprs := make([]string, len(state))
-	for i, r := range state {
-		exprs[i] = FormatNumber(r)
-	}
+	b := newBoard(Rats(puzzle))
 	for _, line := range strings.Split(strings.TrimSpace(written), "\n") {
 		if strings.TrimSpace(line) == "" {
 			continue
@@ -191,33 +187,27 @@ func (c *moveCache) continueSteps(puzzle []int, written string, rng *rand.Rand, 
 		if err != nil {
 			break
 		}
-		i := indexOf(state, st.A, -1)
-		j := indexOf(state, st.B, i)
+		i := indexOf(b.vals, st.A, -1)
+		j := indexOf(b.vals, st.B, i)
 		if i < 0 || j < 0 {
 			break
 		}
-		var next []*big.Rat
-		var nextExprs []string
-		for k := range state {
-			if k != i && k != j {
-				next = append(next, state[k])
-				nextExprs = append(nextExprs, exprs[k])
-			}
-		}
-		state = append(next, st.Result)
-		exprs = append(nextExprs, fmt.Sprintf("(%s %c %s)", exprs[i], st.Op, exprs[j]))
+		b = b.combine(i, j, st.Op, st.Result)
 	}
-	steps, expr := c.playFrom(state, exprs, rng, p)
-	var b strings.Builder
+	steps, expr := c.play(b, rng, p)
+	var out strings.Builder
 	for _, s := range steps {
-		b.WriteString(s)
-		b.WriteByte('\n')
+		out.WriteString(s)
+		out.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "Answer: %s = 24", expr)
-	return b.String()
+	fmt.Fprintf(&out, "Answer: %s = 24", expr)
+	return out.String()
 }
 
 func indexOf(state []*big.Rat, x *big.Rat, skip int) int {
+	if x == nil {
+		return -1
+	}
 	for k, r := range state {
 		if k != skip && r.Cmp(x) == 0 {
 			return k

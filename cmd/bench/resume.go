@@ -1,0 +1,59 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+
+	"github.com/reasonbench/reasonbench/bench"
+	"github.com/reasonbench/reasonbench/report"
+)
+
+func cmdResume(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("resume", stderr)
+	last := fs.Bool("last", false, "resume the most recent unfinished run")
+	apiKey := fs.String("api-key", "", "API key (default $OPENAI_API_KEY; never stored)")
+	db := dbFlag(fs)
+	asJSON := fs.Bool("json", false, "print the summary as one JSON object on stdout")
+	runArg, rest := splitPositional(args)
+	if err := parse(fs, rest); err != nil {
+		return err
+	}
+	if (runArg == "") == !*last {
+		return usageError{errors.New("usage: bench resume RUN | bench resume --last")}
+	}
+	st, err := openStore(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	var runID int64
+	if *last {
+		r, err := st.LastUnfinished(ctx)
+		if err != nil {
+			return usageError{err}
+		}
+		runID = r.ID
+	} else if runID, err = strconv.ParseInt(runArg, 10, 64); err != nil {
+		return usageError{fmt.Errorf("run %q: want a run id (see bench report)", runArg)}
+	}
+	key := *apiKey
+	if key == "" {
+		key = os.Getenv("OPENAI_API_KEY")
+	}
+	bar := newProgressBar(stderr)
+	eng := &bench.Engine{Store: st, OnProgress: bar.update}
+	sum, err := eng.Resume(ctx, runID, key)
+	bar.finish()
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return json.NewEncoder(stdout).Encode(sum)
+	}
+	return report.Write(stdout, "md", []report.Row{rowOf(sum)})
+}
