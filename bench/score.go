@@ -9,6 +9,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/reasonbench/reasonbench/strategies"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -17,6 +18,11 @@ type ScoreSummary struct {
 	N        int     `json:"n"`
 	Correct  int     `json:"correct"`
 	Accuracy float64 `json:"accuracy"`
+	// With grouping: how many groups, and how many of their voted answers
+	// are correct.
+	Groups        int     `json:"groups,omitempty"`
+	VotedCorrect  int     `json:"voted_correct,omitempty"`
+	VotedAccuracy float64 `json:"voted_accuracy,omitempty"`
 	// Metrics holds the mean of every metric the task's scores carry (em,
 	// f1, ...), over the records that have it; flattened into the object.
 	Metrics map[string]float64 `json:"-"`
@@ -48,10 +54,30 @@ func (s ScoreSummary) MarshalJSON() ([]byte, error) {
 // maxLine bounds one input line; published trajectories are far shorter.
 const maxLine = 16 << 20
 
+// ScoreOptions ask `bench score` to aggregate samples like self-consistency.
+type ScoreOptions struct {
+	GroupBy string // record field whose value groups samples ("idx"); "" = no grouping
+	Vote    string // vote key for the majority vote in a group ("" = the task's default)
+}
+
+// group collects one group's samples in input order.
+type group struct {
+	key     any
+	outputs []string
+	correct []bool
+}
+
 // ScoreLines re-scores JSON Lines records with the task: every output line
-// is the input object plus "correct" (and "answer", "reason"), and the last
-// line is {"summary": {...}}.
-func ScoreLines(task tasks.Task, r io.Reader, w io.Writer) (ScoreSummary, error) {
+// is the input object plus "correct" (and "answer", "reason"). With
+// o.GroupBy, one line per group follows, {"group": {...}} with the majority
+// vote over the group's outputs under o.Vote and whether the voted answer is
+// correct. The last line is {"summary": {...}}.
+func ScoreLines(task tasks.Task, r io.Reader, w io.Writer, o ScoreOptions) (ScoreSummary, error) {
+	if o.Vote != "" && !slices.Contains(task.VoteKeys(), o.Vote) {
+		return ScoreSummary{}, fmt.Errorf("--vote %s: task %s knows %v", o.Vote, task.Name(), task.VoteKeys())
+	}
+	var groups []*group
+	byKey := map[string]*group{}
 	rs, ok := task.(tasks.RecordScorer)
 	if !ok {
 		return ScoreSummary{}, fmt.Errorf("task %s cannot re-score records", task.Name())
@@ -84,6 +110,25 @@ func ScoreLines(task tasks.Task, r io.Reader, w io.Writer) (ScoreSummary, error)
 			metricSums[k] += v
 			metricCounts[k]++
 		}
+		if o.GroupBy != "" {
+			gk, ok := rec[o.GroupBy]
+			if !ok {
+				return sum, fmt.Errorf("line %d: no %q field to group by", line, o.GroupBy)
+			}
+			id := fmt.Sprint(gk)
+			g := byKey[id]
+			if g == nil {
+				g = &group{key: gk}
+				byKey[id] = g
+				groups = append(groups, g)
+			}
+			text, _ := rec["output"].(string)
+			if text == "" {
+				text, _ = rec["prediction"].(string)
+			}
+			g.outputs = append(g.outputs, text)
+			g.correct = append(g.correct, score.Correct)
+		}
 		out, err := json.Marshal(rec)
 		if err != nil {
 			return sum, fmt.Errorf("line %d: %w", line, err)
@@ -106,6 +151,25 @@ func ScoreLines(task tasks.Task, r io.Reader, w io.Writer) (ScoreSummary, error)
 			sum.Metrics = map[string]float64{}
 		}
 		sum.Metrics[k] = v / float64(metricCounts[k])
+	}
+	for _, g := range groups {
+		v := strategies.Vote(task, tasks.Instance{}, g.outputs, o.Vote)
+		ok := v.Winner >= 0 && g.correct[v.Winner]
+		votes := 0
+		if len(v.Counts) > 0 {
+			votes = v.Counts[0].Count
+		}
+		line, _ := json.Marshal(map[string]any{"group": map[string]any{
+			o.GroupBy: g.key, "n": len(g.outputs), "voted": v.Key, "votes": votes, "abstain": v.Abstain, "correct": ok}})
+		bw.Write(line)
+		bw.WriteByte('\n')
+		sum.Groups++
+		if ok {
+			sum.VotedCorrect++
+		}
+	}
+	if sum.Groups > 0 {
+		sum.VotedAccuracy = float64(sum.VotedCorrect) / float64(sum.Groups)
 	}
 	out, _ := json.Marshal(map[string]ScoreSummary{"summary": sum})
 	bw.Write(out)

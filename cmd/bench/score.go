@@ -13,6 +13,9 @@ func cmdScore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlags("score", stderr)
 	taskName := fs.String("task", "", "task whose scorer to use (see bench list)")
 	in := fs.String("in", "", "JSON Lines file to score ('-' for stdin)")
+	var o bench.ScoreOptions
+	fs.StringVar(&o.GroupBy, "group-by", "", "field grouping samples of one instance (e.g. idx): adds a majority vote per group")
+	fs.StringVar(&o.Vote, "vote", "", "vote key with --group-by: game24 line|expression|canonical, hotpotqa answer (default: the task's first)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -32,6 +35,9 @@ func cmdScore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		defer f.Close()
 		r = f
 	}
-	_, err = bench.ScoreLines(ts.New(), r, stdout)
+	if o.Vote != "" && o.GroupBy == "" {
+		return usageError{fmt.Errorf("--vote needs --group-by")}
+	}
+	_, err = bench.ScoreLines(ts.New(), r, stdout, o)
 	return err
 }
