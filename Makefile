@@ -11,15 +11,29 @@ HARD    := 900:1000
 build:
 	$(GO) build -o $(BIN) ./cmd/bench
 
-# IO and CoT with k=10 samples per puzzle on the ToT paper's hard set
-# (puzzles 900-999), on the simulated model, then the comparison table.
+# The main job, offline on the simulated model: the ToT paper's Game of 24
+# comparison on its hard set (puzzles 900-999; IO and CoT with k=10 samples,
+# CoT-SC over 10 chains, ToT with beam 1 and 5), then IO, CoT with gold
+# context, CoT-SC and ReAct (text and native tool calls) on the 100 bundled
+# HotpotQA questions; each followed by its comparison table.
 demo: build
 	rm -f $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm
-	$(BIN) run --db $(DEMO_DB) --task game24 --strategy io  --range $(HARD) --set k=10
-	$(BIN) run --db $(DEMO_DB) --task game24 --strategy cot --range $(HARD) --set k=10
+	$(BIN) run --db $(DEMO_DB) --task game24 --strategy io    --range $(HARD) --set k=10 >/dev/null
+	$(BIN) run --db $(DEMO_DB) --task game24 --strategy cot   --range $(HARD) --set k=10 >/dev/null
+	$(BIN) run --db $(DEMO_DB) --task game24 --strategy cotsc --range $(HARD) --set k=10 >/dev/null
+	$(BIN) run --db $(DEMO_DB) --task game24 --strategy tot   --range $(HARD) --set b=1 >/dev/null
+	$(BIN) run --db $(DEMO_DB) --task game24 --strategy tot   --range $(HARD) --set b=5 >/dev/null
 	@echo
-	@echo "Comparison (simulated model; stored in $(DEMO_DB)):"
-	$(BIN) report --db $(DEMO_DB)
+	@echo "Game of 24, puzzles 900-999 (simulated model; stored in $(DEMO_DB)):"
+	@$(BIN) report --db $(DEMO_DB) --last 5
+	$(BIN) run --db $(DEMO_DB) --task hotpotqa --strategy io >/dev/null
+	$(BIN) run --db $(DEMO_DB) --task hotpotqa --strategy cot   --set context=gold >/dev/null
+	$(BIN) run --db $(DEMO_DB) --task hotpotqa --strategy cotsc --set k=10 >/dev/null
+	$(BIN) run --db $(DEMO_DB) --task hotpotqa --strategy react --set protocol=text >/dev/null
+	$(BIN) run --db $(DEMO_DB) --task hotpotqa --strategy react --set protocol=tools >/dev/null
+	@echo
+	@echo "HotpotQA, 100 questions (simulated model; accuracy = EM):"
+	@$(BIN) report --db $(DEMO_DB) --last 5
 
 fmt-check:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
