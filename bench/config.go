@@ -3,11 +3,14 @@
 package bench
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"runtime/debug"
+	"slices"
 	"time"
 
+	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
 )
 
@@ -29,12 +32,14 @@ type Config struct {
 	PromptDir   string         `json:"prompt_dir,omitempty"`
 	Timeout     time.Duration  `json:"timeout"`
 	Retries     int            `json:"retries"` // extra attempts on 429, 5xx, timeouts and refused connections
+	Cache       string         `json:"cache"`   // llm.CacheReadWrite, CacheRead or CacheOff
 	Experiment  string         `json:"experiment,omitempty"`
 }
 
 // DefaultConfig returns the defaults of `bench run`.
 func DefaultConfig() Config {
-	return Config{Model: SimModel, Concurrency: 16, Seed: 1, Sim: sim.DefaultParams(), Timeout: 5 * time.Minute, Retries: 4}
+	return Config{Model: SimModel, Concurrency: 16, Seed: 1, Sim: sim.DefaultParams(), Timeout: 5 * time.Minute, Retries: 4,
+		Cache: llm.CacheReadWrite}
 }
 
 // Simulated reports whether the run uses the in-process simulator or a
@@ -55,6 +60,9 @@ func (c Config) Validate() error {
 	if c.Concurrency < 1 {
 		return fmt.Errorf("--concurrency %d: must be at least 1", c.Concurrency)
 	}
+	if !slices.Contains(llm.CacheModes, c.Cache) {
+		return fmt.Errorf("--cache %q: want one of %v", c.Cache, llm.CacheModes)
+	}
 	if c.Retries < 0 {
 		return fmt.Errorf("--retries %d: must be at least 0", c.Retries)
 	}
@@ -68,6 +76,16 @@ func (c Config) Validate() error {
 		}
 	}
 	return c.Sim.Validate()
+}
+
+// BackendIdentity names what answers the requests, for the response
+// cache: the simulator with its parameters, or a model at an endpoint.
+func (c Config) BackendIdentity() string {
+	if c.InProcess() {
+		b, _ := json.Marshal(c.Sim)
+		return "sim " + string(b)
+	}
+	return c.Model + " @ " + PublicEndpoint(c.BaseURL)
 }
 
 // PublicEndpoint is the base URL with any credentials removed, for records.

@@ -2,8 +2,10 @@ package bench
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"sync"
 	"time"
 
@@ -179,6 +181,9 @@ func (e *Engine) Resume(ctx context.Context, runID int64, apiKey string) (Summar
 	}
 	cfg := spec.Config
 	cfg.APIKey = apiKey
+	if cfg.Cache == "" {
+		cfg.Cache = llm.CacheReadWrite
+	}
 	p, err := load(cfg)
 	if err != nil {
 		return Summary{}, ConfigError{fmt.Errorf("run %d: %w", runID, err)}
@@ -238,6 +243,20 @@ func (e *Engine) execute(ctx context.Context, id int64, p *plan, backend llm.Sam
 		return sum, fmt.Errorf("run %d %s: %w", id, status, runErr)
 	}
 	return sum, nil
+}
+
+// ItemSeed is the seed sent with an item's requests: derived from the run's
+// seed and the item, so that puzzles sample independently (identical
+// prompts in two puzzles are two samples, not one) while a rerun with the
+// same run seed repeats itself exactly. It stays below 2^30 so that seed+i
+// fits the 32-bit seeds some servers use.
+func ItemSeed(runSeed int64, index int) int64 {
+	h := fnv.New64a()
+	var b [16]byte
+	binary.LittleEndian.PutUint64(b[:8], uint64(runSeed))
+	binary.LittleEndian.PutUint64(b[8:], uint64(index))
+	h.Write(b[:])
+	return int64(h.Sum64() % (1 << 30))
 }
 
 // itemRecorder stores an item's calls.
@@ -305,10 +324,12 @@ func (e *Engine) solveAll(ctx context.Context, runID int64, p *plan, sampler llm
 
 func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base llm.Sampler, inst tasks.Instance) (store.Item, error) {
 	meter := &llm.Meter{}
-	sampler := llm.Chain(base, meter.Middleware, llm.Record(itemRecorder{st: e.Store, run: runID, index: inst.Index}))
-	env := strategies.Env{Sampler: sampler, Task: p.task, Prompts: p.prompts, Seed: p.cfg.Seed,
+	sampler := llm.Chain(base, meter.Middleware, llm.Record(itemRecorder{st: e.Store, run: runID, index: inst.Index}),
+		llm.Cache(e.Store, p.cfg.Cache, p.cfg.BackendIdentity()))
+	env := strategies.Env{Sampler: sampler, Task: p.task, Prompts: p.prompts, Seed: ItemSeed(p.cfg.Seed, inst.Index),
 		Trace:      itemTrace{st: e.Store, run: runID, index: inst.Index},
-		Checkpoint: itemCheckpoint{st: e.Store, run: runID, index: inst.Index}}
+		Checkpoint: itemCheckpoint{st: e.Store, run: runID, index: inst.Index},
+		Memory:     runMemory{st: e.Store, run: runID, task: p.task.Name()}}
 	start := time.Now()
 	res, err := p.strategy.Solve(ctx, env, inst)
 	if err != nil {

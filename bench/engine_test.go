@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/store"
@@ -242,5 +243,68 @@ func TestPublicEndpointDropsSecrets(t *testing.T) {
 	got := PublicEndpoint("https://user:sk-secret@example.invalid/v1?api-key=sk-other")
 	if strings.Contains(got, "sk-") || strings.Contains(got, "user") {
 		t.Errorf("PublicEndpoint kept a secret: %s", got)
+	}
+}
+
+func TestRerunFromCacheMakesNoHTTPRequests(t *testing.T) {
+	ctx := context.Background()
+	for _, strategy := range []string{"cot", "tot"} {
+		cfg := cotConfig(5, "900:905")
+		cfg.Strategy = strategy
+		if strategy == "tot" {
+			cfg.Params = map[string]any{"b": 2}
+		}
+		srv, h := simServer(t, cfg, llm.ServerOptions{})
+		cfg.BaseURL = srv.URL + "/v1"
+		st := tempStore(t)
+		eng := &Engine{Store: st}
+		first, err := eng.Run(ctx, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := h.Requests()
+		if before == 0 {
+			t.Fatal("the first run made no HTTP requests")
+		}
+		second, err := eng.Run(ctx, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := h.Requests() - before; got != 0 {
+			t.Errorf("%s: rerun made %d HTTP requests, want 0", strategy, got)
+		}
+		if first.Accuracy != second.Accuracy || first.Calls != second.Calls || first.PromptTokens != second.PromptTokens ||
+			first.CompletionTokens != second.CompletionTokens || first.Requests != second.Requests {
+			t.Errorf("%s: rerun numbers differ:\n%+v\n%+v", strategy, first, second)
+		}
+		calls, _ := st.Calls(ctx, second.RunID, -1)
+		orig, _ := st.Calls(ctx, first.RunID, -1)
+		// Identical requests may occur twice in a first run (two beams with
+		// the same numbers, or two puzzles reaching the same numbers); the
+		// cache keeps the first one stored.
+		latencies := map[string]map[time.Duration]bool{}
+		for _, c := range orig {
+			k := string(c.Request)
+			if latencies[k] == nil {
+				latencies[k] = map[time.Duration]bool{}
+			}
+			latencies[k][c.Latency] = true
+		}
+		for i, c := range calls {
+			if !c.CacheHit {
+				t.Fatalf("%s: call %d of the rerun is not a cache hit", strategy, i)
+			}
+			if !latencies[string(c.Request)][c.Latency] {
+				t.Errorf("%s: cached call %d has latency %v, not one of the original's %v", strategy, i, c.Latency, latencies[string(c.Request)])
+			}
+		}
+		// With the cache off the same rerun asks the server again.
+		cfg.Cache = llm.CacheOff
+		if _, err := eng.Run(ctx, cfg); err != nil {
+			t.Fatal(err)
+		}
+		if h.Requests() == before {
+			t.Errorf("%s: --cache off still answered from the cache", strategy)
+		}
 	}
 }

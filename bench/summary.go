@@ -27,6 +27,13 @@ type Summary struct {
 	Requests         int                `json:"requests"`
 	Cost             float64            `json:"cost"`
 	WallSeconds      float64            `json:"wall_seconds"`
+	// Series of multi-trial strategies (series.go), taken out of Metrics:
+	// accuracy after each Reflexion trial (after_trial_N) and the share of
+	// items that ran it (ran_trial_N); the same per Self-Refine iteration.
+	PerTrial        []float64 `json:"per_trial,omitempty"`
+	PerTrialRan     []float64 `json:"per_trial_ran,omitempty"`
+	PerIteration    []float64 `json:"per_iteration,omitempty"`
+	PerIterationRan []float64 `json:"per_iteration_ran,omitempty"`
 }
 
 // MarshalJSON flattens the metrics (best_of_k, any_at_b, em, ...) into the
@@ -87,7 +94,9 @@ func Summarize(ctx context.Context, st *store.Store, runID int64) (Summary, erro
 		s.Accuracy /= float64(len(items))
 	}
 	for k, v := range sums {
-		s.Metrics[k] = v / float64(counts[k])
+		if !s.addSeries(k, v/float64(counts[k])) {
+			s.Metrics[k] = v / float64(counts[k])
+		}
 	}
 	return s, nil
 }

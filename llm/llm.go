@@ -5,6 +5,7 @@ package llm
 import (
 	"context"
 	"encoding/json"
+	"time"
 )
 
 // Message is one chat turn.
@@ -90,6 +91,10 @@ type Response struct {
 	Choices []Choice `json:"choices"`
 	Usage   Usage    `json:"usage"`
 	Model   string   `json:"model,omitempty"`
+	// CacheHit marks a response replayed from the cache. Latency, when set,
+	// is the model's own time (for a cache hit, the original call's).
+	CacheHit bool          `json:"-"`
+	Latency  time.Duration `json:"-"`
 }
 
 // Texts returns the content of every choice, in order.

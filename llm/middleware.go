@@ -113,7 +113,10 @@ func Record(rec Recorder) Middleware {
 		return SamplerFunc(func(ctx context.Context, req Request) (Response, error) {
 			start := time.Now()
 			resp, err := next.Sample(ctx, req)
-			c := CallRecord{Purpose: req.Purpose, Usage: resp.Usage, Latency: time.Since(start), Err: err}
+			c := CallRecord{Purpose: req.Purpose, Usage: resp.Usage, Latency: time.Since(start), Err: err, CacheHit: resp.CacheHit}
+			if resp.Latency > 0 { // measured nearer the model, or the original's for a cache hit
+				c.Latency = resp.Latency
+			}
 			c.Request, _ = json.Marshal(req)
 			c.Response, _ = json.Marshal(resp)
 			if rerr := rec.RecordCall(context.WithoutCancel(ctx), c); rerr != nil && err == nil {

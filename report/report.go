@@ -1,5 +1,7 @@
 // Package report renders run summaries as tables: Markdown (tablewriter),
-// CSV and JSON.
+// CSV, LaTeX (booktabs) and JSON; pivots an experiment's runs into one row
+// per configuration with confidence intervals (experiment.go, stats.go);
+// and plots accuracy against cost (plot.go).
 package report
 
 import (
@@ -31,10 +33,25 @@ type Row struct {
 	Calls       int                `json:"calls"`
 	Cost        float64            `json:"cost"`
 	WallSeconds float64            `json:"wall_seconds"`
+
+	// For experiment tables (Pivot): what identifies a configuration, the
+	// seed that tells repeats apart, and what cache hits saved.
+	Experiment  string  `json:"experiment,omitempty"`
+	Seed        int64   `json:"seed"`
+	ParamsJSON  string  `json:"params_json,omitempty"` // typed parameter values as JSON
+	Range       string  `json:"range,omitempty"`
+	SimParams   string  `json:"sim_params,omitempty"` // simulator noise parameters, JSON
+	CacheHits   int     `json:"cache_hits,omitempty"`
+	SavedTokens int     `json:"saved_tokens,omitempty"` // tokens of calls answered from the cache
+	SavedCost   float64 `json:"saved_cost,omitempty"`   // their cost when first made
 }
 
+// CI is the row's Wilson score interval at Level: accuracy·n successes in
+// n items.
+func (r Row) CI() Interval { return Wilson(r.Accuracy*float64(r.N), r.N, Level) }
+
 // Formats lists the table formats Write accepts.
-var Formats = []string{"md", "csv", "json"}
+var Formats = []string{"md", "csv", "latex", "json"}
 
 // metricOrder puts the well-known metrics first.
 var metricOrder = []string{"best_of_k", "any_at_b", "top1", "em", "f1"}
@@ -68,15 +85,26 @@ func modelLabel(r Row) string {
 	return r.Model
 }
 
-// cells lays out header and body as text.
-func cells(rows []Row) ([]string, [][]string) {
+// cells lays out header and body as text; the interval is one column
+// "[low, high]" for reading, or ci_low and ci_high for CSV.
+func cells(rows []Row, csv bool) ([]string, [][]string) {
 	mcols := metricColumns(rows)
 	header := []string{"run", "task", "strategy", "params", "model", "n", "accuracy"}
+	if csv {
+		header = append(header, "ci_low", "ci_high")
+	} else {
+		header = append(header, "95% CI (Wilson)")
+	}
 	header = append(header, mcols...)
 	header = append(header, "tokens", "calls", "wall_s")
 	var body [][]string
 	for _, r := range rows {
 		line := []string{fmt.Sprint(r.RunID), r.Task, r.Strategy, r.Params, modelLabel(r), fmt.Sprint(r.N), fmt.Sprintf("%.3f", r.Accuracy)}
+		if ci := r.CI(); csv {
+			line = append(line, fmt.Sprintf("%.4f", ci.Low), fmt.Sprintf("%.4f", ci.High))
+		} else {
+			line = append(line, formatInterval(ci))
+		}
 		for _, m := range mcols {
 			if v, ok := r.Metrics[m]; ok {
 				line = append(line, fmt.Sprintf("%.3f", v))
@@ -99,28 +127,58 @@ func Write(w io.Writer, format string, rows []Row) error {
 	case "md":
 		return writeMarkdown(w, rows)
 	case "csv":
-		header, body := cells(rows)
+		header, body := cells(rows, true)
 		cw := csv.NewWriter(w)
 		return cw.WriteAll(append([][]string{header}, body...))
+	case "latex":
+		header, body := cells(rows, false)
+		caption := "reasonbench runs; 95% CI: Wilson score interval over each run's n items"
+		if slices.ContainsFunc(rows, func(r Row) bool { return r.Simulated }) {
+			caption += "; (simulated): results from the built-in simulated model, not a language model"
+		}
+		return writeLatex(w, caption, header, plainBody(body), rightAligned(header), nil)
 	case "json":
+		type rowJSON struct {
+			Row
+			CI Interval `json:"ci"`
+		}
+		out := make([]rowJSON, len(rows))
+		for i, r := range rows {
+			out[i] = rowJSON{r, r.CI()}
+		}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
-		if rows == nil {
-			rows = []Row{}
-		}
-		return enc.Encode(rows)
+		return enc.Encode(out)
 	}
 	return fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(Formats, ", "))
 }
 
-func writeMarkdown(w io.Writer, rows []Row) error {
-	header, body := cells(rows)
-	align := make([]tw.Align, len(header))
+// rightAligned marks the numeric columns of a table.
+func rightAligned(header []string) []bool {
+	right := make([]bool, len(header))
 	for i, h := range header {
-		align[i] = tw.AlignRight
 		switch h {
-		case "task", "strategy", "params", "model":
-			align[i] = tw.AlignLeft
+		case "task", "strategy", "params", "model", "range", "sim":
+		default:
+			right[i] = true
+		}
+	}
+	return right
+}
+
+func writeMarkdown(w io.Writer, rows []Row) error {
+	header, body := cells(rows, false)
+	return renderMarkdown(w, header, body, rightAligned(header))
+}
+
+// renderMarkdown renders a Markdown table with tablewriter; right marks the
+// right-aligned columns.
+func renderMarkdown(w io.Writer, header []string, body [][]string, right []bool) error {
+	align := make([]tw.Align, len(header))
+	for i := range header {
+		align[i] = tw.AlignLeft
+		if right[i] {
+			align[i] = tw.AlignRight
 		}
 	}
 	for _, line := range body {

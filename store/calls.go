@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -60,7 +61,7 @@ func (s *Store) Calls(ctx context.Context, runID int64, item int) ([]Call, error
 			return nil, fmt.Errorf("calls of run %d: %w", runID, err)
 		}
 		c.Request, c.Response = json.RawMessage(req), json.RawMessage(resp)
-		c.Latency = time.Duration(latencyMS * float64(time.Millisecond))
+		c.Latency = msToDuration(latencyMS)
 		c.CreatedAt, _ = time.Parse(time.RFC3339Nano, created)
 		out = append(out, c)
 	}
@@ -83,4 +84,10 @@ func (s *Store) Totals(ctx context.Context, runID int64) (RunTotals, error) {
 		return t, fmt.Errorf("totals of run %d: %w", runID, err)
 	}
 	return t, nil
+}
+
+// msToDuration reads a latency stored in milliseconds with microsecond
+// resolution, rounding so that a value survives any number of round trips.
+func msToDuration(ms float64) time.Duration {
+	return time.Duration(math.Round(ms*1000)) * time.Microsecond
 }

@@ -156,6 +156,13 @@ var migrations = []string{
 		call_id    INTEGER NOT NULL,
 		PRIMARY KEY (run_id, item_idx)
 	);`,
+	// 4: exact replay cache of responses, keyed by the full request.
+	`CREATE TABLE cache (
+		key        TEXT PRIMARY KEY,
+		response   TEXT NOT NULL CHECK (json_valid(response)),
+		latency_ms REAL NOT NULL,
+		created_at TEXT NOT NULL
+	);`,
 }
 
 func (s *Store) migrate(ctx context.Context) error {

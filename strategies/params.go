@@ -30,6 +30,9 @@ type Param struct {
 	Min     *float64 // for Int and Float: inclusive bounds
 	Max     *float64
 	Doc     string
+	// Show puts the parameter in Summary even at its default, for values a
+	// table must never hide (Reflexion's evaluator: oracle peeks at gold).
+	Show bool
 }
 
 // Bound is a helper for Param.Min and Param.Max.
@@ -57,13 +60,13 @@ func (v Values) JSON() json.RawMessage {
 	return b
 }
 
-// Summary renders the values that differ from their defaults, "k=10 b=5",
-// in declaration order, for tables; "defaults" when none do. The full
-// values are recorded with the run.
+// Summary renders the values that differ from their defaults (and those
+// marked Show), "k=10 b=5", in declaration order, for tables; "defaults"
+// when none do. The full values are recorded with the run.
 func (v Values) Summary(decl []Param) string {
 	var parts []string
 	for _, p := range decl {
-		if v[p.Name] != p.Default {
+		if v[p.Name] != p.Default || p.Show {
 			parts = append(parts, fmt.Sprintf("%s=%v", p.Name, v[p.Name]))
 		}
 	}

@@ -39,6 +39,12 @@ type react struct {
 	maxSteps    int
 	temperature float64
 	maxTokens   int
+	// Set by Reflexion, whose actor shows earlier trials: template replaces
+	// react_<protocol>, and the last attempt and reflections fill its
+	// memory section.
+	template    string
+	lastAttempt string
+	reflections []string
 }
 
 // ReAct protocols.
@@ -134,9 +140,11 @@ type reactToolDoc struct {
 
 // reactPromptData is what the react_<protocol> templates see.
 type reactPromptData struct {
-	Input    string
-	MaxSteps int
-	Tools    []reactToolDoc
+	Input       string
+	MaxSteps    int
+	Tools       []reactToolDoc
+	LastAttempt string   // Reflexion: the previous trial's trajectory
+	Reflections []string // Reflexion: reflections shown, oldest first
 }
 
 // agent is one trajectory in progress.
@@ -177,7 +185,12 @@ func (s *react) run(ctx context.Context, env Env, inst tasks.Instance, trial int
 		docs[i] = reactToolDoc{Name: t.Name, Syntax: textSyntax(*t), Description: t.Description}
 		a.specs = append(a.specs, llm.ToolSpec{Name: t.Name, Description: t.Description, Parameters: t.Schema()})
 	}
-	prompt, err := render(env, "react_"+s.protocol, reactPromptData{Input: inst.Input, MaxSteps: s.maxSteps, Tools: docs})
+	name := "react_" + s.protocol
+	if s.template != "" {
+		name = s.template
+	}
+	prompt, err := render(env, name, reactPromptData{Input: inst.Input, MaxSteps: s.maxSteps, Tools: docs,
+		LastAttempt: s.lastAttempt, Reflections: s.reflections})
 	if err != nil {
 		return ReActTrajectory{}, err
 	}

@@ -22,6 +22,9 @@ type Env struct {
 	// Checkpoint lets a multi-trial strategy resume an item mid-way after a
 	// crash; nil keeps nothing.
 	Checkpoint Checkpointer
+	// Memory is the long-term memory of reflections (Reflexion); nil keeps
+	// them in process for the one item.
+	Memory Memory
 }
 
 // Checkpointer saves an item's progress between trials. On resume, the calls

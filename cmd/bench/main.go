@@ -19,7 +19,10 @@ const usage = `bench: compare LLM reasoning strategies on the same tasks and mod
 
 usage:
   bench run --task game24 --strategy cot --range 900:1000 --set k=10 [flags]
-  bench report [--last N | --runs ID,...] [--format md|csv|json]
+  bench report [--last N | --runs ID,...] [--format md|csv|latex|json]
+  bench report --experiment ID [--format md|csv|latex|json]   one row per configuration, 95% intervals
+  bench plot --experiment ID --x tokens|calls|cost|wall [--y accuracy|per_trial] --out fig.svg|.png
+  bench export RUN [--format jsonl] [--out FILE] [--calls]
   bench score --task game24 --in FILE.jsonl
   bench resume RUN | bench resume --last
   bench show RUN [--item I]
@@ -58,6 +61,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		"show":      cmdShow,
 		"resume":    cmdResume,
 		"serve-sim": cmdServeSim,
+		"plot":      cmdPlot,
+		"export":    cmdExport,
 	}
 	name, rest := args[0], args[1:]
 	if name == "help" || name == "-h" || name == "--help" {

@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -16,12 +19,21 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := newFlags("report", stderr)
 	last := fs.Int("last", 0, "the most recent N runs (default: all)")
 	ids := fs.String("runs", "", "comma-separated run ids")
-	format := fs.String("format", "md", "md, csv or json")
+	format := fs.String("format", "md", "md, csv, latex or json")
+	experiment := fs.String("experiment", "", "the runs of one experiment, one row per configuration (repeats pooled, 95% intervals)")
+	group := fs.Bool("group", false, "one row per configuration also for --last/--runs (default with --experiment; --group=false lists its runs)")
+	by := fs.String("by", "", "trial: one row per (run, trial) with the accuracy after it (reflexion); iteration: the same per selfrefine iteration")
 	db := dbFlag(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	f := store.RunFilter{Last: *last}
+	grouped := *experiment != ""
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "group" {
+			grouped = *group
+		}
+	})
+	f := store.RunFilter{Last: *last, Experiment: *experiment}
 	if *ids != "" {
 		for _, s := range strings.Split(*ids, ",") {
 			id, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
@@ -40,6 +52,12 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
+	if *by != "" {
+		return writeSeriesReport(ctx, st, runs, *by, *format, stdout)
+	}
+	if grouped {
+		return writeExperimentReport(ctx, st, runs, f, *format, stdout)
+	}
 	rows := make([]report.Row, 0, len(runs))
 	for _, r := range runs {
 		s, err := bench.Summarize(ctx, st, r.ID)
@@ -48,8 +66,98 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		rows = append(rows, rowOf(s))
 	}
+	if err := addRunFields(ctx, st, runs, rows); err != nil {
+		return err
+	}
 	if err := report.Write(stdout, *format, rows); err != nil {
 		return usageError{err}
 	}
 	return nil
+}
+
+// ---- experiment tables (bench report --experiment, --group) and the run
+// selection and rows they share with bench plot.
+
+// writeExperimentReport pivots runs into one row per configuration.
+func writeExperimentReport(ctx context.Context, st *store.Store, runs []store.Run, f store.RunFilter, format string, stdout io.Writer) error {
+	if !slices.Contains(report.ExperimentFormats, format) {
+		return usageError{fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(report.ExperimentFormats, ", "))}
+	}
+	groups, err := pivotRuns(ctx, st, runs, f)
+	if err != nil {
+		return err
+	}
+	return report.WriteExperiment(stdout, format, selectionTitle(f), groups)
+}
+
+// pivotRuns summarizes runs and groups them into configurations; an empty
+// selection is the user's to fix.
+func pivotRuns(ctx context.Context, st *store.Store, runs []store.Run, f store.RunFilter) ([]report.Group, error) {
+	if len(runs) == 0 {
+		if f.Experiment != "" {
+			return nil, usageError{fmt.Errorf("experiment %q has no runs in %s", f.Experiment, st.Path())}
+		}
+		return nil, usageError{errors.New("no runs selected")}
+	}
+	rows := make([]report.Row, 0, len(runs))
+	for _, r := range runs {
+		s, err := bench.Summarize(ctx, st, r.ID)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, rowOf(s))
+	}
+	if err := addRunFields(ctx, st, runs, rows); err != nil {
+		return nil, err
+	}
+	return report.Pivot(rows, report.Level), nil
+}
+
+// addRunFields fills in what experiment tables need beyond the summary:
+// the experiment, seed, typed parameters, range, simulator parameters and
+// what cache hits saved. rows[i] is the row of runs[i].
+func addRunFields(ctx context.Context, st *store.Store, runs []store.Run, rows []report.Row) error {
+	for i, r := range runs {
+		saved, err := st.CacheSavings(ctx, r.ID)
+		if err != nil {
+			return err
+		}
+		row := &rows[i]
+		row.Experiment, row.Seed, row.ParamsJSON, row.Range = r.Experiment, r.Seed, string(r.Params), r.Range
+		if r.Simulated {
+			row.SimParams = string(r.SimParams)
+		}
+		row.CacheHits, row.SavedTokens, row.SavedCost = saved.Hits, saved.Tokens(), saved.Cost
+	}
+	return nil
+}
+
+// parseRunIDs reads --runs 1,2,3.
+func parseRunIDs(s string) ([]int64, error) {
+	var ids []int64
+	for _, part := range strings.Split(s, ",") {
+		id, err := strconv.ParseInt(strings.TrimSpace(part), 10, 64)
+		if err != nil {
+			return nil, usageError{fmt.Errorf("--runs %q: want comma-separated run ids", s)}
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
+}
+
+// selectionTitle names a run selection in captions and plot titles.
+func selectionTitle(f store.RunFilter) string {
+	switch {
+	case f.Experiment != "":
+		return "experiment " + f.Experiment
+	case len(f.IDs) > 0:
+		s := make([]string, len(f.IDs))
+		for i, id := range f.IDs {
+			s[i] = strconv.FormatInt(id, 10)
+		}
+		return "runs " + strings.Join(s, ", ")
+	case f.Last > 0:
+		return fmt.Sprintf("last %d runs", f.Last)
+	}
+	return "all runs"
 }

@@ -29,6 +29,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.Int64Var(&cfg.Seed, "seed", cfg.Seed, "seed sent with every request")
 	fs.DurationVar(&cfg.Timeout, "timeout", cfg.Timeout, "per-request timeout")
 	fs.IntVar(&cfg.Retries, "retries", cfg.Retries, "extra attempts per request on 429, 5xx, timeouts (exponential backoff with jitter)")
+	fs.StringVar(&cfg.Cache, "cache", cfg.Cache, "response cache: readwrite, read or off (a rerun of a finished run then makes no model calls)")
 	fs.StringVar(&cfg.PromptDir, "prompts", "", "folder of prompt templates (task/name.txt) overriding the bundled ones")
 	simParams := simFlags(fs)
 	db := dbFlag(fs)

@@ -35,6 +35,12 @@ func NewSimResponder() SimResponder { return SimResponder{moves: newMoveCache()}
 
 // Respond implements sim.Responder.
 func (r SimResponder) Respond(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm.Choice, bool) {
+	// Each critique naming a failure raises Skill by Boost (llm/sim/learn.go);
+	// Reflexion and Self-Refine prompts are answered in sim_reflect.go.
+	params = sim.Boosted(p, params)
+	if c, ok := r.moves.respondLearning(p, rng, params); ok {
+		return c, true
+	}
 	if c, ok := r.moves.respondReAct(p, rng, params); ok {
 		return c, true
 	}

@@ -77,6 +77,12 @@ type SimResponder struct{}
 
 // Respond implements sim.Responder.
 func (SimResponder) Respond(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm.Choice, bool) {
+	// Each critique naming a failure raises Skill by Boost (llm/sim/learn.go);
+	// Reflexion and Self-Refine prompts are answered in sim_reflect.go.
+	params = sim.Boosted(p, params)
+	if c, ok := respondLearning(p, rng, params); ok {
+		return c, true
+	}
 	first := firstUser(p)
 	if strings.Contains(first, markerReAct) && (len(p.Tools) > 0 || strings.Contains(first, markerReActText) ||
 		strings.Contains(first, markerReActJSON) || strings.Contains(first, markerReActTools)) {

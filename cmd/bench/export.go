@@ -1,0 +1,211 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/reasonbench/reasonbench/store"
+)
+
+// The JSON Lines export: a {"run": ...} header, then one object per item.
+type (
+	exportRun struct {
+		ID          int64           `json:"id"`
+		Experiment  string          `json:"experiment"`
+		Task        string          `json:"task"`
+		Strategy    string          `json:"strategy"`
+		Params      json.RawMessage `json:"params"`
+		Model       string          `json:"model"`
+		Endpoint    string          `json:"endpoint"`
+		Simulated   bool            `json:"simulated"`
+		SimParams   json.RawMessage `json:"sim_params"`
+		Seed        int64           `json:"seed"`
+		Range       string          `json:"range"`
+		Spec        json.RawMessage `json:"spec"` // the recorded config, typed params and prompt hashes
+		CodeVersion string          `json:"code_version"`
+		Status      string          `json:"status"`
+		StartedAt   string          `json:"started_at"`
+		FinishedAt  string          `json:"finished_at,omitempty"`
+		WallSeconds float64         `json:"wall_seconds"`
+		Error       string          `json:"error,omitempty"`
+		Items       int             `json:"items"`
+	}
+	exportItem struct {
+		Run              int64              `json:"run"`
+		Index            int                `json:"idx"`
+		Key              string             `json:"key"`
+		Input            string             `json:"input"`
+		Output           string             `json:"output"`
+		Correct          bool               `json:"correct"`
+		Score            float64            `json:"score"`
+		Metrics          map[string]float64 `json:"metrics"`
+		Detail           json.RawMessage    `json:"detail"`
+		PromptTokens     int                `json:"prompt_tokens"`
+		CompletionTokens int                `json:"completion_tokens"`
+		NumCalls         int                `json:"n_calls"`
+		Requests         int                `json:"requests"`
+		Cost             float64            `json:"cost"`
+		WallSeconds      float64            `json:"wall_seconds"`
+		Error            string             `json:"error,omitempty"`
+		Trajectory       []exportStep       `json:"trajectory,omitempty"`
+		Tree             []exportNode       `json:"tree,omitempty"`
+		Calls            []exportCall       `json:"calls,omitempty"` // with --calls`
+	}
+	exportStep struct {
+		Trial   int    `json:"trial"`
+		Step    int    `json:"step"`
+		Kind    string `json:"kind"`
+		Content string `json:"content"`
+	}
+	exportNode struct {
+		ID       int     `json:"id"`
+		Parent   int     `json:"parent"`
+		Depth    int     `json:"depth"`
+		Thought  string  `json:"thought"`
+		Value    float64 `json:"value"`
+		Selected bool    `json:"selected"`
+		Pruned   bool    `json:"pruned"`
+		Terminal bool    `json:"terminal"`
+	}
+	exportCall struct {
+		ID               int64           `json:"id"`
+		Purpose          string          `json:"purpose"`
+		Request          json.RawMessage `json:"request"`
+		Response         json.RawMessage `json:"response"`
+		PromptTokens     int             `json:"prompt_tokens"`
+		CompletionTokens int             `json:"completion_tokens"`
+		Requests         int             `json:"requests"`
+		Cost             float64         `json:"cost"`
+		LatencyMS        float64         `json:"latency_ms"`
+		CacheHit         bool            `json:"cache_hit"`
+		Error            string          `json:"error,omitempty"`
+		CreatedAt        string          `json:"created_at"`
+	}
+)
+
+func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("export", stderr)
+	format := fs.String("format", "jsonl", "jsonl: a {\"run\": ...} header line, then one JSON object per item")
+	out := fs.String("out", "", "output file (default: stdout)")
+	withCalls := fs.Bool("calls", false, "include each item's model calls (requests and responses in full)")
+	db := dbFlag(fs)
+	runArg, rest := splitPositional(args)
+	if err := parse(fs, rest); err != nil {
+		return err
+	}
+	if runArg == "" {
+		return usageError{errors.New("usage: bench export RUN [--format jsonl] [--out FILE] [--calls]")}
+	}
+	runID, err := strconv.ParseInt(runArg, 10, 64)
+	if err != nil {
+		return usageError{fmt.Errorf("run %q: want a run id (see bench report)", runArg)}
+	}
+	if *format != "jsonl" {
+		return usageError{fmt.Errorf("unknown format %q (known: jsonl)", *format)}
+	}
+	st, err := openStore(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	run, err := st.GetRun(ctx, runID)
+	if err != nil {
+		return usageError{err}
+	}
+	w := stdout
+	var file *os.File
+	if *out != "" {
+		if file, err = os.Create(*out); err != nil {
+			return usageError{err}
+		}
+		w = file
+	}
+	err = exportRunJSONL(ctx, st, run, *withCalls, w)
+	if file != nil {
+		if cerr := file.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(*out)
+		}
+	}
+	return err
+}
+
+func rfc3339(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339Nano)
+}
+
+// exportRunJSONL writes the header and one line per item.
+func exportRunJSONL(ctx context.Context, st *store.Store, run store.Run, withCalls bool, w io.Writer) error {
+	items, err := st.Items(ctx, run.ID)
+	if err != nil {
+		return err
+	}
+	callsByItem := map[int][]exportCall{}
+	if withCalls {
+		calls, err := st.Calls(ctx, run.ID, -1)
+		if err != nil {
+			return err
+		}
+		for _, c := range calls {
+			callsByItem[c.Item] = append(callsByItem[c.Item], exportCall{
+				ID: c.ID, Purpose: c.Purpose, Request: c.Request, Response: c.Response, PromptTokens: c.PromptTokens,
+				CompletionTokens: c.CompletionTokens, Requests: c.Requests, Cost: c.Cost,
+				LatencyMS: float64(c.Latency.Microseconds()) / 1000, CacheHit: c.CacheHit, Error: c.Error, CreatedAt: rfc3339(c.CreatedAt),
+			})
+		}
+	}
+	bw := bufio.NewWriter(w)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	header := exportRun{
+		ID: run.ID, Experiment: run.Experiment, Task: run.Task, Strategy: run.Strategy, Params: run.Params, Model: run.Model,
+		Endpoint: run.Endpoint, Simulated: run.Simulated, SimParams: run.SimParams, Seed: run.Seed, Range: run.Range,
+		Spec: run.Spec, CodeVersion: run.CodeVersion, Status: run.Status, StartedAt: rfc3339(run.StartedAt),
+		FinishedAt: rfc3339(run.FinishedAt), WallSeconds: run.WallSeconds, Error: run.Error, Items: len(items),
+	}
+	if err := enc.Encode(map[string]exportRun{"run": header}); err != nil {
+		return err
+	}
+	for _, it := range items {
+		e := exportItem{
+			Run: run.ID, Index: it.Index, Key: it.Key, Input: it.Input, Output: it.Output, Correct: it.Correct, Score: it.Score,
+			Metrics: it.Metrics, Detail: it.Detail, PromptTokens: it.PromptTokens, CompletionTokens: it.CompletionTokens,
+			NumCalls: it.Calls, Requests: it.Requests, Cost: it.Cost, WallSeconds: it.WallSeconds, Error: it.Error,
+			Calls: callsByItem[it.Index],
+		}
+		if e.Metrics == nil {
+			e.Metrics = map[string]float64{}
+		}
+		steps, err := st.Steps(ctx, run.ID, it.Index)
+		if err != nil {
+			return err
+		}
+		for _, s := range steps {
+			e.Trajectory = append(e.Trajectory, exportStep{Trial: s.Trial, Step: s.Step, Kind: s.Kind, Content: s.Content})
+		}
+		nodes, err := st.Nodes(ctx, run.ID, it.Index)
+		if err != nil {
+			return err
+		}
+		for _, n := range nodes {
+			e.Tree = append(e.Tree, exportNode{ID: n.ID, Parent: n.Parent, Depth: n.Depth, Thought: n.Thought, Value: n.Value,
+				Selected: n.Selected, Pruned: n.Pruned, Terminal: n.Terminal})
+		}
+		if err := enc.Encode(e); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/plot/vg"
+
+	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/store"
+)
+
+func cmdPlot(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("plot", stderr)
+	experiment := fs.String("experiment", "", "plot the configurations of one experiment")
+	ids := fs.String("runs", "", "or: comma-separated run ids")
+	last := fs.Int("last", 0, "or: the most recent N runs")
+	x := fs.String("x", "tokens", "cost on the x axis: "+strings.Join(report.PlotAxes, ", ")+" (per item; wall: per run)")
+	y := fs.String("y", "accuracy", "accuracy (with 95% interval bars), another metric (best_of_k, any_at_b, ...), or per_trial")
+	kind := fs.String("kind", "", "trials: accuracy per Reflexion trial / Self-Refine iteration, one line per configuration (same as --y per_trial)")
+	logX := fs.Bool("logx", false, "logarithmic x axis")
+	out := fs.String("out", "", "image file; the extension picks the format: .svg, .png or .pdf")
+	width := fs.Float64("width", 16, "width in cm")
+	height := fs.Float64("height", 11, "height in cm")
+	db := dbFlag(fs)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *out == "" {
+		return usageError{errors.New("no --out: pass the image file, e.g. --out fig.svg (or .png, .pdf)")}
+	}
+	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(*out)), ".")
+	if !slices.Contains(report.PlotFormats, format) {
+		return usageError{fmt.Errorf("--out %q: the extension picks the format; want .svg, .png or .pdf", *out)}
+	}
+	switch *kind {
+	case "":
+	case "trials":
+		*y = report.PlotPerTrial
+	default:
+		return usageError{fmt.Errorf("--kind %q: the only kind is trials", *kind)}
+	}
+	if !slices.Contains(report.PlotAxes, *x) {
+		return usageError{fmt.Errorf("--x %q: want one of %s", *x, strings.Join(report.PlotAxes, ", "))}
+	}
+	if *width <= 0 || *height <= 0 {
+		return usageError{errors.New("--width and --height must be positive")}
+	}
+	f := store.RunFilter{Last: *last, Experiment: *experiment}
+	if *ids != "" {
+		var err error
+		if f.IDs, err = parseRunIDs(*ids); err != nil {
+			return err
+		}
+	}
+	st, err := openStore(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	runs, err := st.Runs(ctx, f)
+	if err != nil {
+		return err
+	}
+	groups, err := pivotRuns(ctx, st, runs, f)
+	if err != nil {
+		return err
+	}
+	p, err := report.NewPlot(groups, report.PlotOptions{X: *x, Y: *y, Title: selectionTitle(f), LogX: *logX})
+	if err != nil {
+		return usageError{err}
+	}
+	var buf bytes.Buffer
+	if err := report.WritePlot(&buf, p, format, vg.Length(*width)*vg.Centimeter, vg.Length(*height)*vg.Centimeter); err != nil {
+		return err
+	}
+	if err := os.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s (%d configurations from %d runs)\n", *out, len(groups), len(runs))
+	return nil
+}

@@ -1,0 +1,278 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+)
+
+// PlotAxes lists the cost measures a plot's x axis may show.
+var PlotAxes = []string{"tokens", "calls", "cost", "wall"}
+
+// PlotPerTrial is the y of per-trial plots (Reflexion trials, Self-Refine
+// iterations).
+const PlotPerTrial = "per_trial"
+
+// PlotOptions say what to draw.
+type PlotOptions struct {
+	X     string // one of PlotAxes (accuracy plots)
+	Y     string // "accuracy" (with intervals), a metric name, or PlotPerTrial
+	Title string // names the experiment or selection
+	LogX  bool
+}
+
+func xValue(g Group, axis string) (float64, string, error) {
+	switch axis {
+	case "tokens":
+		return g.TokensPerItem, "tokens per item", nil
+	case "calls":
+		return g.CallsPerItem, "calls per item", nil
+	case "cost":
+		return g.CostPerItem, "cost per item ($)", nil
+	case "wall":
+		return g.WallSeconds, "wall time per run (s)", nil
+	}
+	return 0, "", fmt.Errorf("--x %q: want one of %s", axis, strings.Join(PlotAxes, ", "))
+}
+
+func simSuffix(groups []Group) string {
+	if AnySimulated(groups) {
+		return " (simulated)"
+	}
+	return ""
+}
+
+// NewPlot draws groups: for Y "accuracy", one labelled point per
+// configuration at (X, accuracy) with its interval as a vertical bar; for
+// another metric, the points without bars; for PlotPerTrial, one line per
+// configuration through its per-trial accuracies.
+func NewPlot(groups []Group, o PlotOptions) (*plot.Plot, error) {
+	if len(groups) == 0 {
+		return nil, fmt.Errorf("nothing to plot: no runs selected")
+	}
+	if o.Y == "" {
+		o.Y = "accuracy"
+	}
+	if o.Y == PlotPerTrial {
+		return trialPlot(groups, o)
+	}
+	p := plot.New()
+	labels := Labels(groups)
+	pts := make(plotter.XYs, 0, len(groups))
+	var errs plotter.YErrors
+	var names []string
+	var xLabel string
+	for i, g := range groups {
+		x, label, err := xValue(g, o.X)
+		if err != nil {
+			return nil, err
+		}
+		xLabel = label
+		y := g.Accuracy
+		if o.Y != "accuracy" {
+			v, ok := g.Metrics[o.Y]
+			if !ok {
+				continue
+			}
+			y = v
+		}
+		if o.LogX && x <= 0 {
+			return nil, fmt.Errorf("--logx: %s has %s = %g; a log axis needs positive values", labels[i], o.X, x)
+		}
+		pts = append(pts, plotter.XY{X: x, Y: y})
+		errs = append(errs, struct{ Low, High float64 }{y - g.CI.Low, g.CI.High - y})
+		names = append(names, labels[i])
+	}
+	if len(pts) == 0 {
+		return nil, fmt.Errorf("no configuration reports metric %q", o.Y)
+	}
+	yTitle := metricTitle(o.Y)
+	yName := yTitle
+	if o.Y == "accuracy" {
+		yName = fmt.Sprintf("accuracy (bars: %g%% CI)", Level*100)
+	}
+	p.Title.Text = fmt.Sprintf("%s vs %s: %s%s", yTitle, xLabel, o.Title, simSuffix(groups))
+	p.X.Label.Text = xLabel
+	p.Y.Label.Text = yName
+	p.Y.Min, p.Y.Max = 0, 1
+	p.Y.Tick.Marker = unitTicks{}
+	if o.LogX {
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
+	p.Add(plotter.NewGrid())
+	for i := range pts {
+		one := plotter.XYs{pts[i]}
+		if o.Y == "accuracy" {
+			bars, err := plotter.NewYErrorBars(struct {
+				plotter.XYs
+				plotter.YErrors
+			}{one, plotter.YErrors{errs[i]}})
+			if err != nil {
+				return nil, err
+			}
+			bars.LineStyle.Color = plotutil.Color(i)
+			bars.LineStyle.Width = vg.Points(1)
+			p.Add(bars)
+		}
+		sc, err := plotter.NewScatter(one)
+		if err != nil {
+			return nil, err
+		}
+		sc.GlyphStyle.Color = plotutil.Color(i)
+		sc.GlyphStyle.Shape = draw.CircleGlyph{}
+		sc.GlyphStyle.Radius = vg.Points(3.5)
+		p.Add(sc)
+	}
+	lb, err := plotter.NewLabels(plotter.XYLabels{XYs: pts, Labels: names})
+	if err != nil {
+		return nil, err
+	}
+	lb.Offset = vg.Point{X: vg.Points(6), Y: vg.Points(2)}
+	for i := range lb.TextStyle {
+		lb.TextStyle[i].Font = font.From(plotter.DefaultFont, vg.Points(8))
+	}
+	p.Add(lb)
+	padX(p, pts, o.LogX)
+	return p, nil
+}
+
+// padX widens the x range so points and their labels are not on the frame.
+func padX(p *plot.Plot, pts plotter.XYs, logX bool) {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, pt := range pts {
+		lo, hi = math.Min(lo, pt.X), math.Max(hi, pt.X)
+	}
+	if logX {
+		p.X.Min, p.X.Max = lo/1.5, hi*2.5
+		return
+	}
+	span := hi - lo
+	if span == 0 {
+		span = math.Max(math.Abs(hi), 1)
+	}
+	p.X.Min, p.X.Max = math.Max(0, lo-0.1*span), hi+0.35*span
+	if lo < 0 {
+		p.X.Min = lo - 0.1*span
+	}
+}
+
+func trialPlot(groups []Group, o PlotOptions) (*plot.Plot, error) {
+	p := plot.New()
+	labels := Labels(groups)
+	kinds := map[string]bool{}
+	maxX := 0
+	drawn := 0
+	for i, g := range groups {
+		kind, series := g.Series()
+		if len(series) == 0 {
+			continue
+		}
+		kinds[kind] = true
+		xys := make(plotter.XYs, len(series))
+		for j, pt := range series {
+			xys[j] = plotter.XY{X: float64(pt.X), Y: pt.Y}
+			maxX = max(maxX, pt.X)
+		}
+		line, points, err := plotter.NewLinePoints(xys)
+		if err != nil {
+			return nil, err
+		}
+		line.Color = plotutil.Color(drawn)
+		line.Dashes = plotutil.Dashes(drawn)
+		line.Width = vg.Points(1.5)
+		points.Color = plotutil.Color(drawn)
+		points.Shape = plotutil.Shape(drawn)
+		p.Add(line, points)
+		p.Legend.Add(labels[i], line, points)
+		drawn++
+	}
+	if drawn == 0 {
+		return nil, fmt.Errorf("no configuration reports per-trial accuracy (item metrics %sN or %sN)", SeriesTrial, SeriesIteration)
+	}
+	unit := "trial"
+	switch {
+	case kinds[SeriesTrial] && kinds[SeriesIteration]:
+		unit = "trial / iteration"
+	case kinds[SeriesIteration]:
+		unit = "iteration"
+	}
+	p.Title.Text = fmt.Sprintf("accuracy after each %s: %s%s", unit, o.Title, simSuffix(groups))
+	p.X.Label.Text = unit
+	p.Y.Label.Text = "accuracy"
+	p.Y.Min, p.Y.Max = 0, 1
+	p.Y.Tick.Marker = unitTicks{}
+	p.X.Tick.Marker = integerTicks{}
+	p.X.Max = float64(maxX) + 0.25
+	p.Legend.Top = false
+	p.Legend.Left = false
+	p.Add(plotter.NewGrid())
+	return p, nil
+}
+
+// integerTicks labels whole numbers only.
+type integerTicks struct{}
+
+func (integerTicks) Ticks(min, max float64) []plot.Tick {
+	var ticks []plot.Tick
+	step := math.Max(1, math.Ceil((max-min)/10))
+	for v := math.Ceil(min); v <= max; v += step {
+		ticks = append(ticks, plot.Tick{Value: v, Label: fmt.Sprintf("%.0f", v)})
+	}
+	return ticks
+}
+
+// unitTicks labels 0, 0.2, ..., 1 with minor ticks every 0.1.
+type unitTicks struct{}
+
+func (unitTicks) Ticks(min, max float64) []plot.Tick {
+	var ticks []plot.Tick
+	for i := 0; i <= 10; i++ {
+		v := float64(i) / 10
+		if v < min-1e-9 || v > max+1e-9 {
+			continue
+		}
+		t := plot.Tick{Value: v}
+		if i%2 == 0 {
+			t.Label = strconv.FormatFloat(v, 'f', 1, 64)
+		}
+		ticks = append(ticks, t)
+	}
+	return ticks
+}
+
+// PNGDPI is the resolution of PNG plots.
+const PNGDPI = 200
+
+// PlotFormats lists the image formats WritePlot writes.
+var PlotFormats = []string{"svg", "png", "pdf"}
+
+// WritePlot draws the plot in format (svg, png or pdf) at the given size.
+func WritePlot(w io.Writer, p *plot.Plot, format string, width, height vg.Length) error {
+	if !slices.Contains(PlotFormats, format) {
+		return fmt.Errorf("image format %q: want one of %s", format, strings.Join(PlotFormats, ", "))
+	}
+	if format == "png" {
+		c := vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(PNGDPI))}
+		p.Draw(draw.New(c))
+		_, err := c.WriteTo(w)
+		return err
+	}
+	wt, err := p.WriterTo(width, height, format)
+	if err != nil {
+		return err
+	}
+	_, err = wt.WriteTo(w)
+	return err
+}

@@ -1,0 +1,30 @@
+package store
+
+import (
+	"context"
+	"fmt"
+)
+
+// CacheSavings is what the response cache saved a run: the calls answered
+// from it, with the tokens and cost they took when first made.
+type CacheSavings struct {
+	Hits             int
+	PromptTokens     int
+	CompletionTokens int
+	Cost             float64
+}
+
+// Tokens is the prompt and completion tokens saved.
+func (c CacheSavings) Tokens() int { return c.PromptTokens + c.CompletionTokens }
+
+// CacheSavings sums a run's calls with cache_hit set.
+func (s *Store) CacheSavings(ctx context.Context, runID int64) (CacheSavings, error) {
+	var c CacheSavings
+	err := s.db.QueryRowContext(ctx, `SELECT count(*), COALESCE(sum(prompt_tokens),0), COALESCE(sum(completion_tokens),0),
+		COALESCE(sum(cost),0) FROM calls WHERE run_id = ? AND cache_hit != 0`, runID).
+		Scan(&c.Hits, &c.PromptTokens, &c.CompletionTokens, &c.Cost)
+	if err != nil {
+		return c, fmt.Errorf("cache savings of run %d: %w", runID, err)
+	}
+	return c, nil
+}

@@ -1,0 +1,513 @@
+package strategies
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/tasks"
+)
+
+// reflexion is Reflexion (Shinn et al., 2023): an actor attempts the
+// instance, an evaluator judges the attempt, and after a failed trial the
+// model reflects on its trajectory (the short-term memory: the full
+// Thought/Action/Observation or chain-of-thought text); the reflection joins
+// the instance's reflections (the long-term memory), which the next trial's
+// prompt shows. At most `trials` trials; an item stops at its first trial
+// the evaluator accepts, so accuracy after trial t is cumulative (as in the
+// paper's curves).
+//
+// Actors: cot (the task's chain of thought with reading context, e.g.
+// HotpotQA with the gold paragraphs) or react (ReAct over the task's tools).
+// Their templates are <task>/reflexion_cot and <task>/reflexion_react_<protocol>:
+// the plain ones plus a memory section.
+//
+// Reflection strategies, as in the reference implementation:
+//   - none: every trial has the same prompt;
+//   - last_attempt: the previous trial's trajectory is shown, no reflection
+//     is written;
+//   - reflexion: the reflections (the most recent `memory`, 0 = all);
+//   - last_attempt_and_reflexion: the previous trajectory and only the
+//     latest reflection.
+//
+// Trajectories shown to the reflector or as the last attempt are truncated
+// to reflect_tokens (about four characters a token) by shortening the
+// longest observations first, as the reference does at 1600 tokens.
+//
+// Evaluators: oracle stops on the task's score against the gold answer, as
+// the paper does for HotpotQA — it peeks, and says so (peeks_at_gold in the
+// detail, evaluator=oracle in every parameter summary); self asks the model
+// to judge its own answer (<task>/self_eval), so the loop runs without
+// ground truth. Either way the accuracy reported is the task's true score of
+// the answer the loop stands by after each trial.
+//
+// Long-term memory lives in Env.Memory (the store's reflections table,
+// named per run); memory_from starts the first trial with the reflections
+// another run stored on the same instance. After every completed trial the
+// item's progress is checkpointed, so a resumed run continues with the next
+// trial.
+type reflexion struct {
+	actor         string
+	trials        int
+	reflection    string
+	memory        int
+	evaluator     string
+	memoryFrom    int64
+	reflectTokens int
+	temperature   float64
+	maxTokens     int
+	context       string
+	react         react
+}
+
+// Reflexion's reflection strategies and evaluators.
+const (
+	ReflectNone                    = "none"
+	ReflectLastAttempt             = "last_attempt"
+	ReflectReflexion               = "reflexion"
+	ReflectLastAttemptAndReflexion = "last_attempt_and_reflexion"
+
+	EvaluatorOracle = "oracle"
+	EvaluatorSelf   = "self"
+
+	ActorCoT   = "cot"
+	ActorReAct = "react"
+)
+
+var reflexionParams = []Param{
+	{Name: "actor", Kind: String, Default: ActorCoT, Allowed: []string{ActorCoT, ActorReAct}, Show: true,
+		Doc: "who attempts each trial: cot (chain of thought with the task's context) or react (ReAct over the task's tools)"},
+	{Name: "trials", Kind: Int, Default: 5, Min: Bound(1), Max: Bound(100), Doc: "trials at most per instance"},
+	{Name: "reflection", Kind: String, Default: ReflectReflexion,
+		Allowed: []string{ReflectNone, ReflectLastAttempt, ReflectReflexion, ReflectLastAttemptAndReflexion},
+		Doc:     "what the next trial sees: none, last_attempt (previous trajectory), reflexion (reflections), last_attempt_and_reflexion (previous trajectory and the latest reflection)"},
+	{Name: "memory", Kind: Int, Default: 0, Min: Bound(0), Max: Bound(1000),
+		Doc: "reflections shown, the most recent (0: all, as the reference's HotpotQA runs; its AlfWorld runs keep 3)"},
+	{Name: "evaluator", Kind: String, Default: EvaluatorOracle, Allowed: []string{EvaluatorOracle, EvaluatorSelf}, Show: true,
+		Doc: "what stops the loop: oracle (the task's score against the gold answer, as the paper: it peeks) or self (the model judges its answer)"},
+	{Name: "memory_from", Kind: Int, Default: 0, Min: Bound(0),
+		Doc: "run id whose stored reflections on the same instance the first trial starts with (0: none)"},
+	{Name: "reflect_tokens", Kind: Int, Default: 1600, Min: Bound(0), Max: Bound(1000000),
+		Doc: "token budget of a trajectory shown to the reflector or as the last attempt, longest observations shortened first (0: no limit)"},
+	{Name: "temperature", Kind: Float, Default: 0.0, Min: Bound(0), Max: Bound(2), Doc: "sampling temperature of every call (the reference used 0)"},
+	{Name: "max_tokens", Kind: Int, Default: 0, Min: Bound(0), Doc: "completion token limit per call (0: server default)"},
+	contextParam,
+	{Name: "protocol", Kind: String, Default: ProtocolText, Allowed: []string{ProtocolText, ProtocolJSON, ProtocolTools},
+		Doc: "actor=react: how actions are written (text, json, tools)"},
+	{Name: "max_steps", Kind: Int, Default: 6, Min: Bound(1), Max: Bound(100), Doc: "actor=react: model turns per trial (the reference used 6)"},
+}
+
+func newReflexion(v Values) (Strategy, error) {
+	s := &reflexion{
+		actor: v.String("actor"), trials: v.Int("trials"), reflection: v.String("reflection"), memory: v.Int("memory"),
+		evaluator: v.String("evaluator"), memoryFrom: int64(v.Int("memory_from")), reflectTokens: v.Int("reflect_tokens"),
+		temperature: v.Float("temperature"), maxTokens: v.Int("max_tokens"), context: v.String("context"),
+	}
+	s.react = react{protocol: v.String("protocol"), maxSteps: v.Int("max_steps"), temperature: s.temperature, maxTokens: s.maxTokens,
+		template: "reflexion_react_" + v.String("protocol")}
+	return s, nil
+}
+
+// CheckTask rejects a react actor on a task without tools and a context the
+// task does not offer.
+func (s *reflexion) CheckTask(t tasks.Task) error {
+	if s.actor == ActorReAct {
+		return s.react.CheckTask(t)
+	}
+	return checkContext(t, s.context)
+}
+
+// writesReflections tells whether the strategy asks for reflections.
+func (s *reflexion) writesReflections() bool {
+	return s.reflection == ReflectReflexion || s.reflection == ReflectLastAttemptAndReflexion
+}
+
+// ReflexionTrial is one trial as stored in the detail and the checkpoint.
+type ReflexionTrial struct {
+	Trial   int    `json:"trial"` // 1-based
+	Output  string `json:"output"`
+	Answer  string `json:"answer"`
+	Correct bool   `json:"correct"` // the task's score (the truth, whatever the evaluator)
+	// Judged is the evaluator's verdict: Correct for oracle, the model's
+	// own judgement for self.
+	Judged    bool   `json:"judged_correct"`
+	Judgement string `json:"judgement,omitempty"` // the self-evaluator's reply
+	// ShownReflections and ShownLastAttempt say what the trial's prompt
+	// carried of earlier trials.
+	ShownReflections int                `json:"shown_reflections"`
+	ShownLastAttempt bool               `json:"shown_last_attempt,omitempty"`
+	Trajectory       string             `json:"trajectory"`           // the short-term memory, untruncated
+	Reflection       string             `json:"reflection,omitempty"` // written after this trial
+	Metrics          map[string]float64 `json:"metrics,omitempty"`
+}
+
+// ReflexionDetail is what a reflexion item stores.
+type ReflexionDetail struct {
+	Actor      string `json:"actor"`
+	Reflection string `json:"reflection"`
+	Evaluator  string `json:"evaluator"`
+	// PeeksAtGold is set for the oracle evaluator, which stops the loop on
+	// the task's score against the gold answer.
+	PeeksAtGold bool             `json:"peeks_at_gold"`
+	MemoryFrom  int64            `json:"memory_from,omitempty"`
+	Seeded      []Reflection     `json:"seeded,omitempty"` // from memory_from
+	Trials      []ReflexionTrial `json:"trials"`
+}
+
+// reflexionState is the checkpoint after each completed trial.
+type reflexionState struct {
+	Trials []ReflexionTrial `json:"trials"`
+}
+
+// reflexionPromptData is what the reflexion actor templates see.
+type reflexionPromptData struct {
+	Input       string
+	Context     string
+	LastAttempt string   // the previous trial's trajectory, truncated ("" for none)
+	Reflections []string // reflections shown, oldest first
+}
+
+// reflectPromptData is what the reflect and self_eval templates see.
+type reflectPromptData struct {
+	Input      string
+	Context    string
+	Actor      string // cot or react
+	Trajectory string // truncated to reflect_tokens
+	Answer     string // the answer extracted from the trial's output ("(none)" if none)
+}
+
+func (s *reflexion) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result, error) {
+	env.Memory = env.memory() // one in-process memory for the item when there is no store
+	mem := env.Memory
+	var st reflexionState
+	next := 0
+	if env.Checkpoint != nil {
+		n, ok, err := env.Checkpoint.Load(ctx, &st)
+		if err != nil {
+			return Result{}, err
+		}
+		switch {
+		case !ok:
+			st = reflexionState{}
+		case n != len(st.Trials) || n > s.trials:
+			return Result{}, fmt.Errorf("reflexion: checkpoint says trial %d is next but holds %d trials", n, len(st.Trials))
+		default:
+			next = n
+		}
+	}
+	data, err := s.promptData(env, inst)
+	if err != nil {
+		return Result{}, err
+	}
+	var seeded []Reflection
+	if s.memoryFrom > 0 && s.writesReflections() {
+		if seeded, err = mem.From(ctx, s.memoryFrom, inst.Key); err != nil {
+			return Result{}, err
+		}
+	}
+	own, err := mem.Reflections(ctx, inst.Key)
+	if err != nil {
+		return Result{}, err
+	}
+	reflections := append([]Reflection(nil), seeded...)
+	for _, r := range own {
+		if r.Trial < next { // a reflection of a trial being redone is replaced
+			reflections = append(reflections, r)
+		}
+	}
+	for t := next; t < s.trials; t++ {
+		if t > 0 && st.Trials[t-1].Judged {
+			break
+		}
+		tr, err := s.trial(ctx, env, inst, data, t, st.Trials, reflections)
+		if err != nil {
+			return Result{}, err
+		}
+		st.Trials = append(st.Trials, tr)
+		if env.Checkpoint != nil {
+			if err := env.Checkpoint.Save(ctx, t+1, st); err != nil {
+				return Result{}, err
+			}
+		}
+		if tr.Reflection != "" {
+			reflections = append(reflections, Reflection{Trial: t, Text: tr.Reflection})
+		}
+	}
+	return s.result(env, inst, st, seeded), nil
+}
+
+// promptData is the task's input and, for the cot actor, its context.
+func (s *reflexion) promptData(env Env, inst tasks.Instance) (PromptData, error) {
+	if s.actor == ActorReAct {
+		return PromptData{Input: inst.Input}, nil
+	}
+	return promptData(env.Task, inst, s.context)
+}
+
+// shown returns what trial t's prompt carries of earlier trials.
+func (s *reflexion) shown(t int, prev []ReflexionTrial, reflections []Reflection) (string, []string) {
+	var last string
+	if t > 0 && (s.reflection == ReflectLastAttempt || s.reflection == ReflectLastAttemptAndReflexion) {
+		last = truncateTrajectory(prev[t-1].Trajectory, s.reflectTokens)
+	}
+	var keep int
+	switch s.reflection {
+	case ReflectReflexion:
+		keep = s.memory
+		if keep == 0 {
+			keep = len(reflections)
+		}
+	case ReflectLastAttemptAndReflexion:
+		keep = 1
+	}
+	from := max(0, len(reflections)-keep)
+	var texts []string
+	for _, r := range reflections[from:] {
+		texts = append(texts, r.Text)
+	}
+	return last, texts
+}
+
+// trial runs trial t (0-based): the actor, the evaluator and, after a
+// judged failure that leaves trials to go, the reflection (stored in the
+// memory before the trial counts as complete).
+func (s *reflexion) trial(ctx context.Context, env Env, inst tasks.Instance, data PromptData, t int,
+	prev []ReflexionTrial, reflections []Reflection) (ReflexionTrial, error) {
+	last, shown := s.shown(t, prev, reflections)
+	tracer := &stepCounter{Tracer: env.tracer()}
+	tr := ReflexionTrial{Trial: t + 1, ShownReflections: len(shown), ShownLastAttempt: last != ""}
+	switch s.actor {
+	case ActorReAct:
+		r := s.react
+		r.lastAttempt, r.reflections = last, shown
+		aenv := env
+		aenv.Trace = tracer
+		traj, err := r.run(ctx, aenv, inst, t)
+		if err != nil {
+			return tr, err
+		}
+		tr.Output = traj.Output
+		tr.Trajectory = reactScratchpad(traj, env.Task.Score(inst, traj.Output).Answer)
+	default:
+		prompt, err := render(env, "reflexion_cot", reflexionPromptData{Input: data.Input, Context: data.Context,
+			LastAttempt: last, Reflections: shown})
+		if err != nil {
+			return tr, err
+		}
+		out, err := s.ask(ctx, env, prompt, ActorCoT)
+		if err != nil {
+			return tr, err
+		}
+		tr.Output = out
+		tr.Trajectory = strings.TrimSpace(out)
+		if err := tracer.Step(ctx, t, tracer.n, "answer", out); err != nil {
+			return tr, err
+		}
+	}
+	sc := env.Task.Score(inst, tr.Output)
+	tr.Answer, tr.Correct, tr.Metrics = sc.Answer, sc.Correct, sc.Metrics
+	rd := reflectPromptData{Input: data.Input, Context: data.Context, Actor: s.actor,
+		Trajectory: truncateTrajectory(tr.Trajectory, s.reflectTokens), Answer: sc.Answer}
+	if rd.Answer == "" {
+		rd.Answer = "(none)"
+	}
+	verdict := ""
+	if s.evaluator == EvaluatorSelf {
+		prompt, err := render(env, "self_eval", rd)
+		if err != nil {
+			return tr, err
+		}
+		if tr.Judgement, err = s.ask(ctx, env, prompt, "self_eval"); err != nil {
+			return tr, err
+		}
+		tr.Judged = ParseJudgement(tr.Judgement)
+		verdict = fmt.Sprintf("self: judged %s (truly %s)\n%s", correctWord(tr.Judged), correctWord(tr.Correct), strings.TrimSpace(tr.Judgement))
+	} else {
+		tr.Judged = tr.Correct
+		verdict = "oracle (gold answer): " + correctWord(tr.Correct)
+		if sc.Reason != "" {
+			verdict += ": " + sc.Reason
+		}
+	}
+	if err := tracer.Step(ctx, t, tracer.n, "evaluation", verdict); err != nil {
+		return tr, err
+	}
+	if tr.Judged || t+1 >= s.trials || !s.writesReflections() {
+		return tr, nil
+	}
+	prompt, err := render(env, "reflect", rd)
+	if err != nil {
+		return tr, err
+	}
+	text, err := s.ask(ctx, env, prompt, "reflect")
+	if err != nil {
+		return tr, err
+	}
+	tr.Reflection = capText(strings.TrimSpace(text), maxReflection)
+	if tr.Reflection == "" {
+		return tr, tracer.Step(ctx, t, tracer.n, "reflection", "(empty: not kept)")
+	}
+	if err := env.Memory.Add(ctx, inst.Key, t, tr.Reflection); err != nil {
+		return tr, err
+	}
+	return tr, tracer.Step(ctx, t, tracer.n, "reflection", tr.Reflection)
+}
+
+// maxReflection bounds a reflection as kept in memory, in bytes.
+const maxReflection = 4000
+
+// ask samples one completion of a single-turn prompt.
+func (s *reflexion) ask(ctx context.Context, env Env, prompt, purpose string) (string, error) {
+	resp, err := env.Sampler.Sample(ctx, llm.Request{Messages: userPrompt(prompt), Temperature: s.temperature,
+		MaxTokens: s.maxTokens, Seed: env.Seed, Purpose: purpose})
+	if err != nil {
+		return "", err
+	}
+	if len(resp.Choices) == 0 {
+		return "", errNoChoices(purpose)
+	}
+	return resp.Choices[0].Content, nil
+}
+
+// result scores the answer the loop stands by and lays out the per-trial
+// accuracy: after_trial_i is the truth of the answer standing after trial
+// i (the last trial run, for items that stopped earlier); ran_trial_i says
+// whether trial i ran.
+func (s *reflexion) result(env Env, inst tasks.Instance, st reflexionState, seeded []Reflection) Result {
+	final := st.Trials[len(st.Trials)-1]
+	m := map[string]float64{"trials": float64(len(st.Trials))}
+	anyCorrect, agree := false, 0
+	for _, tr := range st.Trials {
+		anyCorrect = anyCorrect || tr.Correct
+		if tr.Judged == tr.Correct {
+			agree++
+		}
+	}
+	for i := 1; i <= s.trials; i++ {
+		k := min(i, len(st.Trials)) - 1
+		m[fmt.Sprintf("after_trial_%d", i)] = boolFloat(st.Trials[k].Correct)
+		m[fmt.Sprintf("ran_trial_%d", i)] = boolFloat(i <= len(st.Trials))
+	}
+	m["any_correct"] = boolFloat(anyCorrect)
+	if s.evaluator == EvaluatorSelf {
+		m["judge_accuracy"] = float64(agree) / float64(len(st.Trials))
+	}
+	sc := env.Task.Score(inst, final.Output)
+	return Result{
+		Output: final.Output, Score: sc, Accuracy: boolFloat(sc.Correct), Metrics: mergeMetrics(m, sc.Metrics),
+		Detail: ReflexionDetail{Actor: s.actor, Reflection: s.reflection, Evaluator: s.evaluator,
+			PeeksAtGold: s.evaluator == EvaluatorOracle, MemoryFrom: s.memoryFrom, Seeded: seeded, Trials: st.Trials},
+	}
+}
+
+func correctWord(b bool) string {
+	if b {
+		return "correct"
+	}
+	return "incorrect"
+}
+
+// ParseJudgement reads a self-evaluation: the text after the last
+// "Judgement:" (any case; else the whole reply) is a verdict of correct when
+// it says correct, right or yes and not incorrect, wrong, not or no. A reply
+// that says neither counts as incorrect, so the loop goes on.
+func ParseJudgement(reply string) bool {
+	lower := strings.ToLower(reply)
+	if i := strings.LastIndex(lower, "judgement:"); i >= 0 {
+		lower = lower[i+len("judgement:"):]
+	} else if i := strings.LastIndex(lower, "judgment:"); i >= 0 {
+		lower = lower[i+len("judgment:"):]
+	}
+	words := strings.FieldsFunc(lower, func(r rune) bool { return !('a' <= r && r <= 'z') })
+	for _, w := range words {
+		switch w {
+		case "incorrect", "wrong", "not", "no", "false", "partially":
+			return false
+		case "correct", "right", "yes", "true":
+			return true
+		}
+	}
+	return false
+}
+
+// stepCounter passes trace steps on and counts them, so a strategy can
+// append its own after an actor's.
+type stepCounter struct {
+	Tracer
+	n int
+}
+
+func (c *stepCounter) Step(ctx context.Context, trial, step int, kind, content string) error {
+	c.n = max(c.n, step+1)
+	return c.Tracer.Step(ctx, trial, step, kind, content)
+}
+
+// reactScratchpad writes a ReAct trajectory as the reference's scratchpad:
+// Thought, Action and Observation lines, observations on one line each.
+func reactScratchpad(tr ReActTrajectory, answer string) string {
+	var b strings.Builder
+	line := func(prefix, s string) {
+		s = strings.Join(strings.Fields(s), " ")
+		if s != "" {
+			b.WriteString(prefix + s + "\n")
+		}
+	}
+	for _, st := range tr.Steps {
+		line("Thought: ", st.Thought)
+		if len(st.Actions) == 0 {
+			line("Reply: ", st.Reply)
+		}
+		for _, a := range st.Actions {
+			line("Action: ", a.Call)
+			line("Observation: ", a.Observation)
+		}
+	}
+	if !tr.Finished {
+		b.WriteString("(The step limit was reached.)\n")
+		if answer != "" {
+			b.WriteString("Answer: " + answer + "\n")
+		}
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// approxTokens approximates a BPE token count: about four characters a
+// token, and at least one a word.
+func approxTokens(s string) int {
+	return max(len(strings.Fields(s)), (len(s)+3)/4)
+}
+
+// truncatedObservation replaces an observation that did not fit.
+const truncatedObservation = "[truncated excerpt]"
+
+// truncateTrajectory shortens a trajectory to about budget tokens as the
+// Reflexion reference does: observation lines, longest first, become
+// "Observation: [truncated excerpt]" until the text fits or none is left.
+// budget 0 keeps everything.
+func truncateTrajectory(s string, budget int) string {
+	if budget <= 0 || approxTokens(s) <= budget {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	var obs []int
+	for i, l := range lines {
+		if strings.HasPrefix(l, "Observation") {
+			obs = append(obs, i)
+		}
+	}
+	// Longest first; ties in order of appearance.
+	for len(obs) > 0 && approxTokens(strings.Join(lines, "\n")) > budget {
+		longest := 0
+		for k, i := range obs {
+			if approxTokens(lines[i]) > approxTokens(lines[obs[longest]]) {
+				longest = k
+			}
+		}
+		i := obs[longest]
+		prefix, _, _ := strings.Cut(lines[i], ":")
+		lines[i] = prefix + ": " + truncatedObservation
+		obs = append(obs[:longest], obs[longest+1:]...)
+	}
+	return strings.Join(lines, "\n")
+}

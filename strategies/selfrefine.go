@@ -1,0 +1,226 @@
+package strategies
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/tasks"
+)
+
+// selfRefine is Self-Refine (Madaan et al., 2023): the model answers (the
+// task's cot prompt), gives feedback on its own answer (<task>/feedback), and
+// refines it (<task>/refine, which carries every earlier attempt with its
+// feedback, as in the paper), until the feedback says no change is needed
+// or `iterations` answers have been written. The stop test is a phrase in
+// the feedback (stop=phrase, stop_phrase) or a score it gives, "Score: N/10"
+// (stop=score, score_threshold). No feedback is asked on the last allowed
+// answer, which could change nothing.
+//
+// after_iteration_N is the task's score of the answer standing after
+// iteration N (the current answer, not "any so far"; the last one for items
+// that stopped earlier). An item interrupted by a crash is redone whole.
+type selfRefine struct {
+	iterations     int
+	stop           string
+	stopPhrase     string
+	scoreThreshold float64
+	temperature    float64
+	maxTokens      int
+	context        string
+}
+
+// Self-Refine stop tests.
+const (
+	StopPhrase = "phrase"
+	StopScore  = "score"
+)
+
+var selfRefineParams = []Param{
+	{Name: "iterations", Kind: Int, Default: 4, Min: Bound(1), Max: Bound(100), Doc: "answers at most: the first and up to iterations-1 refinements"},
+	{Name: "stop", Kind: String, Default: StopPhrase, Allowed: []string{StopPhrase, StopScore},
+		Doc: "when the feedback stops the loop: phrase (it contains stop_phrase) or score (its Score: N/10 reaches score_threshold)"},
+	{Name: "stop_phrase", Kind: String, Default: "no change needed", Doc: "stop=phrase: feedback containing this (any case) stops"},
+	{Name: "score_threshold", Kind: Float, Default: 9.0, Min: Bound(0), Max: Bound(10), Doc: "stop=score: feedback scoring at least this (out of 10) stops"},
+	{Name: "temperature", Kind: Float, Default: 0.7, Min: Bound(0), Max: Bound(2), Doc: "sampling temperature of every call"},
+	{Name: "max_tokens", Kind: Int, Default: 0, Min: Bound(0), Doc: "completion token limit per call (0: server default)"},
+	contextParam,
+}
+
+func newSelfRefine(v Values) (Strategy, error) {
+	s := &selfRefine{iterations: v.Int("iterations"), stop: v.String("stop"), stopPhrase: strings.TrimSpace(v.String("stop_phrase")),
+		scoreThreshold: v.Float("score_threshold"), temperature: v.Float("temperature"), maxTokens: v.Int("max_tokens"),
+		context: v.String("context")}
+	if s.stop == StopPhrase && s.stopPhrase == "" {
+		return nil, errors.New("parameter stop_phrase: must not be empty with stop=phrase")
+	}
+	return s, nil
+}
+
+// CheckTask rejects a context the task does not offer.
+func (s *selfRefine) CheckTask(t tasks.Task) error { return checkContext(t, s.context) }
+
+// RefineIteration is one answer of the loop and the feedback on it.
+type RefineIteration struct {
+	Iteration int                `json:"iteration"` // 1-based
+	Output    string             `json:"output"`
+	Answer    string             `json:"answer"`
+	Correct   bool               `json:"correct"`
+	Metrics   map[string]float64 `json:"metrics,omitempty"`
+	Feedback  string             `json:"feedback,omitempty"`
+	Score     *float64           `json:"score,omitempty"` // read from the feedback
+	Stop      bool               `json:"stop,omitempty"`  // the feedback stopped the loop
+}
+
+// SelfRefineDetail is what a selfrefine item stores.
+type SelfRefineDetail struct {
+	Stop       string            `json:"stop"`
+	Iterations []RefineIteration `json:"iterations"`
+	StoppedBy  string            `json:"stopped_by"` // feedback or limit
+}
+
+// refineAttempt is an earlier attempt as the refine template sees it (no
+// verdict: the model must not see the truth).
+type refineAttempt struct {
+	Iteration int
+	Output    string
+	Answer    string
+	Feedback  string
+}
+
+// refinePromptData is what the feedback and refine templates see.
+type refinePromptData struct {
+	Input   string
+	Context string
+	Output  string          // feedback: the attempt judged
+	Answer  string          // feedback: its extracted answer ("(none)" if none)
+	History []refineAttempt // refine: every attempt so far with its feedback
+}
+
+func (s *selfRefine) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result, error) {
+	data, err := promptData(env.Task, inst, s.context)
+	if err != nil {
+		return Result{}, err
+	}
+	tracer := &stepCounter{Tracer: env.tracer()}
+	prompt, err := render(env, "cot", data)
+	if err != nil {
+		return Result{}, err
+	}
+	var its []RefineIteration
+	stoppedBy := "limit"
+	for i := 1; ; i++ {
+		out, err := s.ask(ctx, env, prompt, map[bool]string{true: "generate", false: "refine"}[i == 1])
+		if err != nil {
+			return Result{}, err
+		}
+		sc := env.Task.Score(inst, out)
+		its = append(its, RefineIteration{Iteration: i, Output: out, Answer: sc.Answer, Correct: sc.Correct, Metrics: sc.Metrics})
+		if err := tracer.Step(ctx, 0, tracer.n, "answer", out); err != nil {
+			return Result{}, err
+		}
+		if i >= s.iterations {
+			break
+		}
+		cur := &its[len(its)-1]
+		fd := refinePromptData{Input: data.Input, Context: data.Context, Output: strings.TrimSpace(out), Answer: sc.Answer}
+		if fd.Answer == "" {
+			fd.Answer = "(none)"
+		}
+		fp, err := render(env, "feedback", fd)
+		if err != nil {
+			return Result{}, err
+		}
+		if cur.Feedback, err = s.ask(ctx, env, fp, "feedback"); err != nil {
+			return Result{}, err
+		}
+		cur.Feedback = strings.TrimSpace(cur.Feedback)
+		if v, ok := FeedbackScore(cur.Feedback); ok {
+			cur.Score = &v
+		}
+		cur.Stop = s.stops(*cur)
+		if err := tracer.Step(ctx, 0, tracer.n, "feedback", cur.Feedback); err != nil {
+			return Result{}, err
+		}
+		if cur.Stop {
+			stoppedBy = "feedback"
+			break
+		}
+		rd := refinePromptData{Input: data.Input, Context: data.Context}
+		for _, it := range its {
+			ans := it.Answer
+			if ans == "" {
+				ans = "(none)"
+			}
+			rd.History = append(rd.History, refineAttempt{Iteration: it.Iteration, Output: strings.TrimSpace(it.Output), Answer: ans, Feedback: it.Feedback})
+		}
+		if prompt, err = render(env, "refine", rd); err != nil {
+			return Result{}, err
+		}
+	}
+	return s.result(env, inst, its, stoppedBy), nil
+}
+
+// stops applies the stop test to an iteration's feedback.
+func (s *selfRefine) stops(it RefineIteration) bool {
+	if s.stop == StopScore {
+		return it.Score != nil && *it.Score >= s.scoreThreshold
+	}
+	return strings.Contains(strings.ToLower(it.Feedback), strings.ToLower(s.stopPhrase))
+}
+
+var feedbackScore = regexp.MustCompile(`(?i)score\s*[:=]\s*(\d+(?:\.\d+)?)\s*(?:/\s*(\d+(?:\.\d+)?))?`)
+
+// FeedbackScore reads the last "Score: N/10" (or "Score: N", taken out of
+// 10; "N/M" is rescaled to 10) of a feedback.
+func FeedbackScore(feedback string) (float64, bool) {
+	ms := feedbackScore.FindAllStringSubmatch(feedback, -1)
+	if len(ms) == 0 {
+		return 0, false
+	}
+	m := ms[len(ms)-1]
+	v, err := strconv.ParseFloat(m[1], 64)
+	if err != nil {
+		return 0, false
+	}
+	if m[2] != "" {
+		if d, err := strconv.ParseFloat(m[2], 64); err == nil && d > 0 {
+			v = v / d * 10
+		}
+	}
+	return v, true
+}
+
+func (s *selfRefine) ask(ctx context.Context, env Env, prompt, purpose string) (string, error) {
+	resp, err := env.Sampler.Sample(ctx, llm.Request{Messages: userPrompt(prompt), Temperature: s.temperature,
+		MaxTokens: s.maxTokens, Seed: env.Seed, Purpose: purpose})
+	if err != nil {
+		return "", err
+	}
+	if len(resp.Choices) == 0 {
+		return "", errNoChoices(purpose)
+	}
+	return resp.Choices[0].Content, nil
+}
+
+func (s *selfRefine) result(env Env, inst tasks.Instance, its []RefineIteration, stoppedBy string) Result {
+	final := its[len(its)-1]
+	m := map[string]float64{"iterations": float64(len(its)), "stopped_early": boolFloat(stoppedBy == "feedback")}
+	anyCorrect := false
+	for _, it := range its {
+		anyCorrect = anyCorrect || it.Correct
+	}
+	m["any_correct"] = boolFloat(anyCorrect)
+	for i := 1; i <= s.iterations; i++ {
+		k := min(i, len(its)) - 1
+		m[fmt.Sprintf("after_iteration_%d", i)] = boolFloat(its[k].Correct)
+		m[fmt.Sprintf("ran_iteration_%d", i)] = boolFloat(i <= len(its))
+	}
+	sc := env.Task.Score(inst, final.Output)
+	return Result{Output: final.Output, Score: sc, Accuracy: boolFloat(sc.Correct), Metrics: mergeMetrics(m, sc.Metrics),
+		Detail: SelfRefineDetail{Stop: s.stop, Iterations: its, StoppedBy: stoppedBy}}
+}
