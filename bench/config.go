@@ -125,3 +125,5 @@ func CodeVersion() string {
 	}
 	return v + " " + bi.GoVersion
 }
+
+func secondsDuration(s int) time.Duration { return time.Duration(s) * time.Second }

@@ -2,7 +2,9 @@ package bench
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -108,6 +110,57 @@ func Check(cfg Config) error {
 	return nil
 }
 
+// configKey hashes what determines a run's results: two configurations
+// with the same key are the same experiment cell (concurrency, timeouts,
+// retries and the cache mode do not change results and are left out).
+func (p *plan) configKey() string {
+	c := p.cfg
+	key := struct {
+		Task, Strategy, Range, Model, Endpoint, Prompts string
+		Params                                          strategies.Values
+		Seed                                            int64
+		Sim                                             any
+	}{c.Task, c.Strategy, p.rng.String(), c.Model, PublicEndpoint(c.BaseURL), c.PromptDir, p.params, c.Seed, nil}
+	if c.Simulated() {
+		key.Sim = c.Sim
+	}
+	b, _ := json.Marshal(key)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:12])
+}
+
+// RunExperiment runs every configuration of an experiment, continuing what
+// an earlier invocation left: finished runs are kept, unfinished ones
+// resumed, missing ones started. It returns the run summaries in file order.
+func (e *Engine) RunExperiment(ctx context.Context, exp Experiment, apiKey string) ([]Summary, error) {
+	var out []Summary
+	for _, cfg := range exp.Runs {
+		cfg.APIKey = apiKey
+		p, err := load(cfg)
+		if err != nil {
+			return out, ConfigError{err}
+		}
+		prev, found, err := e.Store.FindRun(ctx, exp.ID, p.configKey())
+		if err != nil {
+			return out, err
+		}
+		var sum Summary
+		switch {
+		case found && prev.Status == store.StatusDone:
+			sum, err = Summarize(ctx, e.Store, prev.ID)
+		case found:
+			sum, err = e.Resume(ctx, prev.ID, apiKey)
+		default:
+			sum, err = e.Run(ctx, cfg)
+		}
+		if err != nil {
+			return out, err
+		}
+		out = append(out, sum)
+	}
+	return out, nil
+}
+
 // recordedSpec is the run's spec column: everything needed to rerun it.
 type recordedSpec struct {
 	Config  Config            `json:"config"`
@@ -154,7 +207,7 @@ func (e *Engine) Run(ctx context.Context, cfg Config) (Summary, error) {
 	run := store.Run{
 		Experiment: cfg.Experiment, Task: cfg.Task, Strategy: cfg.Strategy, Params: p.params.JSON(),
 		Model: cfg.Model, Endpoint: PublicEndpoint(cfg.BaseURL), Simulated: cfg.Simulated(), SimParams: simParams,
-		Seed: cfg.Seed, Range: p.rng.String(), Spec: spec, CodeVersion: CodeVersion(),
+		Seed: cfg.Seed, Range: p.rng.String(), Spec: spec, CodeVersion: CodeVersion(), ConfigKey: p.configKey(),
 	}
 	id, err := e.Store.CreateRun(ctx, run)
 	if err != nil {

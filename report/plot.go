@@ -135,7 +135,7 @@ func NewPlot(groups []Group, o PlotOptions) (*plot.Plot, error) {
 		sc.GlyphStyle.Radius = vg.Points(3.5)
 		p.Add(sc)
 	}
-	lb, err := plotter.NewLabels(plotter.XYLabels{XYs: pts, Labels: names})
+	lb, err := plotter.NewLabels(plotter.XYLabels{XYs: placeLabels(pts, o.LogX), Labels: names})
 	if err != nil {
 		return nil, err
 	}
@@ -146,6 +146,46 @@ func NewPlot(groups []Group, o PlotOptions) (*plot.Plot, error) {
 	p.Add(lb)
 	padX(p, pts, o.LogX)
 	return p, nil
+}
+
+// placeLabels returns where to put each point's label: at the point, or
+// moved up or down in steps when it would overlap a label placed before
+// (points with nearly the same cost and accuracy). Overlap is judged in
+// axis fractions: x within 12% of the range, y within 0.045.
+func placeLabels(pts plotter.XYs, logX bool) plotter.XYs {
+	nx := func(x float64) float64 {
+		if logX {
+			return math.Log10(math.Max(x, 1e-300))
+		}
+		return x
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, pt := range pts {
+		lo, hi = math.Min(lo, nx(pt.X)), math.Max(hi, nx(pt.X))
+	}
+	span := hi - lo
+	if span == 0 {
+		span = 1
+	}
+	out := make(plotter.XYs, 0, len(pts))
+	for _, pt := range pts {
+		y := pt.Y
+		for step := 0; step < 20; step++ {
+			dy := 0.05 * float64((step+1)/2)
+			if step%2 == 1 {
+				dy = -dy
+			}
+			cand := math.Min(0.97, math.Max(0.01, pt.Y+dy))
+			if !slices.ContainsFunc(out, func(q plotter.XY) bool {
+				return math.Abs(nx(q.X)-nx(pt.X))/span < 0.12 && math.Abs(q.Y-cand) < 0.045
+			}) {
+				y = cand
+				break
+			}
+		}
+		out = append(out, plotter.XY{X: pt.X, Y: y})
+	}
+	return out
 }
 
 // padX widens the x range so points and their labels are not on the frame.
@@ -172,7 +212,7 @@ func trialPlot(groups []Group, o PlotOptions) (*plot.Plot, error) {
 	p := plot.New()
 	labels := Labels(groups)
 	kinds := map[string]bool{}
-	maxX := 0
+	minX, maxX := math.MaxInt, math.MinInt
 	drawn := 0
 	for i, g := range groups {
 		kind, series := g.Series()
@@ -183,7 +223,7 @@ func trialPlot(groups []Group, o PlotOptions) (*plot.Plot, error) {
 		xys := make(plotter.XYs, len(series))
 		for j, pt := range series {
 			xys[j] = plotter.XY{X: float64(pt.X), Y: pt.Y}
-			maxX = max(maxX, pt.X)
+			minX, maxX = min(minX, pt.X), max(maxX, pt.X)
 		}
 		line, points, err := plotter.NewLinePoints(xys)
 		if err != nil {
@@ -214,9 +254,10 @@ func trialPlot(groups []Group, o PlotOptions) (*plot.Plot, error) {
 	p.Y.Min, p.Y.Max = 0, 1
 	p.Y.Tick.Marker = unitTicks{}
 	p.X.Tick.Marker = integerTicks{}
-	p.X.Max = float64(maxX) + 0.25
-	p.Legend.Top = false
-	p.Legend.Left = false
+	p.X.Min, p.X.Max = float64(minX)-0.25, float64(maxX)+0.25
+	p.Legend.Top, p.Legend.Left = false, false
+	p.Legend.XOffs, p.Legend.YOffs = -vg.Points(6), vg.Points(6)
+	p.Legend.TextStyle.Font.Size = vg.Points(9)
 	p.Add(plotter.NewGrid())
 	return p, nil
 }

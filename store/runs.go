@@ -25,6 +25,7 @@ type Run struct {
 	Seed        int64
 	Range       string
 	Spec        json.RawMessage // everything needed to rerun it
+	ConfigKey   string          // hash of what determines the results (not concurrency, timeouts)
 	CodeVersion string
 	Status      string // running, done, failed, interrupted
 	StartedAt   time.Time
@@ -54,11 +55,11 @@ func (s *Store) CreateRun(ctx context.Context, r Run) (int64, error) {
 		r.StartedAt = time.Now()
 	}
 	res, err := s.db.ExecContext(ctx, `INSERT INTO runs
-		(experiment, task, strategy, params, model, endpoint, simulated, sim_params, seed, item_range, spec, code_version, status, started_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		(experiment, task, strategy, params, model, endpoint, simulated, sim_params, seed, item_range, spec, code_version, status, started_at, config_key)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		r.Experiment, r.Task, r.Strategy, orEmptyObject(r.Params), r.Model, r.Endpoint, r.Simulated,
 		orEmptyObject(r.SimParams), r.Seed, r.Range, orEmptyObject(r.Spec), r.CodeVersion, StatusRunning,
-		r.StartedAt.UTC().Format(time.RFC3339Nano))
+		r.StartedAt.UTC().Format(time.RFC3339Nano), r.ConfigKey)
 	if err != nil {
 		return 0, fmt.Errorf("create run: %w", err)
 	}
@@ -76,13 +77,13 @@ func (s *Store) FinishRun(ctx context.Context, id int64, status string, wall tim
 }
 
 const runColumns = `id, experiment, task, strategy, params, model, endpoint, simulated, sim_params, seed, item_range, spec,
-	code_version, status, started_at, COALESCE(finished_at, ''), wall_seconds, error`
+	code_version, status, started_at, COALESCE(finished_at, ''), wall_seconds, error, config_key`
 
 func scanRun(sc interface{ Scan(...any) error }) (Run, error) {
 	var r Run
 	var params, simParams, spec, started, finished string
 	err := sc.Scan(&r.ID, &r.Experiment, &r.Task, &r.Strategy, &params, &r.Model, &r.Endpoint, &r.Simulated, &simParams,
-		&r.Seed, &r.Range, &spec, &r.CodeVersion, &r.Status, &started, &finished, &r.WallSeconds, &r.Error)
+		&r.Seed, &r.Range, &spec, &r.CodeVersion, &r.Status, &started, &finished, &r.WallSeconds, &r.Error, &r.ConfigKey)
 	if err != nil {
 		return Run{}, err
 	}
@@ -166,4 +167,17 @@ func (s *Store) LastUnfinished(ctx context.Context) (Run, error) {
 		return Run{}, fmt.Errorf("no unfinished run: %w", ErrNotFound)
 	}
 	return r, err
+}
+
+// FindRun returns the latest run of an experiment with the given config key.
+func (s *Store) FindRun(ctx context.Context, experiment, configKey string) (Run, bool, error) {
+	r, err := scanRun(s.db.QueryRowContext(ctx, `SELECT `+runColumns+` FROM runs WHERE experiment = ? AND config_key = ?
+		ORDER BY id DESC LIMIT 1`, experiment, configKey))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Run{}, false, nil
+	}
+	if err != nil {
+		return Run{}, false, fmt.Errorf("find run: %w", err)
+	}
+	return r, true, nil
 }

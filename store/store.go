@@ -163,6 +163,10 @@ var migrations = []string{
 		latency_ms REAL NOT NULL,
 		created_at TEXT NOT NULL
 	);`,
+	// 5: what makes two runs the same configuration (experiment files
+	// continue the runs they already have).
+	`ALTER TABLE runs ADD COLUMN config_key TEXT NOT NULL DEFAULT '';
+	CREATE INDEX runs_by_config ON runs(experiment, config_key);`,
 }
 
 func (s *Store) migrate(ctx context.Context) error {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/report"
@@ -34,8 +35,29 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	simParams := simFlags(fs)
 	db := dbFlag(fs)
 	asJSON := fs.Bool("json", false, "print the summary as one JSON object on stdout")
+	file := fs.String("f", "", "experiment file (YAML): task, seeds, repeats and a list of strategy configurations, lists expanded as a cross product")
+	repeats := fs.Int("repeats", 0, "run each configuration R times with seeds seed..seed+R-1 and report mean and 95% interval")
+	fs.StringVar(&cfg.Experiment, "experiment", "", "group the run(s) under this experiment id (default with --repeats: repeats-<time>)")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	cfg.Sim = *simParams
+	cfg.APIKey = *apiKey
+	if cfg.APIKey == "" {
+		cfg.APIKey = os.Getenv("OPENAI_API_KEY")
+	}
+	if *repeats < 0 {
+		return usageError{fmt.Errorf("--repeats %d: must be at least 1", *repeats)}
+	}
+	if *file != "" {
+		if len(sets) > 0 || *preset != "" || cfg.Task != "" || cfg.Strategy != "" {
+			return usageError{errors.New("-f: the experiment file names the task and strategies; drop --task, --strategy, --set and --preset")}
+		}
+		exp, err := bench.LoadExperiment(*file, cfg, *repeats)
+		if err != nil {
+			return usageError{err}
+		}
+		return runExperiment(ctx, exp, cfg.APIKey, *db, *asJSON, stdout, stderr)
 	}
 	raw, err := strategies.ParseSets(sets)
 	if err != nil {
@@ -47,13 +69,20 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return usageError{err}
 		}
 	}
-	cfg.Sim = *simParams
-	cfg.APIKey = *apiKey
-	if cfg.APIKey == "" {
-		cfg.APIKey = os.Getenv("OPENAI_API_KEY")
-	}
 	if err := bench.Check(cfg); err != nil {
 		return err
+	}
+	if *repeats > 1 {
+		if cfg.Experiment == "" {
+			cfg.Experiment = fmt.Sprintf("repeats-%s", time.Now().UTC().Format("20060102-150405"))
+		}
+		exp := bench.Experiment{ID: cfg.Experiment}
+		for r := range *repeats {
+			c := cfg
+			c.Seed = cfg.Seed + int64(r)
+			exp.Runs = append(exp.Runs, c)
+		}
+		return runExperiment(ctx, exp, cfg.APIKey, *db, *asJSON, stdout, stderr)
 	}
 	st, err := openStore(ctx, *db)
 	if err != nil {
@@ -65,19 +94,51 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	sum, err := eng.Run(ctx, cfg)
 	bar.finish()
 	if err != nil {
-		if sum.RunID != 0 {
-			fmt.Fprintf(stderr, "run %d: %d items stored before the stop; they are kept in %s\n", sum.RunID, sum.N, *db)
-		}
-		if errors.Is(err, context.Canceled) {
-			return fmt.Errorf("interrupted")
-		}
-		return err
+		return stopped(sum, *db, err)
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		return enc.Encode(sum)
 	}
 	return report.Write(stdout, "md", []report.Row{rowOf(sum)})
+}
+
+// stopped explains a run that did not finish, in one line.
+func stopped(sum bench.Summary, db string, err error) error {
+	if sum.RunID == 0 {
+		return err
+	}
+	why := err
+	if errors.Is(err, context.Canceled) {
+		why = errors.New("interrupted")
+	}
+	return fmt.Errorf("%w; %d items of run %d are kept in %s; continue with: bench resume %d --db %s", why, sum.N, sum.RunID, db, sum.RunID, db)
+}
+
+// runExperiment runs (or continues) every run of an experiment, then
+// prints its comparison table.
+func runExperiment(ctx context.Context, exp bench.Experiment, apiKey, db string, asJSON bool, stdout, stderr io.Writer) error {
+	st, err := openStore(ctx, db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	fmt.Fprintf(stderr, "experiment %s: %d runs\n", exp.ID, len(exp.Runs))
+	bar := newProgressBar(stderr)
+	eng := &bench.Engine{Store: st, OnProgress: bar.update}
+	sums, err := eng.RunExperiment(ctx, exp, apiKey)
+	bar.finish()
+	if err != nil {
+		if len(sums) < len(exp.Runs) {
+			return fmt.Errorf("experiment %s stopped after %d of %d runs (%w); run the same command again to continue", exp.ID, len(sums), len(exp.Runs), err)
+		}
+		return err
+	}
+	if asJSON {
+		return json.NewEncoder(stdout).Encode(map[string]any{"experiment": exp.ID, "runs": sums})
+	}
+	st.Close()
+	return cmdReport(ctx, []string{"--db", db, "--experiment", exp.ID}, stdout, stderr)
 }
 
 // rowOf turns a run summary into a table row.

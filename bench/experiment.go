@@ -1,0 +1,286 @@
+package bench
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/reasonbench/reasonbench/strategies"
+)
+
+// Experiment is an experiment file expanded into runs: every strategy
+// configuration (the cross product of any parameter given as a list) times
+// every seed.
+type Experiment struct {
+	ID   string   // the file's name: field, else the file name without extension
+	Runs []Config // in file order, seeds innermost
+}
+
+// experimentKeys are the top-level keys an experiment file may have.
+var experimentKeys = []string{"name", "task", "range", "model", "base_url", "concurrency", "seed", "seeds", "repeats",
+	"cache", "timeout_seconds", "retries", "prompts", "sim", "strategies"}
+
+var simKeys = []string{"skill", "slip", "misjudge", "boost", "focus"}
+
+// fileError points at a line of an experiment file.
+type fileError struct {
+	file string
+	line int
+	msg  string
+}
+
+func (e fileError) Error() string { return fmt.Sprintf("%s:%d: %s", e.file, e.line, e.msg) }
+
+// LoadExperiment reads and expands an experiment file. base supplies the
+// defaults (bench run's flags); repeats > 0 overrides the file's seeds with
+// base.Seed .. base.Seed+repeats-1.
+func LoadExperiment(path string, base Config, repeats int) (Experiment, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Experiment{}, fmt.Errorf("experiment file: %w", err)
+	}
+	return ParseExperiment(filepath.Base(path), data, base, repeats)
+}
+
+// ParseExperiment expands an experiment file's contents; name is used in
+// error messages and as the default id.
+func ParseExperiment(name string, data []byte, base Config, forceRepeats int) (Experiment, error) {
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil {
+		return Experiment{}, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return Experiment{}, fileError{name, 1, "want a mapping with keys " + strings.Join(experimentKeys, ", ")}
+	}
+	root := doc.Content[0]
+	bad := func(n *yaml.Node, format string, args ...any) error {
+		return fileError{name, n.Line, fmt.Sprintf(format, args...)}
+	}
+	exp := Experiment{ID: strings.TrimSuffix(name, filepath.Ext(name))}
+	cfg := base
+	var seeds []int64
+	repeats := 1
+	var entries *yaml.Node
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		var err error
+		switch k.Value {
+		case "name":
+			exp.ID, err = scalarString(v)
+		case "task":
+			cfg.Task, err = scalarString(v)
+		case "range":
+			cfg.Range, err = scalarString(v)
+		case "model":
+			cfg.Model, err = scalarString(v)
+		case "base_url":
+			cfg.BaseURL, err = scalarString(v)
+		case "cache":
+			cfg.Cache, err = scalarString(v)
+		case "prompts":
+			cfg.PromptDir, err = scalarString(v)
+		case "concurrency":
+			cfg.Concurrency, err = scalarInt(v)
+		case "retries":
+			cfg.Retries, err = scalarInt(v)
+		case "timeout_seconds":
+			var s int
+			s, err = scalarInt(v)
+			cfg.Timeout = secondsDuration(s)
+		case "repeats":
+			repeats, err = scalarInt(v)
+			if err == nil && repeats < 1 {
+				err = fmt.Errorf("want at least 1")
+			}
+		case "seed":
+			var s int
+			s, err = scalarInt(v)
+			cfg.Seed = int64(s)
+		case "seeds":
+			if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+				return exp, bad(v, "seeds: want a list of whole numbers")
+			}
+			for _, n := range v.Content {
+				s, err := scalarInt(n)
+				if err != nil {
+					return exp, bad(n, "seeds: %v", err)
+				}
+				seeds = append(seeds, int64(s))
+			}
+		case "sim":
+			err = decodeSim(v, &cfg, bad)
+			if fe, ok := err.(fileError); ok {
+				return exp, fe
+			}
+		case "strategies":
+			entries = v
+		default:
+			return exp, bad(k, "unknown key %q (allowed: %s)", k.Value, strings.Join(experimentKeys, ", "))
+		}
+		if err != nil {
+			return exp, bad(v, "%s: %v", k.Value, err)
+		}
+	}
+	if entries == nil || entries.Kind != yaml.SequenceNode || len(entries.Content) == 0 {
+		return exp, fileError{name, root.Line, "strategies: want a list like `- cot: {k: 10}`"}
+	}
+	if forceRepeats > 0 {
+		seeds, repeats = nil, forceRepeats
+	}
+	if seeds == nil {
+		for r := range repeats {
+			seeds = append(seeds, cfg.Seed+int64(r))
+		}
+	} else if repeats != 1 && repeats != len(seeds) {
+		return exp, fileError{name, root.Line, fmt.Sprintf("repeats %d but %d seeds: give one or the other", repeats, len(seeds))}
+	}
+	cfg.Experiment = exp.ID
+	for _, e := range entries.Content {
+		if e.Kind != yaml.MappingNode || len(e.Content) != 2 {
+			return exp, bad(e, "strategies: each entry is one strategy name with its parameters, e.g. `- tot: {b: [1, 5]}`")
+		}
+		sname, pnode := e.Content[0], e.Content[1]
+		spec, err := strategies.Lookup(sname.Value)
+		if err != nil {
+			return exp, bad(sname, "%v", err)
+		}
+		combos, err := expandParams(pnode, spec.Params, bad)
+		if err != nil {
+			return exp, err
+		}
+		for _, params := range combos {
+			for _, seed := range seeds {
+				c := cfg
+				c.Strategy, c.Params, c.Seed = spec.Name, params.values, seed
+				if _, err := strategies.Resolve(spec.Params, params.values); err != nil {
+					return exp, fileError{name, params.line, fmt.Sprintf("%s: %v", spec.Name, err)}
+				}
+				exp.Runs = append(exp.Runs, c)
+			}
+		}
+	}
+	for _, c := range exp.Runs {
+		if err := Check(c); err != nil {
+			return exp, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return exp, nil
+}
+
+type paramCombo struct {
+	values map[string]any
+	line   int
+}
+
+// expandParams turns {b: [1, 5], n_evaluate: 3} into the cross product of
+// its list values, keys in file order.
+func expandParams(n *yaml.Node, decl []strategies.Param, bad func(*yaml.Node, string, ...any) error) ([]paramCombo, error) {
+	combos := []paramCombo{{values: map[string]any{}, line: n.Line}}
+	if n.Kind == yaml.ScalarNode && (n.Value == "" || n.Tag == "!!null") {
+		return combos, nil
+	}
+	if n.Kind != yaml.MappingNode {
+		return nil, bad(n, "parameters: want a mapping like {k: 10}")
+	}
+	var names []string
+	for _, p := range decl {
+		names = append(names, p.Name)
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if !slices.Contains(names, k.Value) {
+			return nil, bad(k, "unknown parameter %q (allowed: %s)", k.Value, strings.Join(names, ", "))
+		}
+		var options []*yaml.Node
+		if v.Kind == yaml.SequenceNode {
+			options = v.Content
+		} else {
+			options = []*yaml.Node{v}
+		}
+		var next []paramCombo
+		for _, c := range combos {
+			for _, o := range options {
+				if o.Kind != yaml.ScalarNode {
+					return nil, bad(o, "%s: want a value or a list of values", k.Value)
+				}
+				vals := make(map[string]any, len(c.values)+1)
+				for kk, vv := range c.values {
+					vals[kk] = vv
+				}
+				vals[k.Value] = scalarValue(o)
+				next = append(next, paramCombo{values: vals, line: o.Line})
+			}
+		}
+		combos = next
+	}
+	return combos, nil
+}
+
+// scalarValue types a YAML scalar: ints, floats and bools by their tag,
+// everything else as text; Resolve checks it against the declaration.
+func scalarValue(n *yaml.Node) any {
+	switch n.Tag {
+	case "!!int":
+		if v, err := strconv.Atoi(n.Value); err == nil {
+			return v
+		}
+	case "!!float":
+		if v, err := strconv.ParseFloat(n.Value, 64); err == nil {
+			return v
+		}
+	case "!!bool":
+		if v, err := strconv.ParseBool(n.Value); err == nil {
+			return v
+		}
+	}
+	return n.Value
+}
+
+func scalarString(n *yaml.Node) (string, error) {
+	if n.Kind != yaml.ScalarNode {
+		return "", fmt.Errorf("want text")
+	}
+	return n.Value, nil
+}
+
+func scalarInt(n *yaml.Node) (int, error) {
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!int" {
+		return 0, fmt.Errorf("want a whole number, got %q", n.Value)
+	}
+	return strconv.Atoi(n.Value)
+}
+
+func decodeSim(n *yaml.Node, cfg *Config, bad func(*yaml.Node, string, ...any) error) error {
+	if n.Kind != yaml.MappingNode {
+		return bad(n, "sim: want a mapping like {skill: 0.5}")
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		f, err := strconv.ParseFloat(v.Value, 64)
+		if v.Kind != yaml.ScalarNode || (v.Tag != "!!float" && v.Tag != "!!int") || err != nil {
+			return bad(v, "sim.%s: want a number", k.Value)
+		}
+		switch k.Value {
+		case "skill":
+			cfg.Sim.Skill = f
+		case "slip":
+			cfg.Sim.Slip = f
+		case "misjudge":
+			cfg.Sim.Misjudge = f
+		case "boost":
+			cfg.Sim.Boost = f
+		case "focus":
+			cfg.Sim.Focus = f
+		default:
+			return bad(k, "unknown key sim.%s (allowed: %s)", k.Value, strings.Join(simKeys, ", "))
+		}
+	}
+	return nil
+}

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	_ "modernc.org/sqlite"
+
+	"github.com/reasonbench/reasonbench/bench"
+	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/llm/sim"
+)
+
+// The test binary doubles as the bench command when this variable is set,
+// so a test can run bench as a real process and kill it.
+const childEnv = "REASONBENCH_TEST_AS_BENCH"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(childEnv) == "1" {
+		os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+func countItems(t *testing.T, db string) int {
+	t.Helper()
+	conn, err := sql.Open("sqlite", "file:"+db+"?_pragma=busy_timeout(5000)&mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var n int
+	if err := conn.QueryRow(`SELECT count(*) FROM items`).Scan(&n); err != nil {
+		return 0 // not created yet
+	}
+	return n
+}
+
+// TestKilledRunResumesToTheSameNumbers kills `bench run` with SIGKILL
+// halfway through, resumes it, and compares the final numbers and call
+// counts with an uninterrupted run of the same seed.
+func TestKilledRunResumesToTheSameNumbers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a child process")
+	}
+	m, err := bench.NewSim(sim.DefaultParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(llm.NewServer(m, llm.ServerOptions{Latency: 15 * time.Millisecond}))
+	defer srv.Close()
+	dir := t.TempDir()
+	args := func(db string) []string {
+		return []string{"run", "--db", db, "--base-url", srv.URL + "/v1", "--task", "game24", "--strategy", "tot",
+			"--set", "b=1", "--range", "900:920", "--concurrency", "2", "--json"}
+	}
+
+	refDB := filepath.Join(dir, "ref.db")
+	code, out, stderr := cli(t, args(refDB)...)
+	if code != 0 {
+		t.Fatalf("reference run: %s", stderr)
+	}
+	var ref bench.Summary
+	if err := json.Unmarshal([]byte(out), &ref); err != nil {
+		t.Fatal(err)
+	}
+
+	db := filepath.Join(dir, "killed.db")
+	cmd := exec.Command(os.Args[0], args(db)...)
+	cmd.Env = append(os.Environ(), childEnv+"=1")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for countItems(t, db) < 6 {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("the child stored fewer than 6 items in 60s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := cmd.Process.Kill(); err != nil { // SIGKILL: no cleanup runs
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	stored := countItems(t, db)
+	if stored >= 20 {
+		t.Fatalf("the child finished (%d items) before it was killed", stored)
+	}
+
+	code, out, stderr = cli(t, "resume", "--last", "--db", db, "--json")
+	if code != 0 {
+		t.Fatalf("resume: %s", stderr)
+	}
+	var got bench.Summary
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.N != 20 || got.Status != "done" {
+		t.Fatalf("after resume: %+v", got)
+	}
+	if got.Accuracy != ref.Accuracy || got.Calls != ref.Calls || got.PromptTokens != ref.PromptTokens ||
+		got.CompletionTokens != ref.CompletionTokens || got.Metrics["any_at_b"] != ref.Metrics["any_at_b"] {
+		t.Errorf("killed at %d items and resumed:\n%+v\nuninterrupted:\n%+v", stored, got, ref)
+	}
+	t.Logf("killed after %d of 20 items; resumed to accuracy %.2f with %d calls (reference %.2f, %d calls)",
+		stored, got.Accuracy, got.Calls, ref.Accuracy, ref.Calls)
+}
