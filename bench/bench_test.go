@@ -2,7 +2,10 @@ package bench
 
 import (
 	"context"
+	"net/http/httptest"
+	"os"
 	"testing"
+	"time"
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
@@ -105,4 +108,54 @@ func BenchmarkHarnessOnlyPerCompletion(b *testing.B) {
 		completions += 100
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(completions)/1e3, "µs/completion")
+}
+
+// BenchmarkToTConcurrency runs ToT b=5 on the 100 hard puzzles against the
+// simulator served over HTTP with a fixed latency, and reports the wall
+// time against two lower bounds: the critical path (the longest chain of
+// dependent calls: propose then value at each of 4 depths, times the
+// latency) and the work bound (HTTP requests times latency divided by the
+// concurrency). The run can be no faster than the larger of the two.
+func BenchmarkToTConcurrency(b *testing.B) {
+	latency := benchLatency()
+	const concurrency = 64
+	cfg := DefaultConfig()
+	cfg.Task, cfg.Strategy, cfg.Range = "game24", "tot", "900:1000"
+	cfg.Params = map[string]any{"b": 5}
+	cfg.Concurrency = concurrency
+	cfg.Cache = llm.CacheOff
+	model, err := NewSim(cfg.Sim)
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := httptest.NewServer(llm.NewServer(model, llm.ServerOptions{Latency: latency}))
+	defer srv.Close()
+	cfg.BaseURL = srv.URL + "/v1"
+	for range b.N {
+		st := tempStore(b)
+		start := time.Now()
+		sum, err := (&Engine{Store: st}).Run(context.Background(), cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		wall := time.Since(start)
+		critical := 8 * latency
+		work := time.Duration(sum.Requests) * latency / concurrency
+		bound := max(critical, work)
+		b.ReportMetric(wall.Seconds(), "wall_s")
+		b.ReportMetric(critical.Seconds(), "critical_path_s")
+		b.ReportMetric(work.Seconds(), "work_bound_s")
+		b.ReportMetric(wall.Seconds()/critical.Seconds(), "x_critical")
+		b.ReportMetric(wall.Seconds()/bound.Seconds(), "x_bound")
+		b.ReportMetric(float64(sum.Requests), "requests")
+	}
+}
+
+// benchLatency is the injected latency of BenchmarkToTConcurrency
+// (REASONBENCH_LATENCY, default 20ms).
+func benchLatency() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("REASONBENCH_LATENCY")); err == nil {
+		return d
+	}
+	return 20 * time.Millisecond
 }

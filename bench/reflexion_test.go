@@ -171,7 +171,7 @@ func TestReflexionSummaryAndMemoryFrom(t *testing.T) {
 		strings.Contains(js, "after_trial_") || strings.Contains(js, "ran_trial_") || !strings.Contains(js, `"evaluator":"oracle"`) {
 		t.Errorf("summary JSON: %s", js)
 	}
-	if ParamSummary("reflexion", first.Params) != "actor=cot evaluator=oracle trials=3" {
+	if ParamSummary("reflexion", first.Params) != "actor=cot trials=3 evaluator=oracle" {
 		t.Errorf("param summary %q", ParamSummary("reflexion", first.Params))
 	}
 
