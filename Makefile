@@ -6,7 +6,7 @@ BIN     := bin/bench
 DEMO_DB := results/demo.db
 HARD    := 900:1000
 
-.PHONY: build demo test fmt-check vet fuzz bench-go clean
+.PHONY: build demo test fmt-check vet fuzz bench-go clean figures
 
 build:
 	$(GO) build -o $(BIN) ./cmd/bench
@@ -56,3 +56,12 @@ bench-go:
 
 clean:
 	rm -rf bin
+
+# The README's table and figure, regenerated from the example experiment on
+# the simulated model.
+FIG_DB := results/figures.db
+figures: build
+	rm -f $(FIG_DB) $(FIG_DB)-wal $(FIG_DB)-shm
+	$(BIN) run --db $(FIG_DB) -f experiments/tot-game24.yaml >/dev/null
+	$(BIN) report --db $(FIG_DB) --experiment tot-game24 --format md > docs/tot-game24.md
+	$(BIN) plot --db $(FIG_DB) --experiment tot-game24 --x tokens --y accuracy --logx --out docs/tot-game24.svg
