@@ -4,11 +4,9 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"time"
 
 	"github.com/reasonbench/reasonbench/store"
@@ -96,16 +94,9 @@ func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	out := fs.String("out", "", "output file (default: stdout)")
 	withCalls := fs.Bool("calls", false, "include each item's model calls (requests and responses in full)")
 	db := dbFlag(fs)
-	runArg, rest := splitPositional(args)
-	if err := parse(fs, rest); err != nil {
-		return err
-	}
-	if runArg == "" {
-		return usageError{errors.New("usage: bench export RUN [--format jsonl] [--out FILE] [--calls]")}
-	}
-	runID, err := strconv.ParseInt(runArg, 10, 64)
+	runID, err := parseRunArg(fs, args, "usage: bench export RUN [--format jsonl] [--out FILE] [--calls]")
 	if err != nil {
-		return usageError{fmt.Errorf("run %q: want a run id (see bench report)", runArg)}
+		return err
 	}
 	if *format != "jsonl" {
 		return usageError{fmt.Errorf("unknown format %q (known: jsonl)", *format)}

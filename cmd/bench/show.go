@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -17,16 +18,9 @@ func cmdShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs := newFlags("show", stderr)
 	item := fs.Int("item", -1, "item (row index) to show; default: list the run's items")
 	db := dbFlag(fs)
-	runArg, rest := splitPositional(args)
-	if err := parse(fs, rest); err != nil {
-		return err
-	}
-	if runArg == "" {
-		return usageError{errors.New("usage: bench show RUN [--item I]")}
-	}
-	runID, err := strconv.ParseInt(runArg, 10, 64)
+	runID, err := parseRunArg(fs, args, "usage: bench show RUN [--item I]")
 	if err != nil {
-		return usageError{fmt.Errorf("run %q: want a run id (see bench report)", runArg)}
+		return err
 	}
 	st, err := openStore(ctx, *db)
 	if err != nil {
@@ -92,6 +86,22 @@ func cmdShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return report.WriteSteps(stdout, steps)
 	}
 	return nil
+}
+
+// parseRunArg parses `RUN [flags]`: the run id first, then the flags.
+func parseRunArg(fs *flag.FlagSet, args []string, usage string) (int64, error) {
+	runArg, rest := splitPositional(args)
+	if err := parse(fs, rest); err != nil {
+		return 0, err
+	}
+	if runArg == "" {
+		return 0, usageError{errors.New(usage)}
+	}
+	runID, err := strconv.ParseInt(runArg, 10, 64)
+	if err != nil {
+		return 0, usageError{fmt.Errorf("run %q: want a run id (see bench report)", runArg)}
+	}
+	return runID, nil
 }
 
 // splitPositional takes the leading positional argument of
