@@ -197,6 +197,10 @@ func (e *Engine) Run(ctx context.Context, cfg Config) (Summary, error) {
 	hashes := map[string]string{}
 	for _, n := range p.prompts.Names() {
 		hashes[n] = p.prompts.Hash(n)
+		text, _ := p.prompts.Text(n)
+		if err := e.Store.PutPrompt(ctx, hashes[n], n, text); err != nil {
+			return Summary{}, err
+		}
 	}
 	cfg.Range = p.rng.String()
 	spec, _ := json.Marshal(recordedSpec{Config: cfg, Params: p.params, Prompts: hashes})

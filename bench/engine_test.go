@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net"
 	"net/http/httptest"
@@ -88,6 +89,14 @@ func TestRunStoresEveryItemAndCall(t *testing.T) {
 		if !strings.Contains(string(run.Spec), want) {
 			t.Errorf("spec lacks %s: %s", want, run.Spec)
 		}
+	}
+	var spec recordedSpec
+	if err := json.Unmarshal(run.Spec, &spec); err != nil {
+		t.Fatal(err)
+	}
+	text, err := st.Prompt(ctx, spec.Prompts["game24/cot"])
+	if err != nil || !strings.Contains(text, "{{.Input}}") {
+		t.Errorf("the cot template text is not stored under its hash: %q, %v", text, err)
 	}
 }
 

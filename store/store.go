@@ -171,6 +171,12 @@ var migrations = []string{
 	// continue the runs they already have).
 	`ALTER TABLE runs ADD COLUMN config_key TEXT NOT NULL DEFAULT '';
 	CREATE INDEX runs_by_config ON runs(experiment, config_key);`,
+	// 6: prompt template texts by content hash (runs record the hashes).
+	`CREATE TABLE prompts (
+		hash TEXT PRIMARY KEY,
+		name TEXT NOT NULL,
+		text TEXT NOT NULL
+	);`,
 }
 
 func (s *Store) migrate(ctx context.Context) error {
