@@ -1,11 +1,13 @@
 package bench
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"net"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -314,6 +316,38 @@ func TestRerunFromCacheMakesNoHTTPRequests(t *testing.T) {
 		}
 		if h.Requests() == before {
 			t.Errorf("%s: --cache off still answered from the cache", strategy)
+		}
+	}
+}
+
+func TestAPIKeyNeverStored(t *testing.T) {
+	ctx := context.Background()
+	const key = "sk-test-NEVER-STORE-THIS-0123456789"
+	cfg := cotConfig(2, "900:903")
+	srv, _ := simServer(t, cfg, llm.ServerOptions{})
+	cfg.BaseURL = srv.URL + "/v1"
+	cfg.APIKey = key
+	dir := t.TempDir()
+	st, err := store.Open(ctx, filepath.Join(dir, "k.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := (&Engine{Store: st}).Run(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (&Engine{Store: st}).Resume(ctx, sum.RunID, key); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	files, _ := filepath.Glob(filepath.Join(dir, "k.db*"))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(b, []byte(key)) || bytes.Contains(b, []byte("NEVER-STORE")) {
+			t.Errorf("%s contains the API key", f)
 		}
 	}
 }
