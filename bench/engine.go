@@ -380,8 +380,7 @@ func (e *Engine) solveAll(ctx context.Context, runID int64, p *plan, sampler llm
 }
 
 func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base llm.Sampler, inst tasks.Instance) (store.Item, error) {
-	meter := &llm.Meter{}
-	sampler := llm.Chain(base, meter.Middleware, llm.Record(itemRecorder{st: e.Store, run: runID, index: inst.Index}),
+	sampler := llm.Chain(base, llm.Record(itemRecorder{st: e.Store, run: runID, index: inst.Index}),
 		llm.Cache(e.Store, p.cfg.Cache, p.cfg.BackendIdentity()))
 	env := strategies.Env{Sampler: sampler, Task: p.task, Prompts: p.prompts, Seed: ItemSeed(p.cfg.Seed, inst.Index),
 		Trace:      itemTrace{st: e.Store, run: runID, index: inst.Index},
@@ -399,11 +398,16 @@ func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base llm.Sa
 	if err != nil {
 		return store.Item{}, fmt.Errorf("item %d: encode detail: %w", inst.Index, err)
 	}
-	usage, calls := meter.Usage()
+	// The calls table is the record: it also holds the calls of trials
+	// completed before a resume.
+	usage, err := e.Store.ItemTotals(context.WithoutCancel(ctx), runID, inst.Index)
+	if err != nil {
+		return store.Item{}, err
+	}
 	it := store.Item{
 		RunID: runID, Index: inst.Index, Key: inst.Key, Input: inst.Input, Output: res.Output,
 		Correct: res.Score.Correct, Score: res.Accuracy, Metrics: res.Metrics, Detail: detail,
-		PromptTokens: usage.PromptTokens, CompletionTokens: usage.CompletionTokens, Calls: calls,
+		PromptTokens: usage.PromptTokens, CompletionTokens: usage.CompletionTokens, Calls: usage.Calls,
 		Requests: usage.Requests, Cost: usage.Cost, WallSeconds: time.Since(start).Seconds(),
 	}
 	if err := e.Store.PutItem(context.WithoutCancel(ctx), it); err != nil {

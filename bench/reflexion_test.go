@@ -142,6 +142,17 @@ func TestReflexionRunKilledMidItemResumes(t *testing.T) {
 	if got, want := stepsOf(t, st, run, items), stepsOf(t, wholeStore, whole.RunID, items); !slices.Equal(got, want) {
 		t.Errorf("steps after resume differ from the uninterrupted run's:\n%v\n%v", got, want)
 	}
+	// Per item too: the resumed item counts the calls of its trials from
+	// before the kill.
+	gotItems, _ := st.Items(ctx, run)
+	wantItems, _ := wholeStore.Items(ctx, whole.RunID)
+	for i := range gotItems {
+		g, w := gotItems[i], wantItems[i]
+		if g.Calls != w.Calls || g.PromptTokens != w.PromptTokens || g.CompletionTokens != w.CompletionTokens {
+			t.Errorf("item %d: %d calls %d+%d tokens, uninterrupted %d calls %d+%d tokens",
+				g.Index, g.Calls, g.PromptTokens, g.CompletionTokens, w.Calls, w.PromptTokens, w.CompletionTokens)
+		}
+	}
 	if resumed.N != whole.N || resumed.Accuracy != whole.Accuracy || !slices.Equal(resumed.PerTrial, whole.PerTrial) ||
 		!slices.Equal(resumed.PerTrialRan, whole.PerTrialRan) || resumed.Calls != whole.Calls ||
 		resumed.PromptTokens != whole.PromptTokens || resumed.CompletionTokens != whole.CompletionTokens ||

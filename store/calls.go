@@ -76,10 +76,21 @@ type RunTotals struct {
 
 // Totals sums a run's recorded calls.
 func (s *Store) Totals(ctx context.Context, runID int64) (RunTotals, error) {
+	return s.totals(ctx, runID, -1)
+}
+
+// ItemTotals sums the recorded calls of one item of a run, including those
+// of trials completed before a resume.
+func (s *Store) ItemTotals(ctx context.Context, runID int64, item int) (RunTotals, error) {
+	return s.totals(ctx, runID, item)
+}
+
+// totals sums calls of a run, of one item when item >= 0.
+func (s *Store) totals(ctx context.Context, runID int64, item int) (RunTotals, error) {
 	var t RunTotals
 	err := s.db.QueryRowContext(ctx, `SELECT count(*), COALESCE(sum(requests),0), COALESCE(sum(prompt_tokens),0),
-		COALESCE(sum(completion_tokens),0), COALESCE(sum(cost),0) FROM calls WHERE run_id = ?`, runID).
-		Scan(&t.Calls, &t.Requests, &t.PromptTokens, &t.CompletionTokens, &t.Cost)
+		COALESCE(sum(completion_tokens),0), COALESCE(sum(cost),0) FROM calls WHERE run_id = ? AND (? < 0 OR item_idx = ?)`,
+		runID, item, item).Scan(&t.Calls, &t.Requests, &t.PromptTokens, &t.CompletionTokens, &t.Cost)
 	if err != nil {
 		return t, fmt.Errorf("totals of run %d: %w", runID, err)
 	}

@@ -87,7 +87,7 @@ var reflexionParams = []Param{
 	{Name: "evaluator", Kind: String, Default: EvaluatorOracle, Allowed: []string{EvaluatorOracle, EvaluatorSelf}, Show: true,
 		Doc: "what stops the loop: oracle (the task's score against the gold answer, as the paper: it peeks) or self (the model judges its answer)"},
 	{Name: "memory_from", Kind: Int, Default: 0, Min: Bound(0),
-		Doc: "run id whose stored reflections on the same instance the first trial starts with (0: none)"},
+		Doc: "run id whose stored reflections on the same instance the first trial starts with, for the reflecting strategies (0: none)"},
 	{Name: "reflect_tokens", Kind: Int, Default: 1600, Min: Bound(0), Max: Bound(1000000),
 		Doc: "token budget of a trajectory shown to the reflector or as the last attempt, longest observations shortened first (0: no limit)"},
 	{Name: "temperature", Kind: Float, Default: 0.0, Min: Bound(0), Max: Bound(2), Doc: "sampling temperature of every call (the reference used 0)"},
