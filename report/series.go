@@ -6,10 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
-	"github.com/olekukonko/tablewriter/tw"
 )
 
 // SeriesRow is one step of a multi-trial run (`bench report --by trial`):
@@ -51,34 +47,7 @@ func WriteSeries(w io.Writer, format, unit string, rows []SeriesRow) error {
 	}
 	switch format {
 	case "md":
-		align := make([]tw.Align, len(header))
-		for i, h := range header {
-			align[i] = tw.AlignRight
-			switch h {
-			case "task", "strategy", "params", "model":
-				align[i] = tw.AlignLeft
-			}
-		}
-		for _, line := range body {
-			for i := range line {
-				line[i] = strings.ReplaceAll(line[i], "|", `\|`)
-			}
-		}
-		tb := tablewriter.NewTable(w,
-			tablewriter.WithRenderer(renderer.NewMarkdown()),
-			tablewriter.WithHeaderAutoFormat(tw.Off),
-			tablewriter.WithHeaderAlignment(tw.AlignLeft),
-			tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: align}),
-		)
-		hdr := make([]any, len(header))
-		for i, h := range header {
-			hdr[i] = h
-		}
-		tb.Header(hdr...)
-		if err := tb.Bulk(body); err != nil {
-			return err
-		}
-		return tb.Render()
+		return renderMarkdown(w, header, body, rightAligned(header))
 	case "csv":
 		return csv.NewWriter(w).WriteAll(append([][]string{header}, body...))
 	case "json":

@@ -117,6 +117,17 @@ func Pick(rng *rand.Rand, focus float64, taste string, labels []string) int {
 	return rs[n-1].i
 }
 
+// Which returns the first of markers that text contains, or "": how a
+// responder tells which of its prompts it is reading.
+func Which(text string, markers ...string) string {
+	for _, m := range markers {
+		if strings.Contains(text, m) {
+			return m
+		}
+	}
+	return ""
+}
+
 // Prompt is what a responder sees of a request.
 type Prompt struct {
 	Messages    []llm.Message

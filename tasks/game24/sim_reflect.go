@@ -43,13 +43,7 @@ func (c *moveCache) respondLearning(p sim.Prompt, rng *rand.Rand, params sim.Par
 	if !strings.Contains(text, markerTask) {
 		return llm.Choice{}, false
 	}
-	kind := ""
-	for _, m := range []string{markerReflect, markerSelfEval, markerFeedback, markerRefine} {
-		if strings.Contains(text, m) {
-			kind = m
-			break
-		}
-	}
+	kind := sim.Which(text, markerReflect, markerSelfEval, markerFeedback, markerRefine)
 	if kind == "" {
 		return llm.Choice{}, false
 	}

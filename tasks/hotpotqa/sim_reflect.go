@@ -41,13 +41,7 @@ const (
 //     (sim.Boosted, applied by Respond).
 func respondLearning(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm.Choice, bool) {
 	text := p.Last("user")
-	kind := ""
-	for _, m := range []string{markerReflect, markerSelfEval, markerFeedback, markerRefine} {
-		if strings.Contains(text, m) {
-			kind = m
-			break
-		}
-	}
+	kind := sim.Which(text, markerReflect, markerSelfEval, markerFeedback, markerRefine)
 	if kind == "" {
 		return llm.Choice{}, false
 	}
