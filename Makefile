@@ -69,3 +69,6 @@ figures: build
 	$(BIN) run --db $(FIG_DB) -f experiments/tot-game24.yaml >/dev/null
 	$(BIN) report --db $(FIG_DB) --experiment tot-game24 --format md > docs/tot-game24.md
 	$(BIN) plot --db $(FIG_DB) --experiment tot-game24 --x tokens --y accuracy --logx --out docs/tot-game24.svg
+	$(BIN) run --db $(FIG_DB) -f experiments/reflexion-hotpotqa.yaml >/dev/null
+	$(BIN) report --db $(FIG_DB) --experiment reflexion-hotpotqa --by trial --format md > docs/reflexion-hotpotqa.md
+	$(BIN) plot --db $(FIG_DB) --experiment reflexion-hotpotqa --kind trials --out docs/reflexion-hotpotqa.svg

@@ -109,3 +109,35 @@ func TestRunReportShowScore(t *testing.T) {
 		t.Errorf("list: %d\n%s", code, out)
 	}
 }
+
+func TestReflexionThroughTheCLI(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "r.db")
+	code, out, stderr := cli(t, "run", "--db", db, "--task", "hotpotqa", "--strategy", "reflexion", "--range", "0:8",
+		"--set", "trials=3", "--experiment", "rx", "--json")
+	if code != 0 {
+		t.Fatalf("run: %s", stderr)
+	}
+	var sum map[string]any
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if pt, ok := sum["per_trial"].([]any); !ok || len(pt) != 3 {
+		t.Errorf("per_trial = %v, want 3 values", sum["per_trial"])
+	}
+	svg := filepath.Join(dir, "trials.svg")
+	if code, _, stderr = cli(t, "plot", "--db", db, "--experiment", "rx", "--kind", "trials", "--out", svg); code != 0 {
+		t.Fatalf("plot --kind trials: %s", stderr)
+	}
+	if b, err := os.ReadFile(svg); err != nil || !bytes.Contains(b, []byte("<svg")) {
+		t.Errorf("no SVG written: %v", err)
+	}
+	code, out, _ = cli(t, "report", "--db", db, "--experiment", "rx", "--by", "trial")
+	if code != 0 || strings.Count(out, "| reflexion ") != 3 {
+		t.Errorf("report --by trial: %d\n%s", code, out)
+	}
+	code, out, _ = cli(t, "show", "1", "--db", db, "--item", "0")
+	if code != 0 || !strings.Contains(out, "--- trial 1") {
+		t.Errorf("show: %d\n%s", code, out)
+	}
+}
