@@ -9,7 +9,7 @@ HARD    := 900:1000
 .PHONY: build demo test fmt-check vet fuzz bench-go clean figures
 
 build:
-	$(GO) build -o $(BIN) ./cmd/bench
+	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/bench
 
 # The main job, offline on the simulated model: the ToT paper's Game of 24
 # comparison on its hard set (puzzles 900-999; IO and CoT with k=10 samples,
