@@ -11,6 +11,7 @@ import (
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/prompts"
 	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/game24"
 )
 
@@ -33,6 +34,14 @@ func BenchmarkHarnessOverheadPerCompletion(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	perCompletion(b, model, task, lib, func(i int) tasks.Instance { return insts[900+i%100] })
+}
+
+// perCompletion solves CoT k=100 on puzzles from pick until b.N completions
+// are sampled, through the middlewares a run uses, and reports the time per
+// completion.
+func perCompletion(b *testing.B, model llm.Sampler, task tasks.Task, lib *prompts.Library, pick func(int) tasks.Instance) {
+	b.Helper()
 	spec, _ := strategies.Lookup("cot")
 	v, _ := strategies.Resolve(spec.Params, map[string]any{"k": 100})
 	strat, _ := spec.New(v)
@@ -44,7 +53,7 @@ func BenchmarkHarnessOverheadPerCompletion(b *testing.B) {
 	for i := 0; completions < b.N; i++ {
 		meter := &llm.Meter{}
 		env := strategies.Env{Sampler: llm.Chain(base, meter.Middleware), Task: task, Prompts: lib, Seed: int64(i)}
-		if _, err := strat.Solve(ctx, env, insts[900+i%100]); err != nil {
+		if _, err := strat.Solve(ctx, env, pick(i)); err != nil {
 			b.Fatal(err)
 		}
 		completions += 100
@@ -87,27 +96,11 @@ func BenchmarkHarnessOnlyPerCompletion(b *testing.B) {
 	}
 	task := game24.NewTask()
 	insts, _ := task.Instances()
-	spec, _ := strategies.Lookup("cot")
-	v, _ := strategies.Resolve(spec.Params, map[string]any{"k": 100})
-	strat, _ := spec.New(v)
 	model := canned{texts: []string{
 		"Steps:\n10 - 4 = 6 (left: 5 6 6)\n6 / 6 = 1 (left: 1 5)\n1 * 5 = 5 (left: 5)\nAnswer: (6 / (10 - 4)) * 5 = 24",
 		"Steps:\n4 * 5 = 20 (left: 6 10 20)\n10 - 6 = 4 (left: 4 20)\n4 + 20 = 24 (left: 24)\nAnswer: (4 * 5) + (10 - 6) = 24",
 	}}
-	base := llm.Chain(model, llm.Limit(16))
-	ctx := context.Background()
-	b.ReportAllocs()
-	b.ResetTimer()
-	completions := 0
-	for i := 0; completions < b.N; i++ {
-		meter := &llm.Meter{}
-		env := strategies.Env{Sampler: llm.Chain(base, meter.Middleware), Task: task, Prompts: lib, Seed: int64(i)}
-		if _, err := strat.Solve(ctx, env, insts[900]); err != nil {
-			b.Fatal(err)
-		}
-		completions += 100
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(completions)/1e3, "µs/completion")
+	perCompletion(b, model, task, lib, func(int) tasks.Instance { return insts[900] })
 }
 
 // BenchmarkToTConcurrency runs ToT b=5 on the 100 hard puzzles against the

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -357,17 +356,8 @@ func (s *reflexion) trial(ctx context.Context, env Env, inst tasks.Instance, dat
 // maxReflection bounds a reflection as kept in memory, in bytes.
 const maxReflection = 4000
 
-// ask samples one completion of a single-turn prompt.
 func (s *reflexion) ask(ctx context.Context, env Env, prompt, purpose string) (string, error) {
-	resp, err := env.Sampler.Sample(ctx, llm.Request{Messages: userPrompt(prompt), Temperature: s.temperature,
-		MaxTokens: s.maxTokens, Seed: env.Seed, Purpose: purpose})
-	if err != nil {
-		return "", err
-	}
-	if len(resp.Choices) == 0 {
-		return "", errNoChoices(purpose)
-	}
-	return resp.Choices[0].Content, nil
+	return askOne(ctx, env, prompt, purpose, s.temperature, s.maxTokens)
 }
 
 // result scores the answer the loop stands by and lays out the per-trial

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -196,15 +195,7 @@ func FeedbackScore(feedback string) (float64, bool) {
 }
 
 func (s *selfRefine) ask(ctx context.Context, env Env, prompt, purpose string) (string, error) {
-	resp, err := env.Sampler.Sample(ctx, llm.Request{Messages: userPrompt(prompt), Temperature: s.temperature,
-		MaxTokens: s.maxTokens, Seed: env.Seed, Purpose: purpose})
-	if err != nil {
-		return "", err
-	}
-	if len(resp.Choices) == 0 {
-		return "", errNoChoices(purpose)
-	}
-	return resp.Choices[0].Content, nil
+	return askOne(ctx, env, prompt, purpose, s.temperature, s.maxTokens)
 }
 
 func (s *selfRefine) result(env Env, inst tasks.Instance, its []RefineIteration, stoppedBy string) Result {

@@ -139,3 +139,16 @@ func errNoChoices(purpose string) error {
 type TaskChecker interface {
 	CheckTask(t tasks.Task) error
 }
+
+// askOne samples one completion of a single-turn prompt.
+func askOne(ctx context.Context, env Env, prompt, purpose string, temperature float64, maxTokens int) (string, error) {
+	resp, err := env.Sampler.Sample(ctx, llm.Request{Messages: userPrompt(prompt), Temperature: temperature,
+		MaxTokens: maxTokens, Seed: env.Seed, Purpose: purpose})
+	if err != nil {
+		return "", err
+	}
+	if len(resp.Choices) == 0 {
+		return "", errNoChoices(purpose)
+	}
+	return resp.Choices[0].Content, nil
+}
