@@ -81,18 +81,20 @@ func (p Params) Validate() error {
 // being made) and each option's label: the same options in the same
 // situation are always ranked alike, whatever the sample. focus 0 is uniform.
 func Pick(rng *rand.Rand, focus float64, taste string, labels []string) int {
-	n := len(labels)
-	if n <= 1 || focus == 0 {
-		if n == 0 {
-			return -1
-		}
-		return rng.IntN(n)
+	if len(labels) == 0 {
+		return -1
 	}
+	return Rank(taste, labels)[PickRank(rng, focus, len(labels))]
+}
+
+// Rank returns the option indexes in the simulator's stable order of
+// preference for this taste: Pick's ranking, for callers that memoise it.
+func Rank(taste string, labels []string) []int {
 	type ranked struct {
 		i int
 		h uint64
 	}
-	rs := make([]ranked, n)
+	rs := make([]ranked, len(labels))
 	for i, l := range labels {
 		h := fnv.New64a()
 		h.Write([]byte(taste))
@@ -101,20 +103,34 @@ func Pick(rng *rand.Rand, focus float64, taste string, labels []string) int {
 		rs[i] = ranked{i, h.Sum64()}
 	}
 	slices.SortFunc(rs, func(a, b ranked) int { return cmp.Compare(a.h, b.h) })
+	order := make([]int, len(rs))
+	for r, x := range rs {
+		order[r] = x.i
+	}
+	return order
+}
+
+// PickRank draws a rank in [0, n) with weight 1/(rank+1)^focus.
+func PickRank(rng *rand.Rand, focus float64, n int) int {
+	if n <= 1 || focus == 0 {
+		if n <= 0 {
+			return -1
+		}
+		return rng.IntN(n)
+	}
 	total := 0.0
-	weights := make([]float64, n)
-	for r := range rs {
-		weights[r] = math.Pow(float64(r+1), -focus)
-		total += weights[r]
+	for r := range n {
+		total += math.Pow(float64(r+1), -focus)
 	}
 	x := rng.Float64() * total
-	for r, w := range weights {
+	for r := range n {
+		w := math.Pow(float64(r+1), -focus)
 		if x < w {
-			return rs[r].i
+			return r
 		}
 		x -= w
 	}
-	return rs[n-1].i
+	return n - 1
 }
 
 // Which returns the first of markers that text contains, or "": how a

@@ -163,16 +163,13 @@ func (c *moveCache) chooseMove(state []*big.Rat, rng *rand.Rand, params sim.Para
 	if rng.Float64() < params.Skill && len(o.good) > 0 {
 		from = o.good
 	}
-	return pickMove(state, from, rng, params.Focus)
+	return pickMove(from, rng, params.Focus)
 }
 
-// pickMove draws one of moves with the simulator's stable preferences.
-func pickMove(state []*big.Rat, moves []Move, rng *rand.Rand, focus float64) Move {
-	labels := make([]string, len(moves))
-	for i, m := range moves {
-		labels[i] = fmt.Sprintf("%s%c%s", m.A.RatString(), m.Op, m.B.RatString())
-	}
-	return moves[sim.Pick(rng, focus, FormatState(state), labels)]
+// pickMove draws one of moves, which are in the simulator's order of
+// preference (options), with its stable preferences.
+func pickMove(moves []Move, rng *rand.Rand, focus float64) Move {
+	return moves[sim.PickRank(rng, focus, len(moves))]
 }
 
 // slip returns a plausible arithmetic mistake: the result off by one or two.

@@ -1,9 +1,12 @@
 package game24
 
 import (
+	"fmt"
 	"math/big"
 	"strings"
 	"sync"
+
+	"github.com/reasonbench/reasonbench/llm/sim"
 )
 
 // moveCache memoises, per ordered state, the moves and which of them keep
@@ -14,6 +17,8 @@ type moveCache struct {
 	m  map[string]options
 }
 
+// options are a state's moves in the simulator's stable order of
+// preference (sim.Rank), all of them and the good ones.
 type options struct {
 	all, good []Move
 }
@@ -45,7 +50,7 @@ func (c *moveCache) options(state []*big.Rat) options {
 			return o
 		}
 	}
-	o := options{all: Moves(state)}
+	o := options{all: ranked(state, Moves(state))}
 	for _, m := range o.all {
 		if Solvable(m.Left) {
 			o.good = append(o.good, m)
@@ -59,4 +64,17 @@ func (c *moveCache) options(state []*big.Rat) options {
 		c.mu.Unlock()
 	}
 	return o
+}
+
+// ranked orders moves by the simulator's preference in this state.
+func ranked(state []*big.Rat, moves []Move) []Move {
+	labels := make([]string, len(moves))
+	for i, m := range moves {
+		labels[i] = fmt.Sprintf("%s%c%s", m.A.RatString(), m.Op, m.B.RatString())
+	}
+	out := make([]Move, len(moves))
+	for r, i := range sim.Rank(FormatState(state), labels) {
+		out[r] = moves[i]
+	}
+	return out
 }

@@ -77,7 +77,7 @@ func (c *moveCache) propose(text string, rng *rand.Rand, p sim.Params) (string, 
 		if len(good) > 0 && rng.Float64() < p.Skill {
 			from = good
 		}
-		m := pickMove(state, from, rng, p.Focus)
+		m := pickMove(from, rng, p.Focus)
 		result := m.Result
 		if rng.Float64() < p.Slip {
 			result = slip(result, rng)
