@@ -18,7 +18,7 @@ type sampling struct {
 }
 
 var samplingParams = []Param{
-	{Name: "k", Kind: Int, Default: 1, Min: Bound(1), Max: Bound(10000), Doc: "samples per instance"},
+	{Name: "k", Kind: Int, Default: 1, Min: Bound(1), Max: Bound(10000), Show: true, Doc: "samples per instance"},
 	{Name: "temperature", Kind: Float, Default: 0.7, Min: Bound(0), Max: Bound(2), Doc: "sampling temperature"},
 	{Name: "max_tokens", Kind: Int, Default: 0, Min: Bound(0), Doc: "completion token limit (0: server default)"},
 	contextParam,

@@ -32,7 +32,7 @@ var totParams = []Param{
 	{Name: "evaluate", Kind: String, Default: "value", Allowed: []string{"value", "vote"}, Doc: "value: judge each candidate n_evaluate times; vote: n_evaluate votes over all candidates"},
 	{Name: "select", Kind: String, Default: "greedy", Allowed: []string{"greedy", "sample"}, Doc: "keep the b best, or draw b in proportion to value (seeded)"},
 	{Name: "search", Kind: String, Default: "bfs", Allowed: []string{"bfs", "dfs"}, Doc: "breadth-first beam search, or depth-first with pruning and backtracking"},
-	{Name: "b", Kind: Int, Default: 5, Min: Bound(1), Max: Bound(1000), Doc: "beam width (n_select)"},
+	{Name: "b", Kind: Int, Default: 5, Min: Bound(1), Max: Bound(1000), Show: true, Doc: "beam width (n_select)"},
 	{Name: "n_generate", Kind: Int, Default: 1, Min: Bound(1), Max: Bound(1000), Doc: "samples per state when generating"},
 	{Name: "n_evaluate", Kind: Int, Default: 3, Min: Bound(1), Max: Bound(1000), Doc: "samples per candidate (value) or votes per step (vote)"},
 	{Name: "steps", Kind: Int, Default: 0, Min: Bound(0), Max: Bound(100), Doc: "search depth (0: the task's, 4 for game24)"},
