@@ -58,20 +58,6 @@ func intervalMark(iv Interval) string {
 	return ""
 }
 
-func statusSuffix(g Group) string {
-	if g.Status != "done" {
-		return " [" + g.Status + "]"
-	}
-	return ""
-}
-
-func groupModel(g Group) string {
-	if g.Simulated {
-		return g.Model + " (simulated)"
-	}
-	return g.Model
-}
-
 // savings totals what cache hits saved over the groups.
 func savings(groups []Group) (hits, tokens int, cost float64) {
 	for _, g := range groups {
@@ -146,9 +132,9 @@ func experimentTable(groups []Group) (header []string, body [][]cell, right []bo
 	txt := func(s string) cell { return cell{text: s} }
 	cols := []col{
 		{"task", false, func(g Group) cell { return txt(g.Task) }},
-		{"strategy", false, func(g Group) cell { return txt(g.Strategy + statusSuffix(g)) }},
+		{"strategy", false, func(g Group) cell { return txt(strategyText(g.Strategy, g.Status)) }},
 		{"params", false, func(g Group) cell { return txt(g.Params) }},
-		{"model", false, func(g Group) cell { return txt(groupModel(g)) }},
+		{"model", false, func(g Group) cell { return txt(modelText(g.Model, g.Simulated)) }},
 	}
 	if v.rng {
 		cols = append(cols, col{"range", false, func(g Group) cell { return txt(g.Range) }})

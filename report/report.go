@@ -78,11 +78,20 @@ func metricColumns(rows []Row) []string {
 	return append(cols, rest...)
 }
 
-func modelLabel(r Row) string {
-	if r.Simulated {
-		return r.Model + " (simulated)"
+// modelText labels a model, marking the simulator's results.
+func modelText(model string, simulated bool) string {
+	if simulated {
+		return model + " (simulated)"
 	}
-	return r.Model
+	return model
+}
+
+// strategyText names a strategy, marking a run that did not finish.
+func strategyText(strategy, status string) string {
+	if status != "done" {
+		return strategy + " [" + status + "]"
+	}
+	return strategy
 }
 
 // cells lays out header and body as text; the interval is one column
@@ -99,7 +108,8 @@ func cells(rows []Row, csv bool) ([]string, [][]string) {
 	header = append(header, "tokens", "calls", "wall_s")
 	var body [][]string
 	for _, r := range rows {
-		line := []string{fmt.Sprint(r.RunID), r.Task, r.Strategy, r.Params, modelLabel(r), fmt.Sprint(r.N), fmt.Sprintf("%.3f", r.Accuracy)}
+		line := []string{fmt.Sprint(r.RunID), r.Task, strategyText(r.Strategy, r.Status), r.Params, modelText(r.Model, r.Simulated),
+			fmt.Sprint(r.N), fmt.Sprintf("%.3f", r.Accuracy)}
 		if ci := r.CI(); csv {
 			line = append(line, fmt.Sprintf("%.4f", ci.Low), fmt.Sprintf("%.4f", ci.High))
 		} else {
@@ -113,9 +123,6 @@ func cells(rows []Row, csv bool) ([]string, [][]string) {
 			}
 		}
 		line = append(line, fmt.Sprint(r.Tokens), fmt.Sprint(r.Calls), fmt.Sprintf("%.1f", r.WallSeconds))
-		if r.Status != "done" {
-			line[2] += " [" + r.Status + "]"
-		}
 		body = append(body, line)
 	}
 	return header, body

@@ -34,15 +34,8 @@ func WriteSeries(w io.Writer, format, unit string, rows []SeriesRow) error {
 	header := []string{"run", "task", "strategy", "params", "model", "n", unit, "ran", "accuracy", "gain"}
 	var body [][]string
 	for _, r := range rows {
-		model := r.Model
-		if r.Simulated {
-			model += " (simulated)"
-		}
-		strategy := r.Strategy
-		if r.Status != "done" {
-			strategy += " [" + r.Status + "]"
-		}
-		body = append(body, []string{fmt.Sprint(r.RunID), r.Task, strategy, r.Params, model, fmt.Sprint(r.N),
+		body = append(body, []string{fmt.Sprint(r.RunID), r.Task, strategyText(r.Strategy, r.Status), r.Params,
+			modelText(r.Model, r.Simulated), fmt.Sprint(r.N),
 			fmt.Sprint(r.Step), fmt.Sprint(r.Ran), fmt.Sprintf("%.3f", r.Accuracy), fmt.Sprintf("%+.3f", r.Gain)})
 	}
 	switch format {

@@ -35,12 +35,9 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	})
 	f := store.RunFilter{Last: *last, Experiment: *experiment}
 	if *ids != "" {
-		for _, s := range strings.Split(*ids, ",") {
-			id, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-			if err != nil {
-				return usageError{fmt.Errorf("--runs %q: want comma-separated run ids", *ids)}
-			}
-			f.IDs = append(f.IDs, id)
+		var err error
+		if f.IDs, err = parseRunIDs(*ids); err != nil {
+			return err
 		}
 	}
 	st, err := openStore(ctx, *db)
