@@ -21,6 +21,16 @@ import "strings"
 //   - Judgements (self-evaluation, "no change needed") are right with
 //     probability 1-Misjudge.
 
+// Phrases by which every task's Reflexion and Self-Refine prompts
+// (prompts/<task>/reflect, self_eval, feedback, refine) are recognised;
+// the tasks' tests check their templates contain them.
+const (
+	MarkerReflect  = "Diagnose a possible reason for failure"
+	MarkerSelfEval = "Judge whether the proposed answer is correct"
+	MarkerFeedback = "Give feedback on the proposed answer"
+	MarkerRefine   = "Improve the answer using the feedback"
+)
+
 // NamedFailure begins the sentence in which a simulated reflection or
 // feedback names what went wrong with an attempt. Prompt templates must not
 // contain it.

@@ -9,16 +9,6 @@ import (
 	"github.com/reasonbench/reasonbench/llm/sim"
 )
 
-// Markers of the Reflexion and Self-Refine prompts (prompts/game24/
-// reflect, self_eval, feedback, refine). Tests check the templates contain
-// them.
-const (
-	markerReflect  = "Diagnose a possible reason for failure"
-	markerSelfEval = "Judge whether the proposed answer is correct"
-	markerFeedback = "Give feedback on the proposed answer"
-	markerRefine   = "Improve the answer using the feedback"
-)
-
 // respondLearning answers the reflection, self-evaluation, feedback and
 // refine prompts, following the simulator's learning model (see llm/sim's
 // learn.go):
@@ -43,7 +33,7 @@ func (c *moveCache) respondLearning(p sim.Prompt, rng *rand.Rand, params sim.Par
 	if !strings.Contains(text, markerTask) {
 		return llm.Choice{}, false
 	}
-	kind := sim.Which(text, markerReflect, markerSelfEval, markerFeedback, markerRefine)
+	kind := sim.Which(text, sim.MarkerReflect, sim.MarkerSelfEval, sim.MarkerFeedback, sim.MarkerRefine)
 	if kind == "" {
 		return llm.Choice{}, false
 	}
@@ -53,10 +43,10 @@ func (c *moveCache) respondLearning(p sim.Prompt, rng *rand.Rand, params sim.Par
 	}
 	var out string
 	switch kind {
-	case markerReflect:
+	case sim.MarkerReflect:
 		ans, _ := afterLast(text, "Final answer:")
 		out = reflectOn(nums, between(text, "Previous trial:", "(END PREVIOUS TRIAL)"), ans)
-	case markerSelfEval:
+	case sim.MarkerSelfEval:
 		ans, _ := afterLast(text, "Proposed answer:")
 		right := answerRight(nums, ans)
 		judged := right != (rng.Float64() < params.Misjudge)
@@ -65,7 +55,7 @@ func (c *moveCache) respondLearning(p sim.Prompt, rng *rand.Rand, params sim.Par
 		} else {
 			out = "I do not think the expression uses every input number once and equals 24.\nJudgement: incorrect"
 		}
-	case markerFeedback:
+	case sim.MarkerFeedback:
 		ans, _ := afterLast(text, "Proposed answer:")
 		right := answerRight(nums, ans)
 		judged := right != (rng.Float64() < params.Misjudge)
@@ -78,7 +68,7 @@ func (c *moveCache) respondLearning(p sim.Prompt, rng *rand.Rand, params sim.Par
 		default:
 			out = "I am not sure this is right; another combination of the numbers may be safer.\nScore: 5/10"
 		}
-	case markerRefine:
+	case sim.MarkerRefine:
 		steps, expr := c.play(newBoard(Rats(nums)), rng, params)
 		var b strings.Builder
 		b.WriteString("Steps:\n")

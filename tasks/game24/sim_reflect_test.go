@@ -56,10 +56,10 @@ func TestLearningTemplatesCarryTheMarkers(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, markers := range map[string][]string{
-		"reflect":               {markerTask, markerReflect},
-		"self_eval":             {markerTask, markerSelfEval},
-		"feedback":              {markerTask, markerFeedback},
-		"refine":                {markerTask, markerRefine},
+		"reflect":               {markerTask, sim.MarkerReflect},
+		"self_eval":             {markerTask, sim.MarkerSelfEval},
+		"feedback":              {markerTask, sim.MarkerFeedback},
+		"refine":                {markerTask, sim.MarkerRefine},
 		"reflexion_cot":         {markerTask, markerCoT},
 		"reflexion_react_text":  {markerReAct, markerReActText},
 		"reflexion_react_json":  {markerReAct, markerReActJSON},

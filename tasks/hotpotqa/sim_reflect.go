@@ -9,17 +9,9 @@ import (
 	"github.com/reasonbench/reasonbench/llm/sim"
 )
 
-// Markers of the Reflexion and Self-Refine prompts (prompts/hotpotqa/
-// reflect, self_eval, feedback, refine). Tests check the templates contain
-// them.
-const (
-	markerReflect  = "Diagnose a possible reason for failure"
-	markerSelfEval = "Judge whether the proposed answer is correct"
-	markerFeedback = "Give feedback on the proposed answer"
-	markerRefine   = "Improve the answer using the feedback"
-	// markerDocstore tells a reflection on a ReAct trial from one on CoT.
-	markerDocstore = "docstore"
-)
+// markerDocstore tells a reflection on a ReAct trial from one on CoT (the
+// prompts' other markers are the shared sim.Marker* phrases).
+const markerDocstore = "docstore"
 
 // respondLearning answers the reflection, self-evaluation, feedback and
 // refine prompts of a bundled question (the last "Question:" line),
@@ -41,7 +33,7 @@ const (
 //     (sim.Boosted, applied by Respond).
 func respondLearning(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm.Choice, bool) {
 	text := p.Last("user")
-	kind := sim.Which(text, markerReflect, markerSelfEval, markerFeedback, markerRefine)
+	kind := sim.Which(text, sim.MarkerReflect, sim.MarkerSelfEval, sim.MarkerFeedback, sim.MarkerRefine)
 	if kind == "" {
 		return llm.Choice{}, false
 	}
@@ -51,17 +43,17 @@ func respondLearning(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm.Choic
 	}
 	var out string
 	switch kind {
-	case markerReflect:
+	case sim.MarkerReflect:
 		ans, _ := lineAfter(text, "Final answer:")
 		out = reflectOn(q, ans, strings.Contains(text, markerDocstore))
-	case markerSelfEval:
+	case sim.MarkerSelfEval:
 		ans, _ := lineAfter(text, "Proposed answer:")
 		if right(q, ans) != (rng.Float64() < params.Misjudge) {
 			out = "The reasoning connects the facts the question needs, and the answer is what it asks for.\nJudgement: correct"
 		} else {
 			out = "The answer does not seem to follow from the facts the question needs.\nJudgement: incorrect"
 		}
-	case markerFeedback:
+	case sim.MarkerFeedback:
 		ans, _ := lineAfter(text, "Proposed answer:")
 		isRight := right(q, ans)
 		judged := isRight != (rng.Float64() < params.Misjudge)
@@ -74,7 +66,7 @@ func respondLearning(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm.Choic
 		default:
 			out = "I am not sure the answer is right; it may be worth checking again.\nScore: 5/10"
 		}
-	case markerRefine:
+	case sim.MarkerRefine:
 		out = answerQA(q, text, rng, params)
 	}
 	return llm.Choice{Content: out}, true

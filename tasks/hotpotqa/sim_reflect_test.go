@@ -42,10 +42,10 @@ func TestLearningTemplatesCarryTheMarkers(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, markers := range map[string][]string{
-		"reflect":               {markerReflect},
-		"self_eval":             {markerSelfEval},
-		"feedback":              {markerFeedback},
-		"refine":                {markerRefine, markerCoT},
+		"reflect":               {sim.MarkerReflect},
+		"self_eval":             {sim.MarkerSelfEval},
+		"feedback":              {sim.MarkerFeedback},
+		"refine":                {sim.MarkerRefine, markerCoT},
 		"reflexion_cot":         {markerQA, markerCoT},
 		"reflexion_react_text":  {markerReAct, markerReActText},
 		"reflexion_react_json":  {markerReAct, markerReActJSON},
