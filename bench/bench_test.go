@@ -51,8 +51,7 @@ func perCompletion(b *testing.B, model llm.Sampler, task tasks.Task, lib *prompt
 	b.ResetTimer()
 	completions := 0
 	for i := 0; completions < b.N; i++ {
-		meter := &llm.Meter{}
-		env := strategies.Env{Sampler: llm.Chain(base, meter.Middleware), Task: task, Prompts: lib, Seed: int64(i)}
+		env := strategies.Env{Sampler: base, Task: task, Prompts: lib, Seed: int64(i)}
 		if _, err := strat.Solve(ctx, env, pick(i)); err != nil {
 			b.Fatal(err)
 		}

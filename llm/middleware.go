@@ -3,7 +3,6 @@ package llm
 import (
 	"context"
 	"encoding/json"
-	"sync"
 	"time"
 )
 
@@ -25,33 +24,6 @@ func Limit(n int) Middleware {
 			return next.Sample(ctx, req)
 		})
 	}
-}
-
-// Meter accumulates usage over the calls that pass through it. It is safe
-// for concurrent use.
-type Meter struct {
-	mu    sync.Mutex
-	usage Usage
-	calls int
-}
-
-// Usage returns the totals so far and the number of calls.
-func (m *Meter) Usage() (Usage, int) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.usage, m.calls
-}
-
-// Middleware counts each call's usage into m; failed calls count as calls.
-func (m *Meter) Middleware(next Sampler) Sampler {
-	return SamplerFunc(func(ctx context.Context, req Request) (Response, error) {
-		resp, err := next.Sample(ctx, req)
-		m.mu.Lock()
-		m.calls++
-		m.usage = m.usage.Add(resp.Usage)
-		m.mu.Unlock()
-		return resp, err
-	})
 }
 
 // Price is a model's price in US dollars per million tokens.
