@@ -45,7 +45,6 @@ type Engine struct {
 type plan struct {
 	cfg       Config
 	task      tasks.Task
-	spec      strategies.Spec
 	params    strategies.Values
 	strategy  strategies.Strategy
 	instances []tasks.Instance
@@ -91,7 +90,7 @@ func load(cfg Config) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &plan{cfg: cfg, task: task, spec: spec, params: params, strategy: strat,
+	return &plan{cfg: cfg, task: task, params: params, strategy: strat,
 		instances: tasks.Select(all, rng), rng: rng, prompts: lib}, nil
 }
 
@@ -151,7 +150,7 @@ func (e *Engine) RunExperiment(ctx context.Context, exp Experiment, apiKey strin
 		case found:
 			sum, err = e.Resume(ctx, prev.ID, apiKey)
 		default:
-			sum, err = e.Run(ctx, cfg)
+			sum, err = e.start(ctx, p)
 		}
 		if err != nil {
 			return out, err
@@ -188,7 +187,14 @@ func (e *Engine) Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err != nil {
 		return Summary{}, ConfigError{err}
 	}
+	return e.start(ctx, p)
+}
+
+// start records a new run for a loaded plan and executes it.
+func (e *Engine) start(ctx context.Context, p *plan) (Summary, error) {
+	cfg := p.cfg
 	backend := e.Backend
+	var err error
 	if backend == nil {
 		if backend, err = p.backend(); err != nil {
 			return Summary{}, ConfigError{err}
