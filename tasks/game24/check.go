@@ -13,18 +13,28 @@ var rat24 = big.NewRat(24, 1)
 // with "Answer:" (any case) and returns the text after "Answer:" and before
 // the first '=', trimmed. ok is false when there is no such line.
 func ExtractAnswer(output string) (expr string, ok bool) {
+	line, ok := lastAnswerLine(output)
+	if !ok {
+		return "", false
+	}
+	rest := line[len(answerPrefix):]
+	if j := strings.IndexByte(rest, '='); j >= 0 {
+		rest = rest[:j]
+	}
+	return strings.TrimSpace(rest), true
+}
+
+const answerPrefix = "answer:"
+
+// lastAnswerLine returns the last line that starts with "Answer:" (any
+// case, after trimming), trimmed.
+func lastAnswerLine(output string) (string, bool) {
 	lines := strings.Split(output, "\n")
 	for i := len(lines) - 1; i >= 0; i-- {
-		t := strings.TrimSpace(lines[i])
-		const prefix = "answer:"
-		if len(t) < len(prefix) || !strings.EqualFold(t[:len(prefix)], prefix) {
-			continue
+		l := strings.TrimSpace(lines[i])
+		if len(l) >= len(answerPrefix) && strings.EqualFold(l[:len(answerPrefix)], answerPrefix) {
+			return l, true
 		}
-		rest := t[len(prefix):]
-		if j := strings.IndexByte(rest, '='); j >= 0 {
-			rest = rest[:j]
-		}
-		return strings.TrimSpace(rest), true
 	}
 	return "", false
 }

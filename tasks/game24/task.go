@@ -77,18 +77,6 @@ func (*Task) AnswerKey(_ tasks.Instance, output, key string) (string, bool) {
 	return "", false
 }
 
-// lastAnswerLine returns the last line starting with "Answer:", trimmed.
-func lastAnswerLine(output string) (string, bool) {
-	lines := strings.Split(output, "\n")
-	for i := len(lines) - 1; i >= 0; i-- {
-		l := strings.TrimSpace(lines[i])
-		if len(l) >= 7 && strings.EqualFold(l[:7], "answer:") {
-			return l, true
-		}
-	}
-	return "", false
-}
-
 // ScoreRecord scores {"puzzle": "4 5 6 10", "output": "..."}.
 func (t *Task) ScoreRecord(rec map[string]any) (tasks.Score, error) {
 	puzzle, _ := rec["puzzle"].(string)
