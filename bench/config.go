@@ -34,6 +34,8 @@ type Config struct {
 	Retries     int            `json:"retries"` // extra attempts on 429, 5xx, timeouts and refused connections
 	Cache       string         `json:"cache"`   // llm.CacheReadWrite, CacheRead or CacheOff
 	Experiment  string         `json:"experiment,omitempty"`
+	// Rule names the task's scoring rule ("" for its default), e.g. game24 "paper".
+	Rule string `json:"rule,omitempty"`
 }
 
 // DefaultConfig returns the defaults of `bench run`.

@@ -14,25 +14,16 @@ type Preset struct {
 	Strategy string
 	Range    string
 	Params   map[string]any
+	// Rule names the task's scoring rule the preset runs with ("" for the
+	// task's default).
+	Rule string
 }
 
 // Presets lists the paper configurations `bench run --preset` knows: the
 // five rows of the ToT paper's Game of 24 table (Yao et al. 2023, table 2),
 // on its hard set (puzzles 900-999), temperature 0.7.
 func Presets() []Preset {
-	const hard = "900:1000"
-	return []Preset{
-		{Name: "tot-game24/io", Doc: "IO prompt, 100 samples (best of 100 and mean)", Task: "game24", Strategy: "io", Range: hard,
-			Params: map[string]any{"k": 100, "temperature": 0.7}},
-		{Name: "tot-game24/cot", Doc: "CoT prompt, 100 samples", Task: "game24", Strategy: "cot", Range: hard,
-			Params: map[string]any{"k": 100, "temperature": 0.7}},
-		{Name: "tot-game24/cotsc", Doc: "CoT-SC, majority of 100 chains", Task: "game24", Strategy: "cotsc", Range: hard,
-			Params: map[string]any{"k": 100, "temperature": 0.7, "vote_key": "line"}},
-		{Name: "tot-game24/tot-b1", Doc: "ToT BFS, propose + value (n_evaluate 3), greedy, b=1", Task: "game24", Strategy: "tot", Range: hard,
-			Params: map[string]any{"generate": "propose", "evaluate": "value", "n_evaluate": 3, "select": "greedy", "b": 1, "temperature": 0.7}},
-		{Name: "tot-game24/tot-b5", Doc: "ToT BFS, propose + value (n_evaluate 3), greedy, b=5", Task: "game24", Strategy: "tot", Range: hard,
-			Params: map[string]any{"generate": "propose", "evaluate": "value", "n_evaluate": 3, "select": "greedy", "b": 5, "temperature": 0.7}},
-	}
+	return totPresets()
 }
 
 // ApplyPreset fills cfg from the named preset; parameters already in
@@ -57,6 +48,9 @@ func ApplyPreset(cfg Config, name string) (Config, error) {
 		params := maps.Clone(p.Params)
 		maps.Copy(params, cfg.Params)
 		cfg.Params = params
+		if cfg.Rule == "" {
+			cfg.Rule = p.Rule
+		}
 		return cfg, nil
 	}
 	return cfg, fmt.Errorf("unknown preset %q (known: %s)", name, strings.Join(names, ", "))

@@ -151,3 +151,9 @@ func (v *Value) Evaluate(ctx context.Context, cands []Candidate) ([]float64, Sta
 	}
 	return values, st, nil
 }
+
+// Get returns the value cached for a prompt; a nil cache has none.
+func (c *Cache) Get(prompt string) (float64, bool) { return c.get(prompt) }
+
+// Put caches a prompt's value; a nil cache ignores it.
+func (c *Cache) Put(prompt string, v float64) { c.put(prompt, v) }

@@ -25,9 +25,11 @@ type tot struct {
 	runCache                              *evaluators.Cache
 	threshold, solvedValue                float64
 	maxSteps                              int
+	protocol                              string
 }
 
 var totParams = []Param{
+	{Name: "protocol", Kind: String, Default: "harness", Allowed: []string{"harness", "reference"}, Doc: "harness: our search (drops empty proposal lines, newline after 'Steps:', values summed per answer, stops at final states, no max_tokens); reference: the ToT reference's BFS decision for decision (empty lines kept as candidates, its final-step prompt and value arithmetic, ties in candidate order, max_tokens 1000, propose+value+bfs only, score_* ignored)"},
 	{Name: "generate", Kind: String, Default: "propose", Allowed: []string{"propose", "sample"}, Doc: "propose: one call lists next steps; sample: n_generate chain-of-thought continuations"},
 	{Name: "evaluate", Kind: String, Default: "value", Allowed: []string{"value", "vote"}, Doc: "value: judge each candidate n_evaluate times; vote: n_evaluate votes over all candidates"},
 	{Name: "select", Kind: String, Default: "greedy", Allowed: []string{"greedy", "sample"}, Doc: "keep the b best, or draw b in proportion to value (seeded)"},
@@ -55,6 +57,7 @@ func newToT(v Values) (Strategy, error) {
 		scores:          evaluators.Scores{"sure": v.Float("score_sure"), "likely": v.Float("score_likely"), "impossible": v.Float("score_impossible")},
 		shareDuplicates: v.String("duplicates") == "share", cacheScope: v.String("value_cache"),
 		threshold: v.Float("threshold"), maxSteps: v.Int("max_steps"), solvedValue: v.Float("solved_value"),
+		protocol: v.String("protocol"),
 	}
 	if t.cacheScope == "run" {
 		t.runCache = evaluators.NewCache()
@@ -66,6 +69,9 @@ func newToT(v Values) (Strategy, error) {
 func (t *tot) CheckTask(task tasks.Task) error {
 	if _, ok := task.(tasks.ThoughtSpace); !ok {
 		return fmt.Errorf("task %s has no thought space for tree search", task.Name())
+	}
+	if t.protocol == "reference" {
+		return t.checkReference(task)
 	}
 	return nil
 }
@@ -86,9 +92,14 @@ type totDetail struct {
 	Expansions int         `json:"expansions"`
 	Found      bool        `json:"found,omitempty"`
 	Steps      []StepStats `json:"steps"`
+	// Reference is the reference's own log of each step (protocol=reference).
+	Reference []ReferenceStep `json:"reference_steps,omitempty"`
 }
 
 func (t *tot) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result, error) {
+	if t.protocol == "reference" {
+		return t.solveReference(ctx, env, inst)
+	}
 	space := env.Task.(tasks.ThoughtSpace)
 	steps := t.steps
 	if steps == 0 {

@@ -28,3 +28,17 @@ type ThoughtSpace interface {
 	// Final reports whether state carries a final answer.
 	Final(state string) bool
 }
+
+// ReferenceThoughts is implemented by thought spaces that wrap prompts and
+// read values exactly as the ToT reference implementation does
+// (princeton-nlp/tree-of-thought-llm), for tot's protocol=reference. y is the
+// reference's partial output: the steps so far, each ending in "\n".
+type ReferenceThoughts interface {
+	// ReferenceProposePrompt is the reference's propose prompt for y.
+	ReferenceProposePrompt(lib *prompts.Library, inst Instance, y string) (string, error)
+	// ReferenceValuePrompt is the reference's value prompt for y.
+	ReferenceValuePrompt(lib *prompts.Library, inst Instance, y string) (string, error)
+	// ReferenceValue turns the value answers for y into its value, with the
+	// reference's arithmetic (so ties and float sums are bit-identical).
+	ReferenceValue(inst Instance, y string, outputs []string) float64
+}
