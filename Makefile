@@ -49,6 +49,8 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzParseExpr -fuzztime=30s ./tasks/game24/
 	$(GO) test -run='^$$' -fuzz=FuzzCheck -fuzztime=30s ./tasks/game24/
 	$(GO) test -run='^$$' -fuzz=FuzzParseStep -fuzztime=30s ./tasks/game24/
+	$(GO) test -run='^$$' -fuzz=FuzzCheckPaper -fuzztime=30s ./tasks/game24/
+	$(GO) test -run='^$$' -fuzz=FuzzReferenceValue -fuzztime=30s ./tasks/game24/
 	$(GO) test -run='^$$' -fuzz=FuzzExtractAnswer -fuzztime=30s ./tasks/hotpotqa/
 	$(GO) test -run='^$$' -fuzz=FuzzNormalize -fuzztime=30s ./tasks/hotpotqa/
 	$(GO) test -run='^$$' -fuzz=FuzzParseTextAction -fuzztime=30s ./strategies/

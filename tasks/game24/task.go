@@ -8,7 +8,9 @@ import (
 )
 
 // Task is the Game of 24 as a benchmark task.
-type Task struct{}
+type Task struct {
+	rule string // scoring rule: RuleStrict ("" too) or RulePaper
+}
 
 // NewTask returns the task over the bundled puzzles.
 func NewTask() *Task { return &Task{} }
@@ -37,9 +39,13 @@ func numbersOf(inst tasks.Instance) []int {
 	return nums
 }
 
-// Score checks the expression on the output's last Answer line exactly.
-func (*Task) Score(inst tasks.Instance, output string) tasks.Score {
+// Score checks the output under the task's rule: by default (strict) the
+// expression on the last Answer line, exactly.
+func (t *Task) Score(inst tasks.Instance, output string) tasks.Score {
 	v := Check(numbersOf(inst), output)
+	if t.ruleName() == RulePaper {
+		v = CheckPaper(inst.Input, output)
+	}
 	return tasks.Score{Correct: v.Correct, Answer: v.Expression, Reason: v.Reason}
 }
 
