@@ -72,7 +72,10 @@ func load(cfg Config) (*plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("strategy %s: %w", spec.Name, err)
 	}
-	task := ts.New()
+	task, err := TaskWithRule(ts, cfg.Rule)
+	if err != nil {
+		return nil, err
+	}
 	if tc, ok := strat.(strategies.TaskChecker); ok {
 		if err := tc.CheckTask(task); err != nil {
 			return nil, fmt.Errorf("strategy %s: %w", spec.Name, err)
@@ -119,7 +122,17 @@ func (p *plan) configKey() string {
 		Params                                          strategies.Values
 		Seed                                            int64
 		Sim                                             any
-	}{c.Task, c.Strategy, p.rng.String(), c.Model, PublicEndpoint(c.BaseURL), c.PromptDir, p.params, c.Seed, nil}
+		// Empty for the task's default rule and the bundled prompts, so
+		// keys of runs made before they were recorded stay the same.
+		Rule string `json:",omitempty"`
+		Pack string `json:",omitempty"`
+	}{c.Task, c.Strategy, p.rng.String(), c.Model, PublicEndpoint(c.BaseURL), c.PromptDir, p.params, c.Seed, nil, "", ""}
+	if c.Rule != "" {
+		key.Rule = tasks.RuleName(p.task)
+	}
+	if pack := p.prompts.Pack(); pack != prompts.BundledPack {
+		key.Pack = pack
+	}
 	if c.Simulated() {
 		key.Sim = c.Sim
 	}
@@ -165,6 +178,10 @@ type recordedSpec struct {
 	Config  Config            `json:"config"`
 	Params  strategies.Values `json:"params"`
 	Prompts map[string]string `json:"prompt_hashes"`
+	// PromptPack is "bundled" or "folder:HASH" (prompts.Library.Pack).
+	PromptPack string `json:"prompt_pack,omitempty"`
+	// Rule is the task's scoring rule, name and description.
+	Rule string `json:"rule,omitempty"`
 }
 
 func (p *plan) backend() (llm.Sampler, error) {
@@ -209,7 +226,8 @@ func (e *Engine) start(ctx context.Context, p *plan) (Summary, error) {
 		}
 	}
 	cfg.Range = p.rng.String()
-	spec, _ := json.Marshal(recordedSpec{Config: cfg, Params: p.params, Prompts: hashes})
+	spec, _ := json.Marshal(recordedSpec{Config: cfg, Params: p.params, Prompts: hashes,
+		PromptPack: p.prompts.Pack(), Rule: tasks.Rule(p.task)})
 	simParams := json.RawMessage("{}")
 	if cfg.Simulated() {
 		simParams, _ = json.Marshal(cfg.Sim)

@@ -23,6 +23,8 @@ type ScoreSummary struct {
 	Groups        int     `json:"groups,omitempty"`
 	VotedCorrect  int     `json:"voted_correct,omitempty"`
 	VotedAccuracy float64 `json:"voted_accuracy,omitempty"`
+	// Rule is the scoring rule that judged the records ("game24/paper").
+	Rule string `json:"rule,omitempty"`
 	// Metrics holds the mean of every metric the task's scores carry (em,
 	// f1, ...), over the records that have it; flattened into the object.
 	Metrics map[string]float64 `json:"-"`
@@ -85,7 +87,7 @@ func ScoreLines(task tasks.Task, r io.Reader, w io.Writer, o ScoreOptions) (Scor
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), maxLine)
 	bw := bufio.NewWriter(w)
-	var sum ScoreSummary
+	sum := ScoreSummary{Rule: tasks.RuleName(task)}
 	metricSums, metricCounts := map[string]float64{}, map[string]int{}
 	for line := 1; sc.Scan(); line++ {
 		raw := bytes.TrimSpace(sc.Bytes())

@@ -42,7 +42,7 @@ func TestScoreLinesHotpotQA(t *testing.T) {
 			t.Errorf("line %d: %v", i+1, rec)
 		}
 	}
-	want := `{"summary":{"n":3,"correct":1,"accuracy":0.3333333333333333,"em":0.3333333333333333,"f1":0.5833333333333334}}`
+	want := `{"summary":{"n":3,"correct":1,"accuracy":0.3333333333333333,"rule":"hotpotqa/official-em-f1","em":0.3333333333333333,"f1":0.5833333333333334}}`
 	if lines[3] != want {
 		t.Errorf("summary\n got %s\nwant %s", lines[3], want)
 	}
@@ -54,7 +54,7 @@ func TestScoreLinesHotpotQA(t *testing.T) {
 	if _, err := ScoreLines(game24.NewTask(), strings.NewReader(`{"puzzle": "4 5 6 10", "output": "Answer: 4*5+10-6 = 24"}`), &out, ScoreOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasSuffix(out.String(), `{"summary":{"n":1,"correct":1,"accuracy":1}}`+"\n") {
+	if !strings.HasSuffix(out.String(), `{"summary":{"n":1,"correct":1,"accuracy":1,"rule":"game24/strict"}}`+"\n") {
 		t.Errorf("game24 output %s", out.String())
 	}
 	// Errors name the line.

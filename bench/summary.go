@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
+	"strings"
 
+	"github.com/reasonbench/reasonbench/prompts"
 	"github.com/reasonbench/reasonbench/store"
+	"github.com/reasonbench/reasonbench/tasks"
 )
 
 // Summary is a run's headline numbers, computed from the store alone.
@@ -27,6 +30,10 @@ type Summary struct {
 	Requests         int                `json:"requests"`
 	Cost             float64            `json:"cost"`
 	WallSeconds      float64            `json:"wall_seconds"`
+	// Rule is the scoring rule's short name ("game24/paper"); PromptPack
+	// the prompts ("bundled" or "folder:HASH"). Both from the run's spec.
+	Rule       string `json:"rule,omitempty"`
+	PromptPack string `json:"prompt_pack,omitempty"`
 	// Series of multi-trial strategies (series.go), taken out of Metrics:
 	// accuracy after each Reflexion trial (after_trial_N) and the share of
 	// items that ran it (ran_trial_N); the same per Self-Refine iteration.
@@ -81,6 +88,7 @@ func Summarize(ctx context.Context, st *store.Store, runID int64) (Summary, erro
 		PromptTokens: tot.PromptTokens, CompletionTokens: tot.CompletionTokens, Calls: tot.Calls,
 		Requests: tot.Requests, Cost: tot.Cost, WallSeconds: run.WallSeconds,
 	}
+	s.Rule, s.PromptPack = specRuleAndPack(run.Spec)
 	sums := map[string]float64{}
 	counts := map[string]int{}
 	for _, it := range items {
@@ -99,4 +107,25 @@ func Summarize(ctx context.Context, st *store.Store, runID int64) (Summary, erro
 		}
 	}
 	return s, nil
+}
+
+// specRuleAndPack reads the scoring rule's short name and the prompt pack
+// from a run's spec. Runs recorded before they were kept used the task's
+// default rule and, with no prompt folder, the bundled prompts.
+func specRuleAndPack(raw []byte) (rule, pack string) {
+	var spec recordedSpec
+	if json.Unmarshal(raw, &spec) != nil {
+		return "", ""
+	}
+	rule, _, _ = strings.Cut(spec.Rule, ": ")
+	pack = spec.PromptPack
+	if pack == "" && spec.Config.PromptDir == "" {
+		pack = prompts.BundledPack
+	}
+	if rule == "" && spec.Config.Rule == "" {
+		if ts, err := LookupTask(spec.Config.Task); err == nil {
+			rule = tasks.RuleName(ts.New())
+		}
+	}
+	return rule, pack
 }

@@ -26,10 +26,19 @@ var bundled embed.FS
 type Library struct {
 	texts map[string]string
 	tmpls map[string]*template.Template
+	pack  string // "bundled", or "folder:" and a hash of the override texts
 }
 
 // Bundled returns the templates shipped in the binary.
 func Bundled() (*Library, error) { return load(bundled, nil) }
+
+// BundledPack is the pack name of the templates shipped in the binary.
+const BundledPack = "bundled"
+
+// Pack names the prompt pack: "bundled", or for an override folder
+// "folder:" and a hash of its texts (names and bytes), so runs with
+// different texts in the same folder are told apart.
+func (l *Library) Pack() string { return l.pack }
 
 // WithOverrides returns the bundled templates with every *.txt file under dir
 // (laid out as task/name.txt) taking precedence over the bundled one.
@@ -44,8 +53,10 @@ func WithOverrides(dir string) (*Library, error) {
 }
 
 func load(base fs.FS, over fs.FS) (*Library, error) {
-	lib := &Library{texts: map[string]string{}, tmpls: map[string]*template.Template{}}
-	add := func(fsys fs.FS) error {
+	lib := &Library{texts: map[string]string{}, tmpls: map[string]*template.Template{}, pack: BundledPack}
+	packHash := sha256.New()
+	overrides := 0
+	add := func(fsys fs.FS, isOver bool) error {
 		return fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
@@ -64,16 +75,24 @@ func load(base fs.FS, over fs.FS) (*Library, error) {
 			}
 			lib.texts[name] = string(b)
 			lib.tmpls[name] = t
+			if isOver { // WalkDir goes in lexical order, so the hash is stable
+				fmt.Fprintf(packHash, "%d:%s%d:", len(name), name, len(b))
+				packHash.Write(b)
+				overrides++
+			}
 			return nil
 		})
 	}
-	if err := add(base); err != nil {
+	if err := add(base, false); err != nil {
 		return nil, err
 	}
 	if over != nil {
-		if err := add(over); err != nil {
+		if err := add(over, true); err != nil {
 			return nil, err
 		}
+	}
+	if overrides > 0 {
+		lib.pack = "folder:" + hex.EncodeToString(packHash.Sum(nil)[:6])
 	}
 	return lib, nil
 }

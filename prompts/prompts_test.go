@@ -45,3 +45,31 @@ func TestBundledAndOverrides(t *testing.T) {
 		t.Error("a malformed template was accepted")
 	}
 }
+
+func TestPack(t *testing.T) {
+	lib, err := Bundled()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lib.Pack() != BundledPack {
+		t.Errorf("bundled pack %q", lib.Pack())
+	}
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "game24"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(text string) string {
+		if err := os.WriteFile(filepath.Join(dir, "game24", "io.txt"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		l, err := WithOverrides(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l.Pack()
+	}
+	a, a2, b := write("Input: {{.Input}}\n"), write("Input: {{.Input}}\n"), write("Input: {{.Input}}")
+	if !strings.HasPrefix(a, "folder:") || a != a2 || a == b {
+		t.Errorf("packs %q %q %q: want folder:HASH, equal for equal texts, different otherwise", a, a2, b)
+	}
+}

@@ -22,6 +22,8 @@ type Group struct {
 	Simulated  bool   `json:"simulated"`
 	Range      string `json:"range,omitempty"`
 	SimParams  string `json:"sim_params,omitempty"`
+	Rule       string `json:"rule,omitempty"`
+	Prompts    string `json:"prompts,omitempty"`
 	// Status is "done" when every run is; otherwise the first other status.
 	Status string  `json:"status"`
 	RunIDs []int64 `json:"run_ids"`
@@ -53,7 +55,7 @@ func (g Group) NumRuns() int { return len(g.Runs) }
 // groupKey identifies a configuration.
 func groupKey(r Row) string {
 	return strings.Join([]string{r.Task, r.Strategy, canonicalJSON(r.ParamsJSON), r.Model,
-		strconv.FormatBool(r.Simulated), r.Range, canonicalJSON(r.SimParams)}, "\x00")
+		strconv.FormatBool(r.Simulated), r.Range, canonicalJSON(r.SimParams), r.Rule, r.Prompts}, "\x00")
 }
 
 // canonicalJSON re-encodes a JSON value with sorted keys and no spaces, so
@@ -88,7 +90,7 @@ func Pivot(rows []Row, level float64) []Group {
 			groups = append(groups, Group{
 				Task: r.Task, Strategy: r.Strategy, Params: r.Params, ParamsJSON: canonicalJSON(r.ParamsJSON),
 				Model: r.Model, Simulated: r.Simulated, Range: r.Range, SimParams: canonicalJSON(r.SimParams),
-				Status: "done",
+				Rule: r.Rule, Prompts: r.Prompts, Status: "done",
 			})
 		}
 		groups[i].Runs = append(groups[i].Runs, r)

@@ -135,6 +135,8 @@ func experimentTable(groups []Group) (header []string, body [][]cell, right []bo
 		{"strategy", false, func(g Group) cell { return txt(strategyText(g.Strategy, g.Status)) }},
 		{"params", false, func(g Group) cell { return txt(g.Params) }},
 		{"model", false, func(g Group) cell { return txt(modelText(g.Model, g.Simulated)) }},
+		{"rule", false, func(g Group) cell { return txt(g.Rule) }},
+		{"prompts", false, func(g Group) cell { return txt(g.Prompts) }},
 	}
 	if v.rng {
 		cols = append(cols, col{"range", false, func(g Group) cell { return txt(g.Range) }})
@@ -246,14 +248,14 @@ func joinInts(xs []int64) string {
 func writeExperimentCSV(w io.Writer, title string, groups []Group) error {
 	mcols := groupMetricColumns(groups)
 	header := []string{"experiment", "task", "strategy", "params", "params_json", "model", "simulated", "range", "sim_params",
-		"status", "runs", "run_ids", "seeds", "n_items", "items_per_run", "accuracy", "ci_low", "ci_high", "ci_level", "ci_method"}
+		"rule", "prompts", "status", "runs", "run_ids", "seeds", "n_items", "items_per_run", "accuracy", "ci_low", "ci_high", "ci_level", "ci_method"}
 	header = append(header, mcols...)
 	header = append(header, "tokens_per_item", "calls_per_item", "cost_per_item", "cost_total", "wall_seconds",
 		"cache_hits", "saved_tokens", "saved_cost")
 	out := [][]string{header}
 	for _, g := range groups {
 		line := []string{title, g.Task, g.Strategy, g.Params, g.ParamsJSON, g.Model, strconv.FormatBool(g.Simulated), g.Range,
-			g.SimParams, g.Status, strconv.Itoa(g.NumRuns()), joinInts(g.RunIDs), joinInts(g.Seeds), strconv.Itoa(g.Items),
+			g.SimParams, g.Rule, g.Prompts, g.Status, strconv.Itoa(g.NumRuns()), joinInts(g.RunIDs), joinInts(g.Seeds), strconv.Itoa(g.Items),
 			g.ItemsLabel(), ftoa(g.Accuracy), ftoa(g.CI.Low), ftoa(g.CI.High), ftoa(g.CI.Level), g.CI.Describe()}
 		for _, m := range mcols {
 			if v, ok := g.Metrics[m]; ok {

@@ -139,7 +139,7 @@ func TestWriteExperimentLatex(t *testing.T) {
 	if !strings.HasPrefix(lines[0], "% caption: experiment exp_1") || !strings.Contains(lines[0], "simulated") {
 		t.Errorf("caption comment: %q", lines[0])
 	}
-	for _, want := range []string{`\begin{tabular}{llllrrrrrrrrrrr}`, `\toprule`, `\midrule`, `\bottomrule`, `\end{tabular}`,
+	for _, want := range []string{`\begin{tabular}{llllllrrrrrrrrrrr}`, `\toprule`, `\midrule`, `\bottomrule`, `\end{tabular}`,
 		`95\% CI`, `best-of-k`, `any@b`, `k=4 vote\_key=line`, `[0.452, 0.948]\textsuperscript{t}`, `[0.237, 0.763]\textsuperscript{W}`,
 		`cot [interrupted]`, `Wilson, n items`, `Student-t`, `saving 400 tokens and \$0.0020`, `sim (simulated)`, `\$0.0020, 400 tok`} {
 		if !strings.Contains(out, want) {
@@ -243,7 +243,7 @@ func TestWritePerRunHasWilsonColumn(t *testing.T) {
 	if err := Write(&b, "csv", rows); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(b.String(), "run,task,strategy,params,model,n,accuracy,ci_low,ci_high,") || !strings.Contains(b.String(), ",0.4902,0.9433,") {
+	if !strings.HasPrefix(b.String(), "run,task,strategy,params,model,rule,prompts,n,accuracy,ci_low,ci_high,") || !strings.Contains(b.String(), ",0.4902,0.9433,") {
 		t.Errorf("csv:\n%s", b.String())
 	}
 	b.Reset()

@@ -33,6 +33,8 @@ type Row struct {
 	Calls       int                `json:"calls"`
 	Cost        float64            `json:"cost"`
 	WallSeconds float64            `json:"wall_seconds"`
+	Rule        string             `json:"rule,omitempty"`    // scoring rule, e.g. game24/paper
+	Prompts     string             `json:"prompts,omitempty"` // prompt pack: bundled or folder:HASH
 
 	// For experiment tables (Pivot): what identifies a configuration, the
 	// seed that tells repeats apart, and what cache hits saved.
@@ -98,7 +100,7 @@ func strategyText(strategy, status string) string {
 // "[low, high]" for reading, or ci_low and ci_high for CSV.
 func cells(rows []Row, csv bool) ([]string, [][]string) {
 	mcols := metricColumns(rows)
-	header := []string{"run", "task", "strategy", "params", "model", "n", "accuracy"}
+	header := []string{"run", "task", "strategy", "params", "model", "rule", "prompts", "n", "accuracy"}
 	if csv {
 		header = append(header, "ci_low", "ci_high")
 	} else {
@@ -109,7 +111,7 @@ func cells(rows []Row, csv bool) ([]string, [][]string) {
 	var body [][]string
 	for _, r := range rows {
 		line := []string{fmt.Sprint(r.RunID), r.Task, strategyText(r.Strategy, r.Status), r.Params, modelText(r.Model, r.Simulated),
-			fmt.Sprint(r.N), fmt.Sprintf("%.3f", r.Accuracy)}
+			r.Rule, r.Prompts, fmt.Sprint(r.N), fmt.Sprintf("%.3f", r.Accuracy)}
 		if ci := r.CI(); csv {
 			line = append(line, fmt.Sprintf("%.4f", ci.Low), fmt.Sprintf("%.4f", ci.High))
 		} else {
@@ -165,7 +167,7 @@ func rightAligned(header []string) []bool {
 	right := make([]bool, len(header))
 	for i, h := range header {
 		switch h {
-		case "task", "strategy", "params", "model", "range", "sim":
+		case "task", "strategy", "params", "model", "rule", "prompts", "range", "sim":
 		default:
 			right[i] = true
 		}

@@ -124,10 +124,10 @@ func TestExperimentReport(t *testing.T) {
 
 	// Per-run views still work, with a Wilson column; --group=false lists an experiment's runs.
 	code, out, _ = cli(t, "report", "--db", db, "--experiment", "exp1", "--group=false", "--format", "csv")
-	if code != 0 || strings.Count(out, "\n") != 6 || !strings.HasPrefix(out, "run,task,strategy,params,model,n,accuracy,ci_low,ci_high") {
+	if code != 0 || strings.Count(out, "\n") != 6 || !strings.HasPrefix(out, "run,task,strategy,params,model,rule,prompts,n,accuracy,ci_low,ci_high") {
 		t.Errorf("per-run csv: %d\n%s", code, out)
 	}
-	if code, out, _ = cli(t, "report", "--db", db, "--runs", "1,2,6", "--group"); code != 0 || !strings.Contains(out, "| io ") || strings.Count(out, "| game24") != 2 {
+	if code, out, _ = cli(t, "report", "--db", db, "--runs", "1,2,6", "--group"); code != 0 || !strings.Contains(out, "| io ") || strings.Count(out, "| game24 |") != 2 {
 		t.Errorf("--runs --group: %d\n%s", code, out)
 	}
 	if code, _, stderr = cli(t, "report", "--db", db, "--experiment", "nope"); code != 2 || !strings.Contains(stderr, `experiment "nope" has no runs`) {

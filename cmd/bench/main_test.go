@@ -102,7 +102,7 @@ func TestRunReportShowScore(t *testing.T) {
 	code, out, _ = cli(t, "score", "--task", "game24", "--in", in)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if code != 0 || len(lines) != 3 || !strings.Contains(lines[0], `"correct":true`) || !strings.Contains(lines[0], `"id":7`) ||
-		!strings.Contains(lines[1], `"correct":false`) || lines[2] != `{"summary":{"n":2,"correct":1,"accuracy":0.5}}` {
+		!strings.Contains(lines[1], `"correct":false`) || lines[2] != `{"summary":{"n":2,"correct":1,"accuracy":0.5,"rule":"game24/strict"}}` {
 		t.Errorf("score: %d\n%s", code, out)
 	}
 	if code, out, _ = cli(t, "list"); code != 0 || !strings.Contains(out, "tot-game24/tot-b5") || !strings.Contains(out, "vote_key") {

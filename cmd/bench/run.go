@@ -33,6 +33,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.IntVar(&cfg.Retries, "retries", cfg.Retries, "extra attempts per request on 429, 5xx, timeouts (exponential backoff with jitter)")
 	fs.StringVar(&cfg.Cache, "cache", cfg.Cache, "response cache: readwrite, read or off (a rerun of a finished run then makes no model calls)")
 	fs.StringVar(&cfg.PromptDir, "prompts", "", "folder of prompt templates (task/name.txt) overriding the bundled ones")
+	fs.StringVar(&cfg.Rule, "rule", "", "scoring rule (default the task's; game24: strict|paper); recorded with the run")
 	simParams := simFlags(fs)
 	db := dbFlag(fs)
 	asJSON := fs.Bool("json", false, "print the summary as one JSON object on stdout")
@@ -160,5 +161,6 @@ func rowOf(s bench.Summary) report.Row {
 		RunID: s.RunID, Task: s.Task, Strategy: s.Strategy, Params: bench.ParamSummary(s.Strategy, s.Params),
 		Model: s.Model, Simulated: s.Simulated, Status: s.Status, N: s.N, Accuracy: s.Accuracy, Metrics: metrics,
 		Tokens: s.PromptTokens + s.CompletionTokens, Calls: s.Calls, Cost: s.Cost, WallSeconds: s.WallSeconds,
+		Rule: s.Rule, Prompts: s.PromptPack,
 	}
 }

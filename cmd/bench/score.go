@@ -15,11 +15,16 @@ func cmdScore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	in := fs.String("in", "", "JSON Lines file to score ('-' for stdin)")
 	var o bench.ScoreOptions
 	fs.StringVar(&o.GroupBy, "group-by", "", "field grouping samples of one instance (e.g. idx): adds a majority vote per group")
+	rule := fs.String("rule", "", "scoring rule (default the task's; game24: strict|paper)")
 	fs.StringVar(&o.Vote, "vote", "", "vote key with --group-by: game24 line|expression|canonical, hotpotqa answer (default: the task's first)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	ts, err := bench.LookupTask(*taskName)
+	if err != nil {
+		return usageError{err}
+	}
+	task, err := bench.TaskWithRule(ts, *rule)
 	if err != nil {
 		return usageError{err}
 	}
@@ -38,6 +43,6 @@ func cmdScore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if o.Vote != "" && o.GroupBy == "" {
 		return usageError{fmt.Errorf("--vote needs --group-by")}
 	}
-	_, err = bench.ScoreLines(ts.New(), r, stdout, o)
+	_, err = bench.ScoreLines(task, r, stdout, o)
 	return err
 }

@@ -72,7 +72,7 @@ func (c *moveCache) solve(text string, rng *rand.Rand, params sim.Params) (strin
 	if !ok {
 		return "", false
 	}
-	if _, written, cont := strings.Cut(text[strings.LastIndex(text, "Input:"):], "Steps:\n"); cont {
+	if _, written, cont := strings.Cut(text[strings.LastIndex(text, "Input:"):], "Steps:"); cont { // with or without a newline after it (the ToT reference writes none)
 		return c.continueSteps(nums, written, rng, params), true
 	}
 	steps, expr := c.play(newBoard(Rats(nums)), rng, params)
