@@ -29,7 +29,7 @@ type tot struct {
 }
 
 var totParams = []Param{
-	{Name: "protocol", Kind: String, Default: "harness", Allowed: []string{"harness", "reference"}, Doc: "harness: our search (drops empty proposal lines, newline after 'Steps:', values summed per answer, stops at final states, no max_tokens); reference: the ToT reference's BFS decision for decision (empty lines kept as candidates, its final-step prompt and value arithmetic, ties in candidate order, max_tokens 1000, propose+value+bfs only, score_* ignored)"},
+	{Name: "protocol", Kind: String, Default: "harness", Allowed: []string{"harness", "reference"}, Doc: "reference: the ToT reference code's BFS decision for decision (propose+value+bfs only; score_* and duplicates ignored). harness differs from it in exactly: empty proposal lines and 'Possible next steps:' dropped; a newline after 'Steps:' in the final-step prompt; the value_last answer keeps its case and only a leading 'Answer:' is cut; judgements are the trimmed lower-cased last line and summed answer by answer (last bits differ: 40.001000000000005 vs 40.001, which reorders ties); a state with an Answer line is not expanded further; no max_tokens"},
 	{Name: "generate", Kind: String, Default: "propose", Allowed: []string{"propose", "sample"}, Doc: "propose: one call lists next steps; sample: n_generate chain-of-thought continuations"},
 	{Name: "evaluate", Kind: String, Default: "value", Allowed: []string{"value", "vote"}, Doc: "value: judge each candidate n_evaluate times; vote: n_evaluate votes over all candidates"},
 	{Name: "select", Kind: String, Default: "greedy", Allowed: []string{"greedy", "sample"}, Doc: "keep the b best, or draw b in proportion to value (seeded)"},

@@ -8,6 +8,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/tasks"
 )
 
 func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -18,6 +19,15 @@ func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fmt.Fprintln(stdout, "tasks:")
 	for _, t := range bench.Tasks() {
 		fmt.Fprintf(stdout, "  %-10s %s\n", t.Name, t.Doc)
+		task := t.New()
+		if rc, ok := task.(tasks.RuleChooser); ok {
+			for _, r := range rc.Rules() {
+				rt, _ := rc.WithRule(r)
+				fmt.Fprintf(stdout, "      --rule %-7s %s\n", r, tasks.Rule(rt))
+			}
+		} else if r := tasks.Rule(task); r != "" {
+			fmt.Fprintf(stdout, "      scoring rule %s\n", r)
+		}
 	}
 	fmt.Fprintln(stdout, "\nstrategies (set parameters with --set NAME=VALUE):")
 	for _, s := range strategies.Registry() {
@@ -32,7 +42,11 @@ func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	fmt.Fprintln(stdout, "\npresets (bench run --preset NAME):")
 	for _, p := range bench.Presets() {
-		fmt.Fprintf(stdout, "  %-18s %s on %s %s: %s\n", p.Name, p.Strategy, p.Task, p.Range, p.Doc)
+		rule := ""
+		if p.Rule != "" {
+			rule = " (--rule " + p.Rule + ")"
+		}
+		fmt.Fprintf(stdout, "  %-18s %s on %s %s: %s%s\n", p.Name, p.Strategy, p.Task, p.Range, p.Doc, rule)
 	}
 	fmt.Fprintln(stdout, "\nmodels:")
 	fmt.Fprintln(stdout, "  sim        built-in simulated model (default; offline; results labelled simulated); noise via --sim-* flags")
