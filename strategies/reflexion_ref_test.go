@@ -151,7 +151,9 @@ func TestRefCoTNoContextLastTrial(t *testing.T) {
 	agent := func(refl, sp string) string { return "SI\nEX-S\n(END)\n\n" + refl + "\n\nQuestion: " + q + sp }
 	sp1 := "\nThought: a\nAction: Finish[Nowhere]\nObservation: Answer is INCORRECT"
 	sp2 := "\nThought: b\nAction: Search[x]\nObservation: "
-	last := func(sp string) string { return "HL\nQuestion: " + q + "\n" + strings.TrimSpace(sp) + "\n(END PREVIOUS TRIAL)\n" }
+	last := func(sp string) string {
+		return "HL\nQuestion: " + q + "\n" + strings.TrimSpace(sp) + "\n(END PREVIOUS TRIAL)\n"
+	}
 	nl := []string{"\n"}
 	checkRefCalls(t, s, []refCall{
 		{agent("", "\nThought:"), nl, 250},
