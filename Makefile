@@ -50,6 +50,8 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzCheck -fuzztime=30s ./tasks/game24/
 	$(GO) test -run='^$$' -fuzz=FuzzParseStep -fuzztime=30s ./tasks/game24/
 	$(GO) test -run='^$$' -fuzz=FuzzExtractAnswer -fuzztime=30s ./tasks/hotpotqa/
+	$(GO) test -run='^$$' -fuzz=FuzzPyFormat -fuzztime=30s ./prompts/
+	$(GO) test -run='^$$' -fuzz=FuzzPyStrings -fuzztime=30s ./prompts/
 	$(GO) test -run='^$$' -fuzz=FuzzNormalize -fuzztime=30s ./tasks/hotpotqa/
 	$(GO) test -run='^$$' -fuzz=FuzzParseTextAction -fuzztime=30s ./strategies/
 	$(GO) test -run='^$$' -fuzz=FuzzParseJSONAction -fuzztime=30s ./strategies/
