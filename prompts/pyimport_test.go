@@ -111,7 +111,7 @@ func TestPyFormatToTemplate(t *testing.T) {
 	if got, _ := PyFormatToTemplate("{reflection_header}"); got != "{{.ReflectionHeader}}" {
 		t.Errorf("field name = %q", got)
 	}
-	for _, bad := range []string{"{0}", "{}", "{a.b}", "{a!r}", "{a:>3}", "open {", "close }"} {
+	for _, bad := range []string{"{B_C}{B_c}", "{0}", "{}", "{a.b}", "{a!r}", "{a:>3}", "open {", "close }"} {
 		if _, err := PyFormatToTemplate(bad); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
