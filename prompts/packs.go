@@ -39,7 +39,9 @@ var Packs = map[string][]PackSource{
 	// examples (strategy reflexion_ref).
 	"reflexion": {
 		{File: "hotpotqa_runs/prompts.py", Texts: []PackMapping{
+			{"COT_INSTRUCTION", "hotpotqa/ref_cot_base_agent", true},
 			{"COT_AGENT_REFLECT_INSTRUCTION", "hotpotqa/ref_cot_agent", true},
+			{"COT_SIMPLE_INSTRUCTION", "hotpotqa/ref_cot_simple_base_agent", true},
 			{"COT_REFLECT_INSTRUCTION", "hotpotqa/ref_cot_reflect", true},
 			{"COT_SIMPLE_AGENT_REFLECT_INSTRUCTION", "hotpotqa/ref_cot_simple_agent", true},
 			{"COT_SIMPLE_REFLECT_INSTRUCTION", "hotpotqa/ref_cot_simple_reflect", true},

@@ -144,6 +144,18 @@ Judge:'''
 
 const fixtureReflexionPrompts = `from langchain.prompts import PromptTemplate
 
+COT_INSTRUCTION = """Base agent.
+{examples}
+(END)
+{reflections}
+Context: {context} 
+Question: {question}{scratchpad}"""
+COT_SIMPLE_INSTRUCTION = """Simple base.
+{examples}
+(END)
+{reflections}
+{context}
+Question: {question}{scratchpad}"""
 COT_AGENT_REFLECT_INSTRUCTION = """Agent with context.
 {examples}
 (END)

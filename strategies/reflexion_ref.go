@@ -26,6 +26,9 @@ import (
 //   - agent=react loops "Thought n:", "Action n:", "Observation n: " with
 //     Search/Lookup/Finish until Finish, step n > max_steps, or the prompt
 //     is longer than prompt_tokens;
+//   - the base runs (reflection=none) use the reference's plain agent
+//     prompts (the notebooks pick cot_agent_prompt / react_agent_prompt
+//     for NONE), the others its reflect-agent prompts;
 //   - before every trial after the first (only items not yet correct run
 //     one) the reflection strategy rewrites the reflections text: none,
 //     last_attempt (the previous scratchpad under the last-trial header),
@@ -111,6 +114,10 @@ type refTemplates struct {
 
 func (s *reflexionRef) templates() refTemplates {
 	switch {
+	case s.agent == RefAgentCoT && s.reflection == ReflectNone && s.context == "none":
+		return refTemplates{agent: "ref_cot_simple_base_agent", examples: "ref_cot_simple_examples"}
+	case s.agent == RefAgentCoT && s.reflection == ReflectNone:
+		return refTemplates{agent: "ref_cot_base_agent", examples: "ref_cot_examples"}
 	case s.agent == RefAgentReAct && s.reflection == ReflectNone:
 		return refTemplates{agent: "ref_react_agent", examples: "ref_react_examples"}
 	case s.agent == RefAgentReAct:

@@ -282,3 +282,22 @@ func jsonQuote(s string) string {
 	b.WriteByte('"')
 	return b.String()
 }
+
+// TestRefBaseTemplates: reflection=none uses the plain agent prompts, as
+// the notebooks do for the base runs, and repeats the same prompt.
+func TestRefBaseTemplates(t *testing.T) {
+	refFixture["ref_cot_base_agent"] = "B\n{{.Examples}}\n{{.Reflections}}\nCtx: {{.Context}} \nQuestion: {{.Question}}{{.Scratchpad}}"
+	refFixture["ref_cot_simple_base_agent"] = "SB\n{{.Examples}}\n{{.Reflections}}\n{{.Context}}\nQuestion: {{.Question}}{{.Scratchpad}}"
+	defer delete(refFixture, "ref_cot_base_agent")
+	defer delete(refFixture, "ref_cot_simple_base_agent")
+	inst := hotpotRow(t, 0)
+	s := &scripted{outputs: []string{"t", "Finish[Nowhere]"}}
+	env := refEnv(t, s)
+	if _, err := newStrategy(t, "reflexion_ref", map[string]any{"trials": 2, "context": "none", "reflection": ReflectNone}).Solve(context.Background(), env, inst); err != nil {
+		t.Fatal(err)
+	}
+	want := "SB\nEX-S\n\n\nQuestion: " + inst.Input + "\nThought:"
+	if len(s.reqs) != 4 || s.reqs[0].Messages[0].Content != want || s.reqs[2].Messages[0].Content != want {
+		t.Errorf("%d calls, first %q, want %q twice", len(s.reqs), s.reqs[0].Messages[0].Content, want)
+	}
+}
