@@ -2,12 +2,14 @@ package strategies
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/prompts"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/hotpotqa"
@@ -299,5 +301,59 @@ func TestRefBaseTemplates(t *testing.T) {
 	want := "SB\nEX-S\n\n\nQuestion: " + inst.Input + "\nThought:"
 	if len(s.reqs) != 4 || s.reqs[0].Messages[0].Content != want || s.reqs[2].Messages[0].Content != want {
 		t.Errorf("%d calls, first %q, want %q twice", len(s.reqs), s.reqs[0].Messages[0].Content, want)
+	}
+}
+
+// failAfter fails every call after the first n.
+type failAfter struct {
+	scripted
+	n int
+}
+
+func (f *failAfter) Sample(ctx context.Context, req llm.Request) (llm.Response, error) {
+	if len(f.reqs) >= f.n {
+		return llm.Response{}, errors.New("endpoint down")
+	}
+	return f.scripted.Sample(ctx, req)
+}
+
+// TestRefResume: a run interrupted in trial 2 resumes at trial 2 from the
+// checkpoint (answer, reflections and scratchpad of trial 1 kept) and sends
+// the prompts an uninterrupted run sends.
+func TestRefResume(t *testing.T) {
+	inst := hotpotRow(t, 0)
+	outs := []string{"a", "Finish[Nowhere]", "R1", "b", "Finish[Elsewhere]", "R2", "c", "Finish[Nowhere]"}
+	set := map[string]any{"trials": 3}
+	whole := &scripted{outputs: outs}
+	if _, err := newStrategy(t, "reflexion_ref", set).Solve(context.Background(), refEnv(t, whole), inst); err != nil {
+		t.Fatal(err)
+	}
+	cp := &fakeCheckpoint{}
+	broken := &failAfter{scripted: scripted{outputs: outs}, n: 4}
+	env := refEnv(t, &broken.scripted)
+	env.Sampler, env.Checkpoint = broken, cp
+	if _, err := newStrategy(t, "reflexion_ref", set).Solve(context.Background(), env, inst); err == nil {
+		t.Fatal("no error from the broken endpoint")
+	}
+	if cp.next != 1 {
+		t.Fatalf("checkpoint next = %d, want 1", cp.next)
+	}
+	rest := &scripted{outputs: outs[2:]}
+	env = refEnv(t, rest)
+	env.Checkpoint = cp
+	res, err := newStrategy(t, "reflexion_ref", set).Solve(context.Background(), env, inst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rest.reqs) != len(whole.reqs)-2 {
+		t.Fatalf("resumed with %d calls, want %d", len(rest.reqs), len(whole.reqs)-2)
+	}
+	for i, r := range rest.reqs {
+		if r.Messages[0].Content != whole.reqs[i+2].Messages[0].Content {
+			t.Errorf("resumed call %d differs:\n%q\n%q", i, r.Messages[0].Content, whole.reqs[i+2].Messages[0].Content)
+		}
+	}
+	if d := res.Detail.(RefDetail); len(d.Trials) != 3 || d.Trials[2].Answer != "Nowhere" {
+		t.Errorf("trials %+v", d.Trials)
 	}
 }
