@@ -52,6 +52,8 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzCheckPaper -fuzztime=30s ./tasks/game24/
 	$(GO) test -run='^$$' -fuzz=FuzzReferenceValue -fuzztime=30s ./tasks/game24/
 	$(GO) test -run='^$$' -fuzz=FuzzExtractAnswer -fuzztime=30s ./tasks/hotpotqa/
+	$(GO) test -run='^$$' -fuzz=FuzzPyFormat -fuzztime=30s ./prompts/
+	$(GO) test -run='^$$' -fuzz=FuzzPyStrings -fuzztime=30s ./prompts/
 	$(GO) test -run='^$$' -fuzz=FuzzNormalize -fuzztime=30s ./tasks/hotpotqa/
 	$(GO) test -run='^$$' -fuzz=FuzzParseTextAction -fuzztime=30s ./strategies/
 	$(GO) test -run='^$$' -fuzz=FuzzParseJSONAction -fuzztime=30s ./strategies/

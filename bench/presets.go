@@ -19,11 +19,10 @@ type Preset struct {
 	Rule string
 }
 
-// Presets lists the paper configurations `bench run --preset` knows: the
-// five rows of the ToT paper's Game of 24 table (Yao et al. 2023, table 2),
-// on its hard set (puzzles 900-999), temperature 0.7.
+// Presets lists the paper configurations `bench run --preset` knows, one
+// file per paper (presets_NAME.go).
 func Presets() []Preset {
-	return totPresets()
+	return append(totPresets(), ReflexionPresets()...)
 }
 
 // ApplyPreset fills cfg from the named preset; parameters already in

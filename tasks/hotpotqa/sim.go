@@ -80,6 +80,9 @@ func (SimResponder) Respond(p sim.Prompt, rng *rand.Rand, params sim.Params) (ll
 	// Each critique naming a failure raises Skill by Boost (llm/sim/learn.go);
 	// Reflexion and Self-Refine prompts are answered in sim_reflect.go.
 	params = sim.Boosted(p, params)
+	if c, ok := respondRefAgent(p, rng, params); ok { // the Reflexion reference agents, sim_refagent.go
+		return c, true
+	}
 	if c, ok := respondLearning(p, rng, params); ok {
 		return c, true
 	}

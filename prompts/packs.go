@@ -1,0 +1,145 @@
+package prompts
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// PackSource is one Python file of a reference repository and the
+// templates its string constants become.
+type PackSource struct {
+	File  string        // path under the checkout
+	Texts []PackMapping // constants read from it
+}
+
+// PackMapping maps a Python constant to a template file. Format says the
+// constant is a str.format template (its {fields} become template fields);
+// otherwise it is plain text.
+type PackMapping struct {
+	Var    string
+	Out    string // task/name, written as task/name.txt
+	Format bool
+}
+
+// Packs are the reference repositories bench prompts import knows.
+var Packs = map[string][]PackSource{
+	// princeton-nlp/tree-of-thought-llm: the Game of 24 prompts.
+	"tot": {{File: "src/tot/prompts/game24.py", Texts: []PackMapping{
+		{"standard_prompt", "game24/io", true},
+		{"cot_prompt", "game24/cot", true},
+		{"propose_prompt", "game24/propose", true},
+		{"value_prompt", "game24/value", true},
+		{"value_last_step_prompt", "game24/value_last", true},
+	}}},
+	// noahshinn/reflexion: the HotpotQA agents' prompts and few-shot
+	// examples (strategy reflexion_ref).
+	"reflexion": {
+		{File: "hotpotqa_runs/prompts.py", Texts: []PackMapping{
+			{"COT_INSTRUCTION", "hotpotqa/ref_cot_base_agent", true},
+			{"COT_AGENT_REFLECT_INSTRUCTION", "hotpotqa/ref_cot_agent", true},
+			{"COT_SIMPLE_INSTRUCTION", "hotpotqa/ref_cot_simple_base_agent", true},
+			{"COT_REFLECT_INSTRUCTION", "hotpotqa/ref_cot_reflect", true},
+			{"COT_SIMPLE_AGENT_REFLECT_INSTRUCTION", "hotpotqa/ref_cot_simple_agent", true},
+			{"COT_SIMPLE_REFLECT_INSTRUCTION", "hotpotqa/ref_cot_simple_reflect", true},
+			{"REACT_INSTRUCTION", "hotpotqa/ref_react_agent", true},
+			{"REACT_REFLECT_INSTRUCTION", "hotpotqa/ref_react_reflect_agent", true},
+			{"REFLECT_INSTRUCTION", "hotpotqa/ref_react_reflect", true},
+			{"REFLECTION_HEADER", "hotpotqa/ref_reflection_header", false},
+			{"REFLECTION_AFTER_LAST_TRIAL_HEADER", "hotpotqa/ref_reflection_after_last_trial_header", false},
+			{"LAST_TRIAL_HEADER", "hotpotqa/ref_last_trial_header", false},
+		}},
+		{File: "hotpotqa_runs/fewshots.py", Texts: []PackMapping{
+			{"COT", "hotpotqa/ref_cot_examples", false},
+			{"COT_REFLECT", "hotpotqa/ref_cot_reflect_examples", false},
+			{"COTQA_SIMPLE6", "hotpotqa/ref_cot_simple_examples", false},
+			{"COT_SIMPLE_REFLECTION", "hotpotqa/ref_cot_simple_reflect_examples", false},
+			{"WEBTHINK_SIMPLE6", "hotpotqa/ref_react_examples", false},
+			{"REFLECTIONS", "hotpotqa/ref_react_reflect_examples", false},
+		}},
+	},
+}
+
+// PackNames lists the known packs, sorted.
+func PackNames() []string {
+	var names []string
+	for n := range Packs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// ImportPack reads the pack's Python files under src and returns the
+// templates (task/name → template text) whose output is byte-identical to
+// the Python strings (formatted with the same field values). A missing
+// file or constant is an error naming it.
+func ImportPack(pack, src string) (map[string]string, error) {
+	sources, ok := Packs[pack]
+	if !ok {
+		return nil, fmt.Errorf("unknown prompt pack %q (known: %s)", pack, strings.Join(PackNames(), ", "))
+	}
+	out := map[string]string{}
+	for _, ps := range sources {
+		path := filepath.Join(src, filepath.FromSlash(ps.File))
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w (is %s a checkout of the %s repository?)", path, errNotFound(err), src, pack)
+		}
+		vals, err := PyStrings(string(b))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		for _, m := range ps.Texts {
+			v, ok := vals[m.Var]
+			if !ok {
+				return nil, fmt.Errorf("%s: no string constant %s", path, m.Var)
+			}
+			text := PyTextToTemplate(v)
+			if m.Format {
+				if text, err = PyFormatToTemplate(v); err != nil {
+					return nil, fmt.Errorf("%s: %s: %w", path, m.Var, err)
+				}
+			}
+			out[m.Out] = text
+		}
+	}
+	return out, nil
+}
+
+func errNotFound(err error) error {
+	if os.IsNotExist(err) {
+		return fs.ErrNotExist
+	}
+	return err
+}
+
+// WriteFolder writes templates (task/name → text) as dir/task/name.txt.
+func WriteFolder(dir string, texts map[string]string) error {
+	for name, text := range texts {
+		p := filepath.Join(dir, filepath.FromSlash(name)+".txt")
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Export returns every bundled template (task/name → text).
+func Export() (map[string]string, error) {
+	lib, err := Bundled()
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, n := range lib.Names() {
+		out[n], _ = lib.Text(n)
+	}
+	return out, nil
+}
