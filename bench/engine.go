@@ -435,14 +435,14 @@ func (e *Engine) solveAll(ctx context.Context, runID int64, p *plan, sampler llm
 			if budget.Exhausted() {
 				mu.Lock()
 				defer mu.Unlock()
-				stopErr = MaxCostStop(budget)
+				stopErr = maxCostStop(budget)
 				return nil
 			}
 			it, err := e.solveOne(ctx, runID, p, sampler, budget, inst)
 			mu.Lock()
 			defer mu.Unlock()
 			if errors.Is(err, llm.ErrMaxCost) {
-				stopErr = MaxCostStop(budget)
+				stopErr = maxCostStop(budget)
 				return nil
 			}
 			if err != nil {
@@ -476,10 +476,8 @@ func (e *Engine) solveAll(ctx context.Context, runID int64, p *plan, sampler llm
 	return firstErr
 }
 
-// MaxCostStop is the error of a run stopped by its budget.
-func MaxCostStop(b *llm.Budget) error {
-	return fmt.Errorf("stopped: %w", llm.MaxCostError{Max: b.Max(), Spent: b.Spent()})
-}
+// maxCostStop is the error of a run stopped by its budget.
+func maxCostStop(b *llm.Budget) error { return llm.MaxCostError{Max: b.Max(), Spent: b.Spent()} }
 
 func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base llm.Sampler, budget *llm.Budget, inst tasks.Instance) (store.Item, error) {
 	sampler := llm.Chain(base, budget.Gate(), llm.Record(itemRecorder{st: e.Store, run: runID, index: inst.Index}),

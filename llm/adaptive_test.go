@@ -141,8 +141,12 @@ func TestAdaptiveRetryAfterPauses(t *testing.T) {
 	now := time.Unix(1000, 0)
 	var slept []time.Duration
 	a := NewAdaptive(AdaptiveOptions{Start: 4,
-		Now:   func() time.Time { return now },
-		Sleep: func(ctx context.Context, d time.Duration) error { slept = append(slept, d); now = now.Add(d); return nil },
+		Now: func() time.Time { return now },
+		Sleep: func(ctx context.Context, d time.Duration) error {
+			slept = append(slept, d)
+			now = now.Add(d)
+			return nil
+		},
 	})
 	s := a.Middleware()(scripted(statusErr(429, "Retry-After", "3")))
 	_, _ = s.Sample(context.Background(), Request{})

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/reasonbench/reasonbench/bench"
+)
+
+// --max-cost on the simulator, priced through --prices: the run stops
+// cleanly at the ceiling (status stopped, exit 1, one line naming how to
+// continue), stops again under a ceiling still too low, and resuming with a
+// ceiling high enough completes it to the numbers of an uninterrupted run.
+func TestMaxCostStopsAndResumes(t *testing.T) {
+	dir := t.TempDir()
+	prices := filepath.Join(dir, "prices.json")
+	// The ToT paper's GPT-4 prices, applied to the simulator.
+	if err := os.WriteFile(prices, []byte(`{"sim": {"prompt": 30, "completion": 60}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := func(db string, extra ...string) []string {
+		return append([]string{"run", "--db", db, "--task", "game24", "--strategy", "tot", "--set", "b=2",
+			"--range", "900:920", "--concurrency", "4", "--prices", prices, "--json"}, extra...)
+	}
+	decode := func(out string) bench.Summary {
+		t.Helper()
+		var s bench.Summary
+		if err := json.Unmarshal([]byte(out), &s); err != nil {
+			t.Fatalf("%v: %q", err, out)
+		}
+		return s
+	}
+
+	code, out, stderr := cli(t, args(filepath.Join(dir, "ref.db"))...)
+	if code != 0 {
+		t.Fatalf("reference run: %s", stderr)
+	}
+	ref := decode(out)
+	if ref.Cost <= 0 {
+		t.Fatalf("the price file did not price sim: cost %v", ref.Cost)
+	}
+
+	db := filepath.Join(dir, "capped.db")
+	ceiling := ref.Cost / 4
+	code, out, stderr = cli(t, args(db, "--max-cost", fmt.Sprint(ceiling))...)
+	if code != 1 {
+		t.Fatalf("capped run: exit %d, want 1; stderr %q", code, stderr)
+	}
+	if out != "" {
+		t.Errorf("a stopped run printed a summary: %q", out)
+	}
+	if lines := strings.Count(strings.TrimSpace(stderr), "\n") + 1; lines != 1 ||
+		!strings.Contains(stderr, "max-cost $") || !strings.Contains(stderr, "bench resume 1 --max-cost HIGHER") {
+		t.Errorf("stderr %q: want one line naming the ceiling and `bench resume 1 --max-cost HIGHER`", stderr)
+	}
+	code, out, _ = cli(t, "report", "--db", db, "--format", "json")
+	if code != 0 || !strings.Contains(out, `"stopped"`) {
+		t.Errorf("report of the stopped run lacks status stopped: %s", out)
+	}
+	st, err := openStore(t.Context(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := st.GetRun(t.Context(), 1)
+	items, _ := st.Items(t.Context(), 1)
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Status != "stopped" || !strings.Contains(run.Error, "max-cost") || len(items) >= 20 {
+		t.Fatalf("stopped run: status %q error %q, %d items", run.Status, run.Error, len(items))
+	}
+
+	// Still too low: stops again, with more spent.
+	code, _, stderr = cli(t, "resume", "1", "--db", db, "--max-cost", fmt.Sprint(ceiling*2), "--json")
+	if code != 1 || !strings.Contains(stderr, "--max-cost HIGHER") {
+		t.Fatalf("resume under a low ceiling: exit %d, %q", code, stderr)
+	}
+	// High enough: the same numbers as the uninterrupted run.
+	code, out, stderr = cli(t, "resume", "1", "--db", db, "--max-cost", fmt.Sprint(ref.Cost*10), "--json")
+	if code != 0 {
+		t.Fatalf("resume: %s", stderr)
+	}
+	got := decode(out)
+	if got.Status != "done" || got.N != 20 || got.Accuracy != ref.Accuracy || got.Calls != ref.Calls ||
+		got.PromptTokens != ref.PromptTokens || got.CompletionTokens != ref.CompletionTokens ||
+		math.Abs(got.Cost-ref.Cost) > 1e-9 {
+		t.Errorf("stopped, resumed:\n%+v\nuninterrupted:\n%+v", got, ref)
+	}
+	t.Logf("ceiling $%.4f stopped after %d of 20 items; resumed to accuracy %.2f, $%.4f (reference %.2f, $%.4f)",
+		ceiling, len(items), got.Accuracy, got.Cost, ref.Accuracy, ref.Cost)
+}
+
+func TestBudgetFlagsBadInput(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "b.db")
+	base := []string{"run", "--db", db, "--task", "game24", "--strategy", "cot", "--range", "0:1"}
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{append(base, "--concurrency", "lots"), "or auto"},
+		{append(base, "--max-cost", "-1"), "--max-cost -1: must be at least 0"},
+		{append(base, "--prices", filepath.Join(dir, "missing.json")), "--prices"},
+		{append(base, "--concurrency", "auto", "--concurrency-max", "0"), "--concurrency-max 0"},
+		{[]string{"resume", "1", "--db", db, "--max-cost", "x"}, "want US dollars"},
+	}
+	for _, c := range cases {
+		code, _, stderr := cli(t, c.args...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, stderr, c.want)
+		}
+	}
+	// auto runs (in process the adaptive limit has nothing to adapt to).
+	if code, _, stderr := cli(t, append(base, "--concurrency", "auto")...); code != 0 {
+		t.Errorf("--concurrency auto: %s", stderr)
+	}
+}
