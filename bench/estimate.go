@@ -28,6 +28,17 @@ type EstimateRow struct {
 	Cost             float64 `json:"cost"` // USD; 0 when unpriced
 	Priced           bool    `json:"priced"`
 	Accuracy         float64 `json:"sim_accuracy"` // the simulator's, for context only
+	// ByPurpose splits the calls and tokens by what the calls were for
+	// ("propose", "value", "cot", ...).
+	ByPurpose map[string]PurposeUse `json:"by_purpose,omitempty"`
+}
+
+// PurposeUse is the calls and tokens of one purpose.
+type PurposeUse struct {
+	Calls            int `json:"calls"`
+	Samples          int `json:"samples"` // choices returned
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
 }
 
 // Estimate is a dry run's prediction of what running some configurations
@@ -126,7 +137,7 @@ func dryRun(ctx context.Context, st *store.Store, cfg Config, skill float64, cou
 	}
 	var (
 		mu  sync.Mutex
-		row EstimateRow
+		row = EstimateRow{ByPurpose: map[string]PurposeUse{}}
 	)
 	// Inside the cache: only the calls a real run would pay for.
 	count := llm.SamplerFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
@@ -139,6 +150,12 @@ func dryRun(ctx context.Context, st *store.Store, cfg Config, skill float64, cou
 		row.Calls++
 		row.PromptTokens += p
 		row.CompletionTokens += c
+		u := row.ByPurpose[req.Purpose]
+		u.Calls++
+		u.Samples += len(resp.Choices)
+		u.PromptTokens += p
+		u.CompletionTokens += c
+		row.ByPurpose[req.Purpose] = u
 		mu.Unlock()
 		return resp, nil
 	})
