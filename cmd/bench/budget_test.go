@@ -4,12 +4,18 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/reasonbench/reasonbench/bench"
+	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/llm/sim"
 )
 
 // --max-cost on the simulator, priced through --prices: the run stops
@@ -119,5 +125,71 @@ func TestBudgetFlagsBadInput(t *testing.T) {
 	// auto runs (in process the adaptive limit has nothing to adapt to).
 	if code, _, stderr := cli(t, append(base, "--concurrency", "auto")...); code != 0 {
 		t.Errorf("--concurrency auto: %s", stderr)
+	}
+}
+
+// --concurrency auto against a server that answers 429 above two requests
+// in flight: the run completes with the numbers of an in-process run.
+func TestConcurrencyAutoThroughRateLimitedServer(t *testing.T) {
+	m, err := bench.NewSim(sim.DefaultParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	inner := llm.NewServer(m, llm.ServerOptions{Latency: 5 * time.Millisecond})
+	var inflight atomic.Int32
+	var rejected atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/chat/completions") {
+			if inflight.Add(1) > 2 {
+				inflight.Add(-1)
+				rejected.Add(1)
+				w.Header().Set("Retry-After-Ms", "2")
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusTooManyRequests)
+				fmt.Fprint(w, `{"error": {"message": "slow down", "type": "rate_limit_exceeded"}}`)
+				return
+			}
+			defer inflight.Add(-1)
+		}
+		inner.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	flags := []string{"--task", "game24", "--strategy", "tot", "--set", "b=1", "--range", "900:906", "--json"}
+	code, out, stderr := cli(t, append([]string{"run", "--db", filepath.Join(dir, "ref.db")}, flags...)...)
+	if code != 0 {
+		t.Fatalf("in-process run: %s", stderr)
+	}
+	var ref, got bench.Summary
+	if err := json.Unmarshal([]byte(out), &ref); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr = cli(t, append([]string{"run", "--db", filepath.Join(dir, "auto.db"), "--base-url", srv.URL + "/v1",
+		"--concurrency", "auto", "--concurrency-max", "16", "--retries", "100"}, flags...)...)
+	if code != 0 {
+		t.Fatalf("--concurrency auto: %s", stderr)
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	// Calls are not compared: two identical concurrent value requests may
+	// both miss the cache, so counts vary by a few with timing.
+	if got.Accuracy != ref.Accuracy || got.N != ref.N || got.Status != "done" || got.Metrics["any_at_b"] != ref.Metrics["any_at_b"] {
+		t.Errorf("through the rate-limited server:\n%+v\nin process:\n%+v", got, ref)
+	}
+	t.Logf("server answered 429 %d times; the run completed with %d calls", rejected.Load(), got.Calls)
+}
+
+func TestProgressShowsLimit(t *testing.T) {
+	var buf strings.Builder
+	b := &progressBar{w: &buf, tty: true}
+	b.update(bench.Progress{Done: 1, Total: 2, Limit: 7})
+	if !strings.Contains(buf.String(), "limit 7") {
+		t.Errorf("progress line %q lacks the adaptive limit", buf.String())
+	}
+	buf.Reset()
+	b.update(bench.Progress{Done: 2, Total: 2})
+	if strings.Contains(buf.String(), "limit") {
+		t.Errorf("progress line %q shows a limit without --concurrency auto", buf.String())
 	}
 }
