@@ -99,3 +99,35 @@ func TestBudget(t *testing.T) {
 		t.Error("a zero ceiling is no ceiling")
 	}
 }
+
+// Calls in flight when the ceiling is reached finish and are counted; the
+// next one is refused.
+func TestBudgetInFlightFinish(t *testing.T) {
+	b := NewBudget(1, 0)
+	started := make(chan struct{})
+	release := make(chan struct{})
+	s := b.Meter()(SamplerFunc(func(ctx context.Context, req Request) (Response, error) {
+		started <- struct{}{}
+		<-release
+		return Response{Usage: Usage{Cost: 1}}, nil
+	}))
+	errs := make(chan error, 3)
+	for range 3 {
+		go func() { _, err := s.Sample(context.Background(), Request{}); errs <- err }()
+	}
+	for range 3 {
+		<-started
+	}
+	close(release)
+	for range 3 {
+		if err := <-errs; err != nil {
+			t.Errorf("a call in flight failed: %v", err)
+		}
+	}
+	if b.Spent() != 3 {
+		t.Errorf("spent %v, want 3 (all three in-flight calls counted)", b.Spent())
+	}
+	if _, err := s.Sample(context.Background(), Request{}); !errors.Is(err, ErrMaxCost) {
+		t.Errorf("a new call after the ceiling: %v", err)
+	}
+}
