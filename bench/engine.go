@@ -154,8 +154,8 @@ func (e *Engine) RunExperiment(ctx context.Context, exp Experiment, apiKey strin
 		switch {
 		case found && prev.Status == store.StatusDone:
 			sum, err = Summarize(ctx, e.Store, prev.ID)
-		case found:
-			sum, err = e.Resume(ctx, prev.ID, apiKey)
+		case found: // under this command's ceiling and prices
+			sum, err = e.ResumeWith(ctx, prev.ID, ResumeOptions{APIKey: apiKey, MaxCost: &cfg.MaxCost, Prices: cfg.Prices})
 		default:
 			sum, err = e.start(ctx, p)
 		}

@@ -195,3 +195,26 @@ func TestProgressShowsLimit(t *testing.T) {
 		t.Errorf("progress line %q shows a limit without --concurrency auto", buf.String())
 	}
 }
+
+// An experiment stopped by its ceiling continues when run again with a
+// higher one.
+func TestMaxCostExperiment(t *testing.T) {
+	dir := t.TempDir()
+	prices := filepath.Join(dir, "prices.yaml")
+	exp := filepath.Join(dir, "e.yaml")
+	if err := os.WriteFile(prices, []byte("sim: {prompt: 30, completion: 60}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(exp, []byte("name: e\ntask: game24\nrange: \"900:904\"\nstrategies:\n  - tot: {b: 1}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "e.db")
+	code, _, stderr := cli(t, "run", "-f", exp, "--db", db, "--prices", prices, "--max-cost", "0.05", "--concurrency", "1")
+	if code != 1 || !strings.Contains(stderr, "higher --max-cost") {
+		t.Fatalf("capped experiment: exit %d %q", code, stderr)
+	}
+	code, out, stderr := cli(t, "run", "-f", exp, "--db", db, "--prices", prices, "--max-cost", "100", "--concurrency", "1", "--json")
+	if code != 0 || !strings.Contains(out, `"status":"done"`) {
+		t.Fatalf("experiment rerun with a higher ceiling: exit %d %q %q", code, out, stderr)
+	}
+}

@@ -138,6 +138,9 @@ func runExperiment(ctx context.Context, exp bench.Experiment, apiKey, db string,
 	sums, err := eng.RunExperiment(ctx, exp, apiKey)
 	bar.finish()
 	if err != nil {
+		if errors.Is(err, llm.ErrMaxCost) {
+			return fmt.Errorf("experiment %s stopped after %d of %d runs (%w); run the same command with a higher --max-cost (a ceiling per run) to continue", exp.ID, len(sums), len(exp.Runs), err)
+		}
 		if len(sums) < len(exp.Runs) {
 			return fmt.Errorf("experiment %s stopped after %d of %d runs (%w); run the same command again to continue", exp.ID, len(sums), len(exp.Runs), err)
 		}
