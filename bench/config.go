@@ -36,6 +36,16 @@ type Config struct {
 	Experiment  string         `json:"experiment,omitempty"`
 	// Rule names the task's scoring rule ("" for its default), e.g. game24 "paper".
 	Rule string `json:"rule,omitempty"`
+	// MaxCost stops the run cleanly once its recorded cost reaches this
+	// many US dollars (0: no ceiling); Prices overrides the built-in price
+	// table (llm.DefaultPrices), also for the simulator.
+	MaxCost float64 `json:"max_cost,omitempty"`
+	// ConcurrencyAuto adapts the calls in flight to the server (AIMD on
+	// 429/503 and Retry-After) between 1 and ConcurrencyMax, starting at
+	// Concurrency.
+	ConcurrencyAuto bool       `json:"concurrency_auto,omitempty"`
+	ConcurrencyMax  int        `json:"concurrency_max,omitempty"`
+	Prices          llm.Prices `json:"prices,omitempty"`
 }
 
 // DefaultConfig returns the defaults of `bench run`.
@@ -65,6 +75,12 @@ func (c Config) Validate() error {
 	if !slices.Contains(llm.CacheModes, c.Cache) {
 		return fmt.Errorf("--cache %q: want one of %v", c.Cache, llm.CacheModes)
 	}
+	if c.ConcurrencyAuto && c.ConcurrencyMax < 1 {
+		return fmt.Errorf("--concurrency-max %d: must be at least 1", c.ConcurrencyMax)
+	}
+	if c.MaxCost < 0 {
+		return fmt.Errorf("--max-cost %g: must be at least 0 (0: no ceiling)", c.MaxCost)
+	}
 	if c.Retries < 0 {
 		return fmt.Errorf("--retries %d: must be at least 0", c.Retries)
 	}
@@ -78,6 +94,12 @@ func (c Config) Validate() error {
 		}
 	}
 	return c.Sim.Validate()
+}
+
+// Price returns the model's price from the built-in table with the
+// config's overrides, if known.
+func (c Config) Price() (llm.Price, bool) {
+	return llm.DefaultPrices().With(c.Prices).Lookup(c.Model)
 }
 
 // BackendIdentity names what answers the requests, for the response

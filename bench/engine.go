@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"sync"
@@ -28,6 +29,7 @@ type Progress struct {
 	CompletionTokens int
 	Calls            int
 	Elapsed          time.Duration
+	Limit            int // current adaptive concurrency limit (--concurrency auto); 0 otherwise
 }
 
 // Engine runs configurations against a store.
@@ -50,6 +52,7 @@ type plan struct {
 	instances []tasks.Instance
 	rng       tasks.Range
 	prompts   *prompts.Library
+	adaptive  *llm.Adaptive // --concurrency auto; nil otherwise
 }
 
 func load(cfg Config) (*plan, error) {
@@ -93,8 +96,12 @@ func load(cfg Config) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &plan{cfg: cfg, task: task, params: params, strategy: strat,
-		instances: tasks.Select(all, rng), rng: rng, prompts: lib}, nil
+	p := &plan{cfg: cfg, task: task, params: params, strategy: strat,
+		instances: tasks.Select(all, rng), rng: rng, prompts: lib}
+	if cfg.ConcurrencyAuto {
+		p.adaptive = llm.NewAdaptive(llm.AdaptiveOptions{Start: cfg.Concurrency, Max: cfg.ConcurrencyMax})
+	}
+	return p, nil
 }
 
 // ConfigError marks a configuration that cannot run (unknown task, bad
@@ -160,8 +167,8 @@ func (e *Engine) RunExperiment(ctx context.Context, exp Experiment, apiKey strin
 		switch {
 		case found && prev.Status == store.StatusDone:
 			sum, err = Summarize(ctx, e.Store, prev.ID)
-		case found:
-			sum, err = e.Resume(ctx, prev.ID, apiKey)
+		case found: // under this command's ceiling and prices
+			sum, err = e.ResumeWith(ctx, prev.ID, ResumeOptions{APIKey: apiKey, MaxCost: &cfg.MaxCost, Prices: cfg.Prices})
 		default:
 			sum, err = e.start(ctx, p)
 		}
@@ -194,7 +201,16 @@ func (p *plan) backend() (llm.Sampler, error) {
 	}
 	return llm.Chain(o,
 		llm.Retry(llm.RetryPolicy{MaxAttempts: p.cfg.Retries + 1, Base: 500 * time.Millisecond, Max: 30 * time.Second}),
-		llm.Cost(p.cfg.Model)), nil
+		p.adaptive.Middleware()), nil // inside Retry: it sees every attempt's 429
+}
+
+// concurrency is the bound on items and calls in flight: with --concurrency
+// auto its ceiling, the adaptive limit (inside Retry) doing the rest.
+func (p *plan) concurrency() int {
+	if p.cfg.ConcurrencyAuto {
+		return p.cfg.ConcurrencyMax
+	}
+	return p.cfg.Concurrency
 }
 
 // Run executes cfg as a new run and returns its summary. Items are stored
@@ -241,7 +257,7 @@ func (e *Engine) start(ctx context.Context, p *plan) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
-	return e.execute(ctx, id, p, backend, 0)
+	return e.execute(ctx, id, p, backend, 0, 0)
 }
 
 // Resume continues an unfinished run: items already stored are kept, items
@@ -249,6 +265,21 @@ func (e *Engine) start(ctx context.Context, p *plan) (Summary, error) {
 // dropped first so totals count each item once). apiKey is not stored with
 // runs, so the caller passes it again.
 func (e *Engine) Resume(ctx context.Context, runID int64, apiKey string) (Summary, error) {
+	return e.ResumeWith(ctx, runID, ResumeOptions{APIKey: apiKey})
+}
+
+// ResumeOptions changes how a run continues.
+type ResumeOptions struct {
+	APIKey string
+	// MaxCost, when set, replaces the run's recorded ceiling (0: none).
+	MaxCost *float64
+	// Prices, when set, replaces the run's recorded price overrides.
+	Prices llm.Prices
+}
+
+// ResumeWith is Resume with options.
+func (e *Engine) ResumeWith(ctx context.Context, runID int64, o ResumeOptions) (Summary, error) {
+	apiKey := o.APIKey
 	run, err := e.Store.GetRun(ctx, runID)
 	if err != nil {
 		return Summary{}, ConfigError{err}
@@ -262,6 +293,12 @@ func (e *Engine) Resume(ctx context.Context, runID int64, apiKey string) (Summar
 	}
 	cfg := spec.Config
 	cfg.APIKey = apiKey
+	if o.MaxCost != nil {
+		cfg.MaxCost = *o.MaxCost
+	}
+	if o.Prices != nil {
+		cfg.Prices = o.Prices
+	}
 	if cfg.Cache == "" {
 		cfg.Cache = llm.CacheReadWrite
 	}
@@ -284,6 +321,12 @@ func (e *Engine) Resume(ctx context.Context, runID int64, apiKey string) (Summar
 	if err != nil {
 		return Summary{}, err
 	}
+	// The ceiling counts what the run has paid for so far, the partial
+	// calls of items about to be redone included.
+	spent, err := e.spent(ctx, runID)
+	if err != nil {
+		return Summary{}, err
+	}
 	if err := e.Store.DropIncomplete(ctx, runID); err != nil {
 		return Summary{}, err
 	}
@@ -297,16 +340,46 @@ func (e *Engine) Resume(ctx context.Context, runID int64, apiKey string) (Summar
 	if err := e.Store.MarkRunning(ctx, runID); err != nil {
 		return Summary{}, err
 	}
-	return e.execute(ctx, runID, p, backend, run.WallSeconds)
+	if cfg.MaxCost != 0 || o.MaxCost != nil || o.Prices != nil {
+		// Record the ceiling and prices this session runs under.
+		spec.Config.MaxCost, spec.Config.Prices = cfg.MaxCost, cfg.Prices
+		b, _ := json.Marshal(spec)
+		if err := e.Store.SetRunSpec(ctx, runID, b); err != nil {
+			return Summary{}, err
+		}
+	}
+	return e.execute(ctx, runID, p, backend, run.WallSeconds, spent)
+}
+
+// spent is what a run's calls that reached the model cost (cache hits
+// replay an earlier call's cost and are free).
+func (e *Engine) spent(ctx context.Context, runID int64) (float64, error) {
+	t, err := e.Store.Totals(ctx, runID)
+	if err != nil {
+		return 0, err
+	}
+	c, err := e.Store.CacheSavings(ctx, runID)
+	if err != nil {
+		return 0, err
+	}
+	return t.Cost - c.Cost, nil
 }
 
 // execute solves the plan's instances into run id and finishes the run;
-// priorWall is the wall time of earlier sessions of the same run.
-func (e *Engine) execute(ctx context.Context, id int64, p *plan, backend llm.Sampler, priorWall float64) (Summary, error) {
+// priorWall is the wall time of earlier sessions of the same run, spent
+// their cost.
+func (e *Engine) execute(ctx context.Context, id int64, p *plan, backend llm.Sampler, priorWall, spent float64) (Summary, error) {
 	start := time.Now()
-	runErr := e.solveAll(ctx, id, p, llm.Chain(backend, llm.Limit(p.cfg.Concurrency)))
+	budget := llm.NewBudget(p.cfg.MaxCost, spent)
+	mws := []llm.Middleware{llm.Limit(p.concurrency()), budget.Meter()}
+	if price, ok := p.cfg.Price(); ok {
+		mws = append(mws, llm.CostAt(price))
+	}
+	runErr := e.solveAll(ctx, id, p, llm.Chain(backend, mws...), budget)
 	status, msg := store.StatusDone, ""
 	switch {
+	case errors.Is(runErr, llm.ErrMaxCost):
+		status, msg = store.StatusStopped, runErr.Error()
 	case runErr != nil && ctx.Err() != nil:
 		status, msg = store.StatusInterrupted, "interrupted"
 	case runErr != nil:
@@ -360,22 +433,36 @@ func (r itemRecorder) RecordCall(ctx context.Context, c llm.CallRecord) error {
 // solveAll solves every instance on a bounded pool. The first
 // infrastructure error (an unreachable endpoint, a failing store) stops the
 // run; wrong or garbled model output is never an error, only a wrong item.
-func (e *Engine) solveAll(ctx context.Context, runID int64, p *plan, sampler llm.Sampler) error {
+//
+// Once the budget is spent no item starts and items that need another call
+// stop without a result (left for resume), while calls in flight finish.
+func (e *Engine) solveAll(ctx context.Context, runID int64, p *plan, sampler llm.Sampler, budget *llm.Budget) error {
 	var (
 		mu       sync.Mutex
 		prog     = Progress{Total: len(p.instances)}
 		accSum   float64
 		started  = time.Now()
 		firstErr error
+		stopErr  error // the budget's, when it stopped items
 	)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	wp := pool.New().WithMaxGoroutines(max(1, min(p.cfg.Concurrency, len(p.instances)))).WithContext(ctx)
+	wp := pool.New().WithMaxGoroutines(max(1, min(p.concurrency(), len(p.instances)))).WithContext(ctx)
 	for _, inst := range p.instances {
 		wp.Go(func(ctx context.Context) error {
-			it, err := e.solveOne(ctx, runID, p, sampler, inst)
+			if budget.Exhausted() {
+				mu.Lock()
+				defer mu.Unlock()
+				stopErr = maxCostStop(budget)
+				return nil
+			}
+			it, err := e.solveOne(ctx, runID, p, sampler, budget, inst)
 			mu.Lock()
 			defer mu.Unlock()
+			if errors.Is(err, llm.ErrMaxCost) {
+				stopErr = maxCostStop(budget)
+				return nil
+			}
 			if err != nil {
 				if firstErr == nil {
 					firstErr = err
@@ -390,6 +477,7 @@ func (e *Engine) solveAll(ctx context.Context, runID int64, p *plan, sampler llm
 			prog.CompletionTokens += it.CompletionTokens
 			prog.Calls += it.Calls
 			prog.Elapsed = time.Since(started)
+			prog.Limit = p.adaptive.Limit()
 			if e.OnProgress != nil {
 				e.OnProgress(prog)
 			}
@@ -400,11 +488,17 @@ func (e *Engine) solveAll(ctx context.Context, runID int64, p *plan, sampler llm
 	if firstErr == nil && ctx.Err() != nil {
 		firstErr = ctx.Err()
 	}
+	if firstErr == nil {
+		firstErr = stopErr
+	}
 	return firstErr
 }
 
-func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base llm.Sampler, inst tasks.Instance) (store.Item, error) {
-	sampler := llm.Chain(base, llm.Record(itemRecorder{st: e.Store, run: runID, index: inst.Index}),
+// maxCostStop is the error of a run stopped by its budget.
+func maxCostStop(b *llm.Budget) error { return llm.MaxCostError{Max: b.Max(), Spent: b.Spent()} }
+
+func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base llm.Sampler, budget *llm.Budget, inst tasks.Instance) (store.Item, error) {
+	sampler := llm.Chain(base, budget.Gate(), llm.Record(itemRecorder{st: e.Store, run: runID, index: inst.Index}),
 		llm.Cache(e.Store, p.cfg.Cache, p.cfg.BackendIdentity()))
 	env := strategies.Env{Sampler: sampler, Task: p.task, Prompts: p.prompts, Seed: ItemSeed(p.cfg.Seed, inst.Index),
 		Trace:      itemTrace{st: e.Store, run: runID, index: inst.Index},

@@ -26,42 +26,6 @@ func Limit(n int) Middleware {
 	}
 }
 
-// Price is a model's price in US dollars per million tokens.
-type Price struct{ Prompt, Completion float64 }
-
-// Prices known for popular hosted models; local and simulated models cost
-// nothing. Looked up by exact model name.
-var knownPrices = map[string]Price{
-	"gpt-4o":        {2.50, 10.00},
-	"gpt-4o-mini":   {0.15, 0.60},
-	"gpt-4.1":       {2.00, 8.00},
-	"gpt-4.1-mini":  {0.40, 1.60},
-	"gpt-4.1-nano":  {0.10, 0.40},
-	"gpt-4":         {30.00, 60.00},
-	"gpt-3.5-turbo": {0.50, 1.50},
-}
-
-// PriceOf returns the price of a model, if known.
-func PriceOf(model string) (Price, bool) {
-	p, ok := knownPrices[model]
-	return p, ok
-}
-
-// Cost fills in the cost of each response from the model's price, when known.
-func Cost(model string) Middleware {
-	p, ok := PriceOf(model)
-	return func(next Sampler) Sampler {
-		if !ok {
-			return next
-		}
-		return SamplerFunc(func(ctx context.Context, req Request) (Response, error) {
-			resp, err := next.Sample(ctx, req)
-			resp.Usage.Cost = (float64(resp.Usage.PromptTokens)*p.Prompt + float64(resp.Usage.CompletionTokens)*p.Completion) / 1e6
-			return resp, err
-		})
-	}
-}
-
 // CallRecord is what the Record middleware hands to a Recorder.
 type CallRecord struct {
 	Purpose  string

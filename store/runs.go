@@ -40,6 +40,7 @@ const (
 	StatusDone        = "done"
 	StatusFailed      = "failed"
 	StatusInterrupted = "interrupted"
+	StatusStopped     = "stopped" // by a guard-rail such as --max-cost; resumable
 )
 
 func orEmptyObject(b json.RawMessage) string {
@@ -150,6 +151,15 @@ func (s *Store) Runs(ctx context.Context, f RunFilter) ([]Run, error) {
 		out = append(out, r)
 	}
 	return out, rows.Err()
+}
+
+// SetRunSpec replaces a run's recorded spec (a resume under a new cost
+// ceiling records it).
+func (s *Store) SetRunSpec(ctx context.Context, id int64, spec json.RawMessage) error {
+	if _, err := s.db.ExecContext(ctx, `UPDATE runs SET spec = ? WHERE id = ?`, orEmptyObject(spec), id); err != nil {
+		return fmt.Errorf("update spec of run %d: %w", id, err)
+	}
+	return nil
 }
 
 // MarkRunning sets a run back to running for a resume.

@@ -29,6 +29,7 @@ usage:
   bench list
   bench serve-sim --addr 127.0.0.1:8088
   bench prompts import --from tot|reflexion SRC --out DIR | bench prompts export DIR
+  bench estimate --preset tot-game24/tot-b5 --model gpt-4   calls, tokens and cost from a simulated dry run
 
 Run 'bench COMMAND -h' for a command's flags. With no --base-url, runs use the
 built-in simulated model (--model sim), offline; its results are labelled simulated.
@@ -65,6 +66,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		"plot":      cmdPlot,
 		"export":    cmdExport,
 		"prompts":   cmdPrompts,
+		"estimate":  cmdEstimate,
 	}
 	name, rest := args[0], args[1:]
 	if name == "help" || name == "-h" || name == "--help" {

@@ -40,9 +40,13 @@ func (b *progressBar) update(p bench.Progress) {
 	if p.Done > 0 {
 		eta = (time.Duration(float64(p.Elapsed) / float64(p.Done) * float64(p.Total-p.Done))).Round(time.Second).String()
 	}
-	fmt.Fprintf(b.w, "\r[%s%s] %d/%d acc %.3f tokens %d calls %d ETA %s ",
+	limit := ""
+	if p.Limit > 0 {
+		limit = fmt.Sprintf(" limit %d", p.Limit)
+	}
+	fmt.Fprintf(b.w, "\r[%s%s] %d/%d acc %.3f tokens %d calls %d%s ETA %s ",
 		strings.Repeat("=", filled), strings.Repeat(" ", width-filled), p.Done, p.Total, p.Accuracy,
-		p.PromptTokens+p.CompletionTokens, p.Calls, eta)
+		p.PromptTokens+p.CompletionTokens, p.Calls, limit, eta)
 	b.drawn = true
 }
 

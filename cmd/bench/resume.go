@@ -19,9 +19,16 @@ func cmdResume(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	apiKey := fs.String("api-key", "", "API key (default $OPENAI_API_KEY; never stored)")
 	db := dbFlag(fs)
 	asJSON := fs.Bool("json", false, "print the summary as one JSON object on stdout")
+	var maxCost maxCostFlag
+	fs.Var(&maxCost, "max-cost", "new cost ceiling in US dollars for the whole run (0: none; default: the run's recorded one)")
+	loadPrices := pricesFlag(fs)
 	runArg, rest := splitPositional(args)
 	if err := parse(fs, rest); err != nil {
 		return err
+	}
+	prices, err := loadPrices()
+	if err != nil {
+		return usageError{err}
 	}
 	if (runArg == "") == !*last {
 		return usageError{errors.New("usage: bench resume RUN | bench resume --last")}
@@ -47,10 +54,10 @@ func cmdResume(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	bar := newProgressBar(stderr)
 	eng := &bench.Engine{Store: st, OnProgress: bar.update}
-	sum, err := eng.Resume(ctx, runID, key)
+	sum, err := eng.ResumeWith(ctx, runID, bench.ResumeOptions{APIKey: key, MaxCost: maxCost.v, Prices: prices})
 	bar.finish()
 	if err != nil {
-		return err
+		return stopped(sum, *db, err)
 	}
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(sum)

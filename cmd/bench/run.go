@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/reasonbench/reasonbench/bench"
+	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/strategies"
 )
@@ -27,7 +28,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.StringVar(&cfg.Model, "model", cfg.Model, "model name; 'sim' is the built-in simulated model")
 	fs.StringVar(&cfg.BaseURL, "base-url", os.Getenv("OPENAI_BASE_URL"), "OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (default $OPENAI_BASE_URL)")
 	apiKey := fs.String("api-key", "", "API key (default $OPENAI_API_KEY; never stored)")
-	fs.IntVar(&cfg.Concurrency, "concurrency", cfg.Concurrency, "model calls in flight at most")
+	loadBudget := budgetFlags(fs, &cfg)
 	fs.Int64Var(&cfg.Seed, "seed", cfg.Seed, "seed sent with every request")
 	fs.DurationVar(&cfg.Timeout, "timeout", cfg.Timeout, "per-request timeout")
 	fs.IntVar(&cfg.Retries, "retries", cfg.Retries, "extra attempts per request on 429, 5xx, timeouts (exponential backoff with jitter)")
@@ -42,6 +43,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.StringVar(&cfg.Experiment, "experiment", "", "group the run(s) under this experiment id (default with --repeats: repeats-<time>)")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if err := loadBudget(); err != nil {
+		return usageError{err}
 	}
 	cfg.Sim = *simParams
 	cfg.APIKey = *apiKey
@@ -114,6 +118,10 @@ func stopped(sum bench.Summary, db string, err error) error {
 	if errors.Is(err, context.Canceled) {
 		why = errors.New("interrupted")
 	}
+	var mc llm.MaxCostError
+	if errors.As(err, &mc) {
+		return fmt.Errorf("run %d stopped: %v; %d items kept in %s; continue with: bench resume %d --max-cost HIGHER --db %s", sum.RunID, mc, sum.N, db, sum.RunID, db)
+	}
 	return fmt.Errorf("%w; %d items of run %d are kept in %s; continue with: bench resume %d --db %s", why, sum.N, sum.RunID, db, sum.RunID, db)
 }
 
@@ -131,6 +139,9 @@ func runExperiment(ctx context.Context, exp bench.Experiment, apiKey, db string,
 	sums, err := eng.RunExperiment(ctx, exp, apiKey)
 	bar.finish()
 	if err != nil {
+		if errors.Is(err, llm.ErrMaxCost) {
+			return fmt.Errorf("experiment %s stopped after %d of %d runs (%w); run the same command with a higher --max-cost (a ceiling per run) to continue", exp.ID, len(sums), len(exp.Runs), err)
+		}
 		if len(sums) < len(exp.Runs) {
 			return fmt.Errorf("experiment %s stopped after %d of %d runs (%w); run the same command again to continue", exp.ID, len(sums), len(exp.Runs), err)
 		}
