@@ -122,6 +122,7 @@ func UCT[S any](parent, child *Node[S], c float64, backup string) float64 {
 //     node on the path from the root gains a visit, and the return is added
 //     to its ReturnSum and ReturnMax.
 //
+// When a node just created is solved, the path ends there.
 // A terminal node that is selected again (every iteration must end
 // somewhere) is not expanded: its own Value is backed up again. When
 // Problem.Solved reports true for any node created, the search stops after
@@ -229,7 +230,8 @@ func (m *mctsRun[S]) iterate() error {
 			if err := m.expand(id); err != nil {
 				return err
 			}
-			if m.st.Found >= 0 {
+			if m.st.Found >= 0 { // a child of id: its value is backed up
+				path = append(path, m.st.Found)
 				break
 			}
 		}

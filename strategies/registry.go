@@ -23,6 +23,7 @@ func Registry() []Spec {
 		{Name: "tot", Doc: "tree of thoughts: propose/sample steps, value/vote evaluation, BFS beam or DFS", Params: totParams, New: newToT},
 		{Name: "react", Doc: "ReAct: thought, action, observation over the task's tools (protocol text|json|tools)", Params: reactParams, New: newReAct},
 		{Name: "reflexion", Doc: "Reflexion: trials with reflections on failures kept in long-term memory (actor cot|react; evaluator oracle peeks at the gold answer, as the paper, or self)", Params: reflexionParams, New: newReflexion},
+		{Name: "mcts", Doc: "Monte Carlo tree search over the task's thought space (RAP-style): UCT selection, model value/vote as reward, rollouts, mean|max backup", Params: mctsParams, New: newMCTS},
 		{Name: "selfrefine", Doc: "Self-Refine: answer, self-feedback, refine with the history, until the feedback says no change is needed", Params: selfRefineParams, New: newSelfRefine},
 	}
 }
