@@ -24,6 +24,7 @@ func Registry() []Spec {
 		{Name: "react", Doc: "ReAct: thought, action, observation over the task's tools (protocol text|json|tools)", Params: reactParams, New: newReAct},
 		{Name: "reflexion", Doc: "Reflexion: trials with reflections on failures kept in long-term memory (actor cot|react; evaluator oracle peeks at the gold answer, as the paper, or self)", Params: reflexionParams, New: newReflexion},
 		{Name: "mcts", Doc: "Monte Carlo tree search over the task's thought space (RAP-style): UCT selection, model value/vote as reward, rollouts, mean|max backup", Params: mctsParams, New: newMCTS},
+		{Name: "lats", Doc: "Language Agent Tree Search: MCTS over ReAct trajectories, model value (self-consistency) scores states, Finish judged by the evaluator (oracle peeks at gold, as the paper, or self), reflections on failures reach later expansions", Params: latsParams, New: newLATS},
 		{Name: "selfrefine", Doc: "Self-Refine: answer, self-feedback, refine with the history, until the feedback says no change is needed", Params: selfRefineParams, New: newSelfRefine},
 	}
 }
