@@ -52,6 +52,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzExtractAnswer -fuzztime=30s ./tasks/hotpotqa/
 	$(GO) test -run='^$$' -fuzz=FuzzNormalize -fuzztime=30s ./tasks/hotpotqa/
 	$(GO) test -run='^$$' -fuzz=FuzzParseTextAction -fuzztime=30s ./strategies/
+	$(GO) test -run='^$$' -fuzz=FuzzParseLATSScore -fuzztime=30s ./strategies/
 	$(GO) test -run='^$$' -fuzz=FuzzParseJSONAction -fuzztime=30s ./strategies/
 
 # Go benchmarks: harness overhead, parsers, search.
