@@ -73,3 +73,6 @@ figures: build
 	$(BIN) run --db $(FIG_DB) -f experiments/reflexion-hotpotqa.yaml >/dev/null
 	$(BIN) report --db $(FIG_DB) --experiment reflexion-hotpotqa --by trial --format md > docs/reflexion-hotpotqa.md
 	$(BIN) plot --db $(FIG_DB) --experiment reflexion-hotpotqa --kind trials --out docs/reflexion-hotpotqa.svg
+	$(BIN) run --db $(FIG_DB) -f experiments/hotpotqa-compare.yaml >/dev/null
+	$(BIN) report --db $(FIG_DB) --experiment hotpotqa-compare --format md > docs/hotpotqa-compare.md
+	$(BIN) plot --db $(FIG_DB) --experiment hotpotqa-compare --x tokens --y accuracy --logx --out docs/hotpotqa-compare.svg

@@ -21,7 +21,7 @@ type Preset struct {
 // on its hard set (puzzles 900-999), temperature 0.7.
 func Presets() []Preset {
 	const hard = "900:1000"
-	return []Preset{
+	presets := []Preset{
 		{Name: "tot-game24/io", Doc: "IO prompt, 100 samples (best of 100 and mean)", Task: "game24", Strategy: "io", Range: hard,
 			Params: map[string]any{"k": 100, "temperature": 0.7}},
 		{Name: "tot-game24/cot", Doc: "CoT prompt, 100 samples", Task: "game24", Strategy: "cot", Range: hard,
@@ -33,6 +33,8 @@ func Presets() []Preset {
 		{Name: "tot-game24/tot-b5", Doc: "ToT BFS, propose + value (n_evaluate 3), greedy, b=5", Task: "game24", Strategy: "tot", Range: hard,
 			Params: map[string]any{"generate": "propose", "evaluate": "value", "n_evaluate": 3, "select": "greedy", "b": 5, "temperature": 0.7}},
 	}
+	presets = append(presets, LATSPresets()...)
+	return presets
 }
 
 // ApplyPreset fills cfg from the named preset; parameters already in
