@@ -51,6 +51,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzParseStep -fuzztime=30s ./tasks/game24/
 	$(GO) test -run='^$$' -fuzz=FuzzExtractAnswer -fuzztime=30s ./tasks/hotpotqa/
 	$(GO) test -run='^$$' -fuzz=FuzzNormalize -fuzztime=30s ./tasks/hotpotqa/
+	$(GO) test -run='^$$' -fuzz=FuzzParseVote -fuzztime=30s ./tasks/hotpotqa/
 	$(GO) test -run='^$$' -fuzz=FuzzParseTextAction -fuzztime=30s ./strategies/
 	$(GO) test -run='^$$' -fuzz=FuzzParseLATSScore -fuzztime=30s ./strategies/
 	$(GO) test -run='^$$' -fuzz=FuzzParseJSONAction -fuzztime=30s ./strategies/
