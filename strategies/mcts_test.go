@@ -12,6 +12,7 @@ import (
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/prompts"
 	"github.com/reasonbench/reasonbench/tasks/game24"
+	"github.com/reasonbench/reasonbench/tasks/hotpotqa"
 )
 
 // treeLog keeps the last tree traced.
@@ -201,5 +202,26 @@ func TestMCTSResumesFromCheckpoint(t *testing.T) {
 	// the checkpoint, nothing is asked twice.
 	if kept := cp.callsAt[2]; kept+*restN != *wholeN || *restN == 0 {
 		t.Errorf("calls: %d before the checkpoint + %d resumed, uninterrupted %d", kept, *restN, *wholeN)
+	}
+}
+
+func TestThoughtModesChecked(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		set  map[string]any
+		ok   bool
+	}{
+		{"tot", map[string]any{}, false},
+		{"tot", map[string]any{"generate": "sample", "evaluate": "vote"}, true},
+		{"mcts", map[string]any{"generate": "sample"}, false},
+		{"mcts", map[string]any{"generate": "sample", "evaluate": "vote"}, true},
+	} {
+		err := newStrategy(t, tc.name, tc.set).(TaskChecker).CheckTask(hotpotqa.NewTask())
+		if (err == nil) != tc.ok {
+			t.Errorf("%s %v on hotpotqa: err = %v", tc.name, tc.set, err)
+		}
+		if err := newStrategy(t, tc.name, tc.set).(TaskChecker).CheckTask(game24.NewTask()); err != nil {
+			t.Errorf("%s %v on game24 (every mode): %v", tc.name, tc.set, err)
+		}
 	}
 }

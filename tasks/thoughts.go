@@ -28,3 +28,13 @@ type ThoughtSpace interface {
 	// Final reports whether state carries a final answer.
 	Final(state string) bool
 }
+
+// ThoughtModes is implemented by thought spaces that offer only some of
+// ToT's generation and evaluation modes (HotpotQA's samples and votes); the
+// strategies reject the others before a run starts. A ThoughtSpace without
+// it offers all of them.
+type ThoughtModes interface {
+	// ThoughtModes lists the generate modes (propose, sample) and evaluate
+	// modes (value, vote) the space supports.
+	ThoughtModes() (generate, evaluate []string)
+}

@@ -110,4 +110,12 @@ func (*Task) Final(state string) bool {
 	return strings.HasPrefix(strings.TrimSpace(lines[len(lines)-1]), "Answer:")
 }
 
-var _ tasks.ThoughtSpace = (*Task)(nil)
+// ThoughtModes says the space samples and votes.
+func (*Task) ThoughtModes() (generate, evaluate []string) {
+	return []string{"sample"}, []string{"vote"}
+}
+
+var (
+	_ tasks.ThoughtSpace = (*Task)(nil)
+	_ tasks.ThoughtModes = (*Task)(nil)
+)
