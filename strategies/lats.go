@@ -163,6 +163,12 @@ func (s *lats) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result,
 	if !ok {
 		return Result{}, s.CheckTask(env.Task)
 	}
+	for _, name := range []string{"lats_react", "lats_value", "reflect", "self_eval"} {
+		if _, ok := env.Prompts.Text(env.Task.Name() + "/" + name); !ok {
+			return Result{}, fmt.Errorf("lats: task %s has no template %s/%s.txt (add it to prompts/ or a --prompts folder)",
+				env.Task.Name(), env.Task.Name(), name)
+		}
+	}
 	probe, err := tb.Tools(inst)
 	if err != nil {
 		return Result{}, err

@@ -11,6 +11,7 @@ import (
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/prompts"
+	"github.com/reasonbench/reasonbench/tasks/game24"
 	"github.com/reasonbench/reasonbench/tasks/hotpotqa"
 )
 
@@ -208,5 +209,15 @@ func TestLATSResumesFromCheckpoint(t *testing.T) {
 	}
 	if tested == 0 {
 		t.Fatal("no item ran 4 iterations")
+	}
+}
+
+func TestLATSNamesMissingTemplates(t *testing.T) {
+	lib, _ := prompts.Bundled()
+	insts, _ := game24.NewTask().Instances()
+	s := newStrategy(t, "lats", map[string]any{"iterations": 1})
+	_, err := s.Solve(context.Background(), Env{Sampler: latsModel(t), Task: game24.NewTask(), Prompts: lib, Seed: 1}, insts[0])
+	if err == nil || !strings.Contains(err.Error(), "game24/lats_react.txt") {
+		t.Errorf("err = %v, want the missing template named", err)
 	}
 }
