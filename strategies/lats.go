@@ -24,8 +24,11 @@ import (
 //     (replaying the path's actions on a fresh tool set first, so Lookup
 //     reads the right page).
 //   - A non-terminal child is scored by the model's value: n_evaluate
-//     judgements of <task>/lats_value ("Score: N/10"), averaged (LATS's
-//     self-consistency of sampled values), as a reward in [0, 1].
+//     judgements of <task>/lats_value ("Score: N/10") averaged, as a reward
+//     in [0, 1]. The paper mixes this with a self-consistency score (how
+//     often a step recurs among the samples, weight λ); the reference's
+//     HotpotQA code averages sampled values only, with n_evaluate 1, and so
+//     does this.
 //   - A terminal child (Finish) is scored by the evaluator: oracle (the
 //     task's score against the gold answer: 1 or 0, as the paper's HotpotQA
 //     environment does — it peeks, and says so) or self (the model's own
