@@ -27,8 +27,10 @@ import (
 //     judgements of <task>/lats_value ("Score: N/10") averaged, as a reward
 //     in [0, 1]. The paper mixes this with a self-consistency score (how
 //     often a step recurs among the samples, weight λ); the reference's
-//     HotpotQA code averages sampled values only, with n_evaluate 1, and so
-//     does this.
+//     HotpotQA code has no such term and reads the first sampled reply as
+//     N/10 (hotpot/hotpotqa.py value_outputs_unwrap), which with
+//     n_evaluate = 1 (its setting) is what this does. Like the reference's
+//     value prompt, ours shows the reflections on failed trajectories.
 //   - A terminal child (Finish) is scored by the evaluator: oracle (the
 //     task's score against the gold answer: 1 or 0, as the paper's HotpotQA
 //     environment does — it peeks, and says so) or self (the model's own
