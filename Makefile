@@ -55,7 +55,9 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzPyFormat -fuzztime=30s ./prompts/
 	$(GO) test -run='^$$' -fuzz=FuzzPyStrings -fuzztime=30s ./prompts/
 	$(GO) test -run='^$$' -fuzz=FuzzNormalize -fuzztime=30s ./tasks/hotpotqa/
+	$(GO) test -run='^$$' -fuzz=FuzzParseVote -fuzztime=30s ./tasks/hotpotqa/
 	$(GO) test -run='^$$' -fuzz=FuzzParseTextAction -fuzztime=30s ./strategies/
+	$(GO) test -run='^$$' -fuzz=FuzzParseLATSScore -fuzztime=30s ./strategies/
 	$(GO) test -run='^$$' -fuzz=FuzzParseJSONAction -fuzztime=30s ./strategies/
 	$(GO) test -run='^$$' -fuzz=FuzzTextLineSplit -fuzztime=30s ./llm/tokens/
 
@@ -77,3 +79,6 @@ figures: build
 	$(BIN) run --db $(FIG_DB) -f experiments/reflexion-hotpotqa.yaml >/dev/null
 	$(BIN) report --db $(FIG_DB) --experiment reflexion-hotpotqa --by trial --format md > docs/reflexion-hotpotqa.md
 	$(BIN) plot --db $(FIG_DB) --experiment reflexion-hotpotqa --kind trials --out docs/reflexion-hotpotqa.svg
+	$(BIN) run --db $(FIG_DB) -f experiments/hotpotqa-compare.yaml >/dev/null
+	$(BIN) report --db $(FIG_DB) --experiment hotpotqa-compare --format md > docs/hotpotqa-compare.md
+	$(BIN) plot --db $(FIG_DB) --experiment hotpotqa-compare --x tokens --y accuracy --logx --out docs/hotpotqa-compare.svg

@@ -22,7 +22,8 @@ type Preset struct {
 // Presets lists the paper configurations `bench run --preset` knows, one
 // file per paper (presets_NAME.go).
 func Presets() []Preset {
-	return append(totPresets(), ReflexionPresets()...)
+	presets := append(totPresets(), ReflexionPresets()...)
+	return append(presets, LATSPresets()...)
 }
 
 // ApplyPreset fills cfg from the named preset; parameters already in

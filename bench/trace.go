@@ -20,7 +20,7 @@ func (t itemTrace) Tree(ctx context.Context, nodes []strategies.TreeNode) error 
 	out := make([]store.Node, len(nodes))
 	for i, n := range nodes {
 		out[i] = store.Node{RunID: t.run, Item: t.index, ID: n.ID, Parent: n.Parent, Depth: n.Depth, Thought: n.Thought,
-			Value: n.Value, Selected: n.Selected, Pruned: n.Pruned, Terminal: n.Terminal}
+			Value: n.Value, Selected: n.Selected, Pruned: n.Pruned, Terminal: n.Terminal, Visits: n.Visits}
 	}
 	return t.st.PutNodes(context.WithoutCancel(ctx), t.run, t.index, out)
 }

@@ -47,7 +47,11 @@ func WriteTree(w io.Writer, nodes []store.Node, best int) error {
 		if n.Parent >= 0 {
 			label = lastLine(n.Thought)
 		}
-		if _, err := fmt.Fprintf(w, "%s%s [%d] %s  value=%.3g\n", strings.Repeat("  ", n.Depth), mark, n.ID, label, n.Value); err != nil {
+		visits := ""
+		if n.Visits > 0 {
+			visits = fmt.Sprintf(" visits=%d", n.Visits)
+		}
+		if _, err := fmt.Fprintf(w, "%s%s [%d] %s  value=%.3g%s\n", strings.Repeat("  ", n.Depth), mark, n.ID, label, n.Value, visits); err != nil {
 			return err
 		}
 		for _, c := range children[n.ID] {

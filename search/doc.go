@@ -40,6 +40,13 @@
 // are exhausted. Each Expand call spends one unit of MaxSteps; when a node
 // would need an expansion beyond the budget the search stops (Exhausted).
 //
+// # MCTS
+//
+// Monte Carlo tree search (as RAP and LATS use it): UCT selection,
+// expansion, greedy or sampled rollouts, mean or max backup, an iteration
+// budget, resumable from a saved [MCTSState]; see [MCTS]. Node.Visits,
+// ReturnSum and ReturnMax keep every node's statistics in the Tree.
+//
 // Node IDs are assigned by the search goroutine in a fixed order, so equal
 // inputs give equal trees regardless of goroutine scheduling. On error the
 // partial result (tree, frontier or solutions so far) is returned with the

@@ -28,6 +28,11 @@ type Node[S any] struct {
 	Selected bool    // BFS: chosen into a frontier (the root is); DFS: visited
 	Pruned   bool    // DFS: value below Threshold, never visited
 	Terminal bool    // Problem.IsTerminal(State, Depth) when created
+	// MCTS only: how often an iteration's path went through the node, and
+	// the sum and maximum of the returns backed up through it.
+	Visits    int
+	ReturnSum float64
+	ReturnMax float64
 }
 
 // Tree holds every node created by a search, indexed by ID.

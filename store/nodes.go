@@ -17,6 +17,7 @@ type Node struct {
 	Selected bool
 	Pruned   bool
 	Terminal bool
+	Visits   int // MCTS iterations through the node; 0 for other searches
 }
 
 // PutNodes stores an item's tree in one transaction, replacing any earlier
@@ -30,14 +31,14 @@ func (s *Store) PutNodes(ctx context.Context, runID int64, item int, nodes []Nod
 	if _, err := tx.ExecContext(ctx, `DELETE FROM nodes WHERE run_id = ? AND item_idx = ?`, runID, item); err != nil {
 		return fmt.Errorf("put nodes: %w", err)
 	}
-	st, err := tx.PrepareContext(ctx, `INSERT INTO nodes (run_id, item_idx, node_id, parent, depth, thought, value, selected, pruned, terminal)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	st, err := tx.PrepareContext(ctx, `INSERT INTO nodes (run_id, item_idx, node_id, parent, depth, thought, value, selected, pruned, terminal, visits)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return fmt.Errorf("put nodes: %w", err)
 	}
 	defer st.Close()
 	for _, n := range nodes {
-		if _, err := st.ExecContext(ctx, runID, item, n.ID, n.Parent, n.Depth, n.Thought, n.Value, n.Selected, n.Pruned, n.Terminal); err != nil {
+		if _, err := st.ExecContext(ctx, runID, item, n.ID, n.Parent, n.Depth, n.Thought, n.Value, n.Selected, n.Pruned, n.Terminal, n.Visits); err != nil {
 			return fmt.Errorf("put node %d: %w", n.ID, err)
 		}
 	}
@@ -46,7 +47,7 @@ func (s *Store) PutNodes(ctx context.Context, runID int64, item int, nodes []Nod
 
 // Nodes returns an item's tree ordered by node id.
 func (s *Store) Nodes(ctx context.Context, runID int64, item int) ([]Node, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT node_id, parent, depth, thought, value, selected, pruned, terminal
+	rows, err := s.db.QueryContext(ctx, `SELECT node_id, parent, depth, thought, value, selected, pruned, terminal, visits
 		FROM nodes WHERE run_id = ? AND item_idx = ? ORDER BY node_id`, runID, item)
 	if err != nil {
 		return nil, fmt.Errorf("nodes of run %d item %d: %w", runID, item, err)
@@ -55,7 +56,7 @@ func (s *Store) Nodes(ctx context.Context, runID int64, item int) ([]Node, error
 	var out []Node
 	for rows.Next() {
 		n := Node{RunID: runID, Item: item}
-		if err := rows.Scan(&n.ID, &n.Parent, &n.Depth, &n.Thought, &n.Value, &n.Selected, &n.Pruned, &n.Terminal); err != nil {
+		if err := rows.Scan(&n.ID, &n.Parent, &n.Depth, &n.Thought, &n.Value, &n.Selected, &n.Pruned, &n.Terminal, &n.Visits); err != nil {
 			return nil, fmt.Errorf("nodes of run %d item %d: %w", runID, item, err)
 		}
 		out = append(out, n)

@@ -177,6 +177,8 @@ var migrations = []string{
 		name TEXT NOT NULL,
 		text TEXT NOT NULL
 	);`,
+	// 7: MCTS visit counts of tree nodes (0 for BFS/DFS trees).
+	`ALTER TABLE nodes ADD COLUMN visits INTEGER NOT NULL DEFAULT 0;`,
 }
 
 func (s *Store) migrate(ctx context.Context) error {

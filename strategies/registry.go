@@ -24,6 +24,8 @@ func Registry() []Spec {
 		{Name: "react", Doc: "ReAct: thought, action, observation over the task's tools (protocol text|json|tools)", Params: reactParams, New: newReAct},
 		{Name: "reflexion", Doc: "Reflexion: trials with reflections on failures kept in long-term memory (actor cot|react; evaluator oracle peeks at the gold answer, as the paper, or self)", Params: reflexionParams, New: newReflexion},
 		{Name: "reflexion_ref", Doc: "the Reflexion reference agents for HotpotQA (agent cot|react, the reference scratchpad protocol: one growing scratchpad, Thought/Action calls with stop \"\\n\", Finish[answer], its reflection headers and truncation); differs from reflexion, which uses the harness prompts and protocol", Params: reflexionRefParams, New: newReflexionRef},
+		{Name: "mcts", Doc: "Monte Carlo tree search over the task's thought space (RAP-style): UCT selection, model value/vote as reward, rollouts, mean|max backup", Params: mctsParams, New: newMCTS},
+		{Name: "lats", Doc: "Language Agent Tree Search: MCTS over ReAct trajectories, model value (self-consistency) scores states, Finish judged by the evaluator (oracle peeks at gold, as the paper, or self), reflections on failures reach later expansions", Params: latsParams, New: newLATS},
 		{Name: "selfrefine", Doc: "Self-Refine: answer, self-feedback, refine with the history, until the feedback says no change is needed", Params: selfRefineParams, New: newSelfRefine},
 	}
 }

@@ -45,6 +45,9 @@ type TreeNode struct {
 	Thought                    string
 	Value                      float64
 	Selected, Pruned, Terminal bool
+	// Visits counts the MCTS iterations whose path went through the node
+	// (0 for the other searches); Value is then the node's backed-up Q.
+	Visits int
 }
 
 // Tracer keeps what a strategy produces beyond its result: search trees and

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 
@@ -69,6 +70,13 @@ func newToT(v Values) (Strategy, error) {
 func (t *tot) CheckTask(task tasks.Task) error {
 	if _, ok := task.(tasks.ThoughtSpace); !ok {
 		return fmt.Errorf("task %s has no thought space for tree search", task.Name())
+	}
+	if m, ok := task.(tasks.ThoughtModes); ok {
+		gen, eval := m.ThoughtModes()
+		if !slices.Contains(gen, t.generate) || !slices.Contains(eval, t.evaluate) {
+			return fmt.Errorf("task %s's thought space offers generate=%s and evaluate=%s, not generate=%s evaluate=%s: set them with --set",
+				task.Name(), strings.Join(gen, "|"), strings.Join(eval, "|"), t.generate, t.evaluate)
+		}
 	}
 	if t.protocol == "reference" {
 		return t.checkReference(task)

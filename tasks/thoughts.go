@@ -42,3 +42,13 @@ type ReferenceThoughts interface {
 	// reference's arithmetic (so ties and float sums are bit-identical).
 	ReferenceValue(inst Instance, y string, outputs []string) float64
 }
+
+// ThoughtModes is implemented by thought spaces that offer only some of
+// ToT's generation and evaluation modes (HotpotQA's samples and votes); the
+// strategies reject the others before a run starts. A ThoughtSpace without
+// it offers all of them.
+type ThoughtModes interface {
+	// ThoughtModes lists the generate modes (propose, sample) and evaluate
+	// modes (value, vote) the space supports.
+	ThoughtModes() (generate, evaluate []string)
+}

@@ -72,7 +72,7 @@ func cmdShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		d.Best = -1
 		_ = json.Unmarshal(found.Detail, &d)
-		fmt.Fprintln(stdout, "\ntree (* path to the answer, + kept in the beam, x pruned):")
+		fmt.Fprintln(stdout, "\ntree (* path to the answer, + kept in the beam or, mcts, expanded; x pruned; value is the reward, visits the MCTS visit count):")
 		if err := report.WriteTree(stdout, nodes, d.Best); err != nil {
 			return err
 		}

@@ -86,6 +86,12 @@ func (SimResponder) Respond(p sim.Prompt, rng *rand.Rand, params sim.Params) (ll
 	if c, ok := respondLearning(p, rng, params); ok {
 		return c, true
 	}
+	if c, ok := respondLATSValue(p, rng, params); ok { // sim_lats.go
+		return c, true
+	}
+	if c, ok := respondThoughts(p, rng, params); ok { // sim_tot.go
+		return c, true
+	}
 	first := firstUser(p)
 	if strings.Contains(first, markerReAct) && (len(p.Tools) > 0 || strings.Contains(first, markerReActText) ||
 		strings.Contains(first, markerReActJSON) || strings.Contains(first, markerReActTools)) {
