@@ -27,6 +27,7 @@ usage:
   bench resume RUN | bench resume --last
   bench show RUN [--item I]
   bench list
+  bench view [--db F] [--addr 127.0.0.1:8090] [--open]         browse runs, trees and comparisons (read-only)
   bench serve-sim --addr 127.0.0.1:8088
 
 Run 'bench COMMAND -h' for a command's flags. With no --base-url, runs use the
@@ -63,6 +64,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		"serve-sim": cmdServeSim,
 		"plot":      cmdPlot,
 		"export":    cmdExport,
+		"view":      cmdView,
 	}
 	name, rest := args[0], args[1:]
 	if name == "help" || name == "-h" || name == "--help" {
