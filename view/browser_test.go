@@ -5,11 +5,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/reasonbench/reasonbench/store"
 )
 
 // findChromium returns a Chromium (or Chrome) binary, or "".
@@ -98,6 +101,26 @@ func TestBrowser(t *testing.T) {
 		if !strings.Contains(runsText, s) {
 			t.Errorf("runs page lacks %q:\n%s", s, runsText)
 		}
+	}
+
+	// A running run updates live: an item stored by another connection
+	// shows up in its row without a reload.
+	row := `#runs tr[data-id="` + id("running") + `"]`
+	before, err := strconv.Atoi(text(row + " .n"))
+	must(err)
+	want := strconv.Itoa(before + 1)
+	writer, err := store.Open(ctx, f.path)
+	must(err)
+	must(writer.PutItem(ctx, store.Item{RunID: f.runs["running"], Index: 900 + before, Input: "4 5 6 10", Correct: true, Score: 1}))
+	must(writer.Close())
+	var live string
+	for deadline := time.Now().Add(6 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		if live = text(row + " .n"); live == want {
+			break
+		}
+	}
+	if live != want || !strings.Contains(text(row+" .status"), "running ("+want+" items)") {
+		t.Errorf("running run did not update live: n=%q status=%q", live, text(row+" .status"))
 	}
 
 	// A ToT item: collapse the root, expand it again, click a node on the

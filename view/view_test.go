@@ -63,6 +63,13 @@ func makeDB(ctx context.Context, dir string) (string, map[string]int64, error) {
 		}
 		ids[r.name] = sum.RunID
 	}
+	// A run still in progress (as another process's bench run leaves it),
+	// for the runs page's live updates.
+	id, err := st.CreateRun(ctx, store.Run{Task: "game24", Strategy: "cot", Model: bench.SimModel, Simulated: true, Range: "900:910"})
+	if err != nil {
+		return "", nil, err
+	}
+	ids["running"] = id
 	return path, ids, nil
 }
 
@@ -134,7 +141,7 @@ type pageCase struct {
 func pageCases(f fixture) []pageCase {
 	id := func(s string) string { return formatInt(f.runs[s]) }
 	return []pageCase{
-		{"runs", "/", 200, []string{"Runs", "tot", "cotsc", "reflexion", "selfrefine", "simulated", "95% CI", `href="/runs/` + id("tot") + `"`}},
+		{"runs", "/", 200, []string{"Runs", "tot", "cotsc", "reflexion", "selfrefine", "simulated", "95% CI", `href="/runs/` + id("tot") + `"`, `data-running="1"`}},
 		{"run", "/runs/" + id("tot"), 200, []string{"Run " + id("tot") + ": tot on game24", "any_at_b", "<svg", "95% Wilson", `href="/runs/` + id("tot") + `/items/900"`, "page 1 of 1"}},
 		{"run filter correct", "/runs/" + id("tot") + "?filter=correct", 200, []string{"matching", `class="pill on" href="/runs/` + id("tot") + `?filter=correct#items"`}},
 		{"run filter wrong", "/runs/" + id("cot") + "?filter=wrong", 200, []string{"wrong"}},
@@ -152,6 +159,7 @@ func pageCases(f fixture) []pageCase {
 		{"compare", "/compare?runs=" + id("tot") + "," + id("cotsc") + "," + id("cot"), 200, []string{"Compare runs", "the runs disagree on", "run " + id("tot") + " · tot"}},
 		{"compare all", "/compare?runs=" + id("tot") + "," + id("cot") + "&all=1", 200, []string{"/items/905"}},
 		{"progress", "/runs/" + id("tot") + "/progress", 200, []string{`"status":"done"`, `"done":6`}},
+		{"progress running", "/runs/" + id("running") + "/progress", 200, []string{`"status":"running"`, `"done":`}},
 		{"asset", "/assets/app.js", 200, []string{"nodepanel"}},
 		{"unknown run", "/runs/999", 404, []string{"404", "run 999"}},
 		{"bad run id", "/runs/abc", 404, []string{"not a run id"}},
