@@ -38,6 +38,7 @@
     var update = function () {
       var ids = [];
       boxes.forEach(function (b) { if (b.checked) ids.push(b.value); });
+      ids.sort(function (a, b) { return a - b; });
       cmp.disabled = ids.length < 2;
       cmp.dataset.ids = ids.join(",");
       cmp.textContent = ids.length < 2 ? "Compare (select 2+)" : "Compare runs " + ids.join(", ");
