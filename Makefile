@@ -6,7 +6,7 @@ BIN     := bin/bench
 DEMO_DB := results/demo.db
 HARD    := 900:1000
 
-.PHONY: build demo test fmt-check vet fuzz bench-go clean figures
+.PHONY: build demo test fmt-check vet fuzz bench-go clean figures screenshots
 
 build:
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/bench
@@ -82,3 +82,9 @@ figures: build
 	$(BIN) run --db $(FIG_DB) -f experiments/hotpotqa-compare.yaml >/dev/null
 	$(BIN) report --db $(FIG_DB) --experiment hotpotqa-compare --format md > docs/hotpotqa-compare.md
 	$(BIN) plot --db $(FIG_DB) --experiment hotpotqa-compare --x tokens --y accuracy --logx --out docs/hotpotqa-compare.svg
+
+# The README's bench view screenshots (a ToT tree, a comparison), taken by the
+# browser test in headless Chromium (scripts/install-chromium.sh).
+screenshots:
+	BENCH_VIEW_DOCS=$(CURDIR)/docs $(GO) test -count=1 -run '^TestBrowser$$' ./view/
+	@ls -l docs/view-tot.png docs/view-compare.png

@@ -27,6 +27,7 @@ usage:
   bench resume RUN | bench resume --last
   bench show RUN [--item I]
   bench list
+  bench view [--db F] [--addr 127.0.0.1:8090] [--open]         browse runs, trees and comparisons (read-only)
   bench serve-sim --addr 127.0.0.1:8088
   bench prompts import --from tot|reflexion SRC --out DIR | bench prompts export DIR
   bench estimate --preset tot-game24/tot-b5 --model gpt-4   calls, tokens and cost from a simulated dry run
@@ -67,6 +68,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		"export":    cmdExport,
 		"prompts":   cmdPrompts,
 		"estimate":  cmdEstimate,
+		"view":      cmdView,
 	}
 	name, rest := args[0], args[1:]
 	if name == "help" || name == "-h" || name == "--help" {

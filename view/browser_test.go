@@ -1,0 +1,173 @@
+package view
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/reasonbench/reasonbench/store"
+)
+
+// findChromium returns a Chromium (or Chrome) binary, or "".
+func findChromium() string {
+	if p := os.Getenv("CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// TestBrowser drives a real headless Chromium through the viewer: the runs
+// page, a ToT item (collapse, expand, click a node), a Reflexion item and a
+// comparison chosen with the runs page's checkboxes. Screenshots go to
+// view/screenshots (git-ignored); with BENCH_VIEW_DOCS=DIR the two README
+// screenshots are written there too (make screenshots).
+func TestBrowser(t *testing.T) {
+	bin := findChromium()
+	if bin == "" {
+		t.Skip("no Chromium found (looked for chromium, chromium-browser, google-chrome; set CHROMIUM): run scripts/install-chromium.sh")
+	}
+	srv, f := server(t)
+	shots := "screenshots"
+	if err := os.MkdirAll(shots, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	docs := os.Getenv("BENCH_VIEW_DOCS")
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(bin), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1400, 900),
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	actx, cancelA := chromedp.NewExecAllocator(ctx, opts...)
+	defer cancelA()
+	bctx, cancelB := chromedp.NewContext(actx)
+	defer cancelB()
+
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	do := func(steps ...chromedp.Action[chromedp.Void]) { t.Helper(); must(chromedp.Do(bctx, steps...)) }
+	text := func(sel string) string {
+		t.Helper()
+		s, err := chromedp.Run(bctx, chromedp.Text(chromedp.CSS(sel)))
+		must(err)
+		return s
+	}
+	evalBool := func(expr string) bool {
+		t.Helper()
+		v, err := chromedp.Run(bctx, chromedp.Evaluate[bool](expr))
+		must(err)
+		return v
+	}
+	evalInt := func(expr string) int {
+		t.Helper()
+		v, err := chromedp.Run(bctx, chromedp.Evaluate[int](expr))
+		must(err)
+		return v
+	}
+	shot := func(name string) {
+		t.Helper()
+		buf, err := chromedp.Run(bctx, chromedp.CaptureScreenshot())
+		must(err)
+		must(os.WriteFile(filepath.Join(shots, name+".png"), buf, 0o644))
+		if docs != "" && (name == "view-tot" || name == "view-compare") {
+			must(os.WriteFile(filepath.Join(docs, name+".png"), buf, 0o644))
+		}
+	}
+	id := func(s string) string { return formatInt(f.runs[s]) }
+
+	// The runs page lists every run.
+	do(chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#runs")))
+	runsText := text("#runs tbody")
+	shot("runs")
+	for _, s := range []string{"tot", "cotsc", "react", "reflexion", "selfrefine", "simulated"} {
+		if !strings.Contains(runsText, s) {
+			t.Errorf("runs page lacks %q:\n%s", s, runsText)
+		}
+	}
+
+	// A running run updates live: an item stored by another connection
+	// shows up in its row without a reload.
+	row := `#runs tr[data-id="` + id("running") + `"]`
+	before, err := strconv.Atoi(text(row + " .n"))
+	must(err)
+	want := strconv.Itoa(before + 1)
+	writer, err := store.Open(ctx, f.path)
+	must(err)
+	must(writer.PutItem(ctx, store.Item{RunID: f.runs["running"], Index: 900 + before, Input: "4 5 6 10", Correct: true, Score: 1}))
+	must(writer.Close())
+	var live string
+	for deadline := time.Now().Add(6 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		if live = text(row + " .n"); live == want {
+			break
+		}
+	}
+	if live != want || !strings.Contains(text(row+" .status"), "running ("+want+" items)") {
+		t.Errorf("running run did not update live: n=%q status=%q", live, text(row+" .status"))
+	}
+
+	// A ToT item: collapse the root, expand it again, click a node on the
+	// path to the answer.
+	do(chromedp.Navigate(srv.URL+"/runs/"+id("tot")+"/items/900"), chromedp.WaitVisible(chromedp.CSS("ul.tree")))
+	visible := `Array.from(document.querySelectorAll(".node")).filter(n => n.offsetParent !== null).length`
+	all := evalInt(visible)
+	do(chromedp.Click(chromedp.CSS("ul.tree > li > .node .tog")))
+	collapsed := evalBool(`document.querySelector("ul.tree > li").classList.contains("collapsed")`)
+	whenCollapsed := evalInt(visible)
+	do(chromedp.Click(chromedp.CSS("ul.tree > li > .node .tog")))
+	expanded := !evalBool(`document.querySelector("ul.tree > li").classList.contains("collapsed")`)
+	whenExpanded := evalInt(visible)
+	if !collapsed || !expanded || whenCollapsed != 1 || whenExpanded != all || all < 3 {
+		t.Errorf("root toggle: collapsed=%v (%d nodes visible) then expanded=%v (%d of %d visible)",
+			collapsed, whenCollapsed, expanded, whenExpanded, all)
+	}
+	do(chromedp.Click(chromedp.CSS("ul.tree ul ul .node.path .thought")))
+	panel := text("#nodepanel")
+	if !strings.Contains(panel, "Node ") || !strings.Contains(panel, "value") || !strings.Contains(panel, "#") {
+		t.Errorf("node panel after a click = %q, want the node, its value and its calls", panel)
+	}
+	shot("view-tot")
+
+	// A Reflexion item shows its trials side by side.
+	do(chromedp.Navigate(srv.URL+"/runs/"+id("reflexion")+"/items/0"), chromedp.WaitVisible(chromedp.CSS(".trial")))
+	trials := evalInt(`document.querySelectorAll(".trial").length`)
+	trialText := text(".cols")
+	shot("reflexion")
+	if trials < 1 || !strings.Contains(trialText, "Trial 1") || !strings.Contains(trialText, "reflections in its prompt") {
+		t.Errorf("reflexion item: %d trials, text %q", trials, trialText)
+	}
+
+	// Compare: tick two runs on the runs page and press Compare.
+	do(chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#runs")),
+		chromedp.Click(chromedp.CSS(`input.pick[value="`+id("tot")+`"]`)),
+		chromedp.Click(chromedp.CSS(`input.pick[value="`+id("cot")+`"]`)),
+		chromedp.Click(chromedp.ID("compare")),
+		chromedp.WaitVisible(chromedp.CSS("#cmp")))
+	loc, err := chromedp.Run(bctx, chromedp.Location())
+	must(err)
+	heading, table := text("h1"), text("#cmp")
+	shot("view-compare")
+	if !strings.Contains(loc, "/compare?runs=") || heading != "Compare runs" {
+		t.Errorf("compare: at %s, heading %q", loc, heading)
+	}
+	if !strings.Contains(table, "run "+id("tot")+" · tot") || !strings.Contains(table, "correct") {
+		t.Errorf("compare table lacks the runs or verdicts:\n%s", table)
+	}
+}

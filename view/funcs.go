@@ -1,0 +1,40 @@
+package view
+
+import (
+	"fmt"
+	"html/template"
+	"strings"
+	"time"
+
+	"github.com/reasonbench/reasonbench/store"
+)
+
+var funcs = template.FuncMap{
+	"pct":  func(v float64) string { return fmt.Sprintf("%.1f%%", 100*v) },
+	"f3":   func(v float64) string { return fmt.Sprintf("%.3f", v) },
+	"f1":   func(v float64) string { return fmt.Sprintf("%.1f", v) },
+	"cost": func(v float64) string { return fmt.Sprintf("$%.4f", v) },
+	"ms":   func(d time.Duration) string { return fmt.Sprintf("%.0f ms", float64(d.Microseconds())/1000) },
+	"add":  func(a, b int) int { return a + b },
+	"trunc": func(n int, s string) string {
+		if len([]rune(s)) <= n {
+			return s
+		}
+		return string([]rune(s)[:n]) + "…"
+	},
+	"oneline": func(s string) string { return strings.Join(strings.Fields(s), " ") },
+	"model": func(r store.Run) string {
+		if r.Simulated {
+			return r.Model + " (simulated)"
+		}
+		return r.Model
+	},
+	"lastline": lastLine,
+	"deref": func(p *float64) float64 {
+		if p == nil {
+			return 0
+		}
+		return *p
+	},
+	"tokens": func(it store.Item) int { return it.PromptTokens + it.CompletionTokens },
+}

@@ -1,0 +1,302 @@
+package view
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/store"
+	"github.com/reasonbench/reasonbench/strategies"
+)
+
+// callView is one model call as the item page shows it.
+type callView struct {
+	store.Call
+	Messages []llm.Message
+	Choices  []string
+	Raw      string // the request JSON, indented, when it is not a plain chat request
+}
+
+// treeNode is a ToT node with its children, for the interactive tree.
+type treeNode struct {
+	store.Node
+	Children []*treeNode
+	OnPath   bool    // on the path to the node the search ranks best
+	Best     bool    // the node the search ranks best
+	Final    bool    // in the final frontier
+	Calls    []int64 // calls that produced or evaluated it
+	// Numbers are the per-node figures shown next to the thought, in order;
+	// a new one (e.g. MCTS visits) is one line in numbers().
+	Numbers []nodeNumber
+}
+
+type nodeNumber struct {
+	Name  string
+	Value string
+}
+
+func numbers(n store.Node) []nodeNumber {
+	out := []nodeNumber{
+		{"value", strconv.FormatFloat(n.Value, 'g', 4, 64)},
+	}
+	if n.Visits > 0 { // MCTS: Value is then the backed-up mean or max return
+		out = append(out, nodeNumber{"visits", strconv.Itoa(n.Visits)})
+	}
+	return out
+}
+
+func (s *Server) item(ctx context.Context, r *http.Request) (page, error) {
+	run, err := s.runID(ctx, r)
+	if err != nil {
+		return page{}, err
+	}
+	idx, err := strconv.Atoi(r.PathValue("idx"))
+	if err != nil {
+		return page{}, notFound(fmt.Sprintf("item %q: not an item index", r.PathValue("idx")))
+	}
+	it, err := s.st.GetItem(ctx, run.ID, idx)
+	if err != nil {
+		return page{}, err
+	}
+	calls, err := s.st.Calls(ctx, run.ID, idx)
+	if err != nil {
+		return page{}, err
+	}
+	cv := make([]callView, len(calls))
+	for i, c := range calls {
+		cv[i] = viewCall(c)
+	}
+	data := map[string]any{"Run": run, "Item": it, "Calls": cv, "Rule": scoringRule(run.Spec),
+		"Metrics": it.Metrics, "Detail": indentJSON(it.Detail)}
+	switch run.Strategy {
+	case "tot":
+		nodes, err := s.st.Nodes(ctx, run.ID, idx)
+		if err != nil {
+			return page{}, err
+		}
+		var d totDetail
+		d.Best = -1
+		_ = json.Unmarshal(it.Detail, &d)
+		data["Tree"] = buildTree(nodes, d, cv)
+		data["NodeCount"] = len(nodes)
+	case "react":
+		var d strategies.ReActTrajectory
+		if json.Unmarshal(it.Detail, &d) == nil {
+			data["ReAct"] = d
+		}
+	case "reflexion":
+		var d strategies.ReflexionDetail
+		if json.Unmarshal(it.Detail, &d) == nil {
+			data["Reflexion"] = reflexionView(d)
+		}
+	case "selfrefine":
+		var d strategies.SelfRefineDetail
+		if json.Unmarshal(it.Detail, &d) == nil {
+			data["Refine"] = refineView(d)
+		}
+	case "cotsc":
+		var d cotscDetail
+		if json.Unmarshal(it.Detail, &d) == nil {
+			data["Vote"] = voteView(d)
+		}
+	}
+	steps, err := s.st.Steps(ctx, run.ID, idx)
+	if err != nil {
+		return page{}, err
+	}
+	data["Steps"] = steps
+	return page{name: "item.html", title: fmt.Sprintf("run %d item %d", run.ID, idx), data: data}, nil
+}
+
+func viewCall(c store.Call) callView {
+	v := callView{Call: c}
+	var req llm.Request
+	if err := json.Unmarshal(c.Request, &req); err == nil && len(req.Messages) > 0 {
+		v.Messages = req.Messages
+	} else {
+		v.Raw = indentJSON(c.Request)
+	}
+	var resp llm.Response
+	if err := json.Unmarshal(c.Response, &resp); err == nil {
+		for _, ch := range resp.Choices {
+			text := ch.Content
+			for _, tc := range ch.ToolCalls {
+				text += fmt.Sprintf("\n[tool call] %s(%s)", tc.Name, tc.Arguments)
+			}
+			v.Choices = append(v.Choices, text)
+		}
+	}
+	return v
+}
+
+func indentJSON(b []byte) string {
+	var v any
+	if json.Unmarshal(b, &v) != nil {
+		return string(b)
+	}
+	out, _ := json.MarshalIndent(v, "", "  ")
+	return string(out)
+}
+
+// scoringRule reads the rule recorded in the run spec, if any.
+func scoringRule(spec json.RawMessage) string {
+	var s map[string]any
+	if json.Unmarshal(spec, &s) != nil {
+		return ""
+	}
+	for _, k := range []string{"scoring_rule", "rule"} {
+		if v, ok := s[k].(string); ok && v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// buildTree links nodes to their parents, marks the best path and finds the
+// calls behind each node: the generating call whose completion contains the
+// node's new step, and the evaluating calls whose prompt contains its state.
+func buildTree(nodes []store.Node, d totDetail, calls []callView) []*treeNode {
+	byID := map[int]*treeNode{}
+	var roots []*treeNode
+	for _, n := range nodes {
+		byID[n.ID] = &treeNode{Node: n, Numbers: numbers(n)}
+	}
+	for _, n := range nodes {
+		t := byID[n.ID]
+		if p, ok := byID[n.Parent]; ok && n.Parent != n.ID {
+			p.Children = append(p.Children, t)
+		} else {
+			roots = append(roots, t)
+		}
+	}
+	for _, id := range d.Final {
+		if t, ok := byID[id]; ok {
+			t.Final = true
+		}
+	}
+	for id, steps := d.Best, 0; id >= 0 && steps <= len(nodes); steps++ {
+		t, ok := byID[id]
+		if !ok {
+			break
+		}
+		t.OnPath = true
+		t.Best = id == d.Best
+		id = t.Parent
+	}
+	for _, t := range byID {
+		step := strings.TrimSpace(lastLine(t.Thought))
+		if step == "" {
+			continue
+		}
+		for _, c := range calls {
+			if containsAny(c.Choices, step) || (t.Depth > 0 && promptContains(c.Messages, t.Thought)) {
+				t.Calls = append(t.Calls, c.ID)
+			}
+		}
+	}
+	return roots
+}
+
+func lastLine(s string) string {
+	s = strings.TrimRight(s, "\n")
+	if i := strings.LastIndex(s, "\n"); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+func containsAny(texts []string, sub string) bool {
+	for _, t := range texts {
+		if strings.Contains(t, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+func promptContains(msgs []llm.Message, sub string) bool {
+	sub = strings.TrimSpace(sub)
+	if len(msgs) == 0 || sub == "" {
+		return false
+	}
+	return strings.Contains(msgs[len(msgs)-1].Content, sub)
+}
+
+// trialView is one Reflexion trial with the reflections its prompt showed.
+type trialView struct {
+	strategies.ReflexionTrial
+	Shown []string
+}
+
+func reflexionView(d strategies.ReflexionDetail) map[string]any {
+	var memory []string
+	for _, r := range d.Seeded {
+		memory = append(memory, r.Text)
+	}
+	var trials []trialView
+	for _, t := range d.Trials {
+		tv := trialView{ReflexionTrial: t}
+		if n := t.ShownReflections; n > 0 {
+			tv.Shown = memory[max(0, len(memory)-n):]
+		}
+		trials = append(trials, tv)
+		if t.Reflection != "" {
+			memory = append(memory, t.Reflection)
+		}
+	}
+	return map[string]any{"D": d, "Trials": trials}
+}
+
+type iterView struct {
+	strategies.RefineIteration
+	Diff []diffLine
+}
+
+func refineView(d strategies.SelfRefineDetail) map[string]any {
+	var its []iterView
+	prev := ""
+	for i, it := range d.Iterations {
+		v := iterView{RefineIteration: it}
+		if i > 0 {
+			v.Diff = lineDiff(prev, it.Output)
+		}
+		prev = it.Output
+		its = append(its, v)
+	}
+	return map[string]any{"D": d, "Iterations": its}
+}
+
+type voteBar struct {
+	Key    string
+	Count  int
+	Pct    float64
+	Winner bool
+}
+
+func voteView(d cotscDetail) map[string]any {
+	total := d.Vote.Abstain
+	for _, c := range d.Vote.Counts {
+		total += c.Count
+	}
+	var bars []voteBar
+	for _, c := range d.Vote.Counts {
+		bars = append(bars, voteBar{Key: c.Key, Count: c.Count, Pct: 100 * float64(c.Count) / float64(max(total, 1)), Winner: c.Key == d.Vote.Key})
+	}
+	return map[string]any{"Bars": bars, "Abstain": d.Vote.Abstain, "Total": total, "Samples": d.Samples}
+}
+
+// totDetail and cotscDetail read the fields of the strategies' item detail
+// that the page shows (the strategies keep their detail types unexported).
+type totDetail struct {
+	Best  int   `json:"best"`
+	Final []int `json:"final"`
+}
+
+type cotscDetail struct {
+	Vote    strategies.VoteResult `json:"vote"`
+	Samples []strategies.Sample   `json:"samples"`
+}

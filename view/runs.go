@@ -1,0 +1,305 @@
+package view
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"maps"
+	"math"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot/vg"
+
+	"github.com/reasonbench/reasonbench/bench"
+	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/store"
+)
+
+// runRow is one line of the runs page, from aggregates only.
+type runRow struct {
+	Run      store.Run
+	Params   string
+	Progress store.RunProgress
+	Accuracy float64
+	CI       report.Interval
+}
+
+func (s *Server) runRow(ctx context.Context, r store.Run) (runRow, error) {
+	p, err := s.st.Progress(ctx, r.ID)
+	if err != nil {
+		return runRow{}, err
+	}
+	row := runRow{Run: r, Params: bench.ParamSummary(r.Strategy, r.Params), Progress: p}
+	if p.Done > 0 {
+		row.Accuracy = p.Score / float64(p.Done)
+	}
+	row.CI = report.Wilson(row.Accuracy*float64(p.Done), p.Done, report.Level)
+	return row, nil
+}
+
+func (s *Server) runs(ctx context.Context, r *http.Request) (page, error) {
+	runs, err := s.st.Runs(ctx, store.RunFilter{})
+	if err != nil {
+		return page{}, err
+	}
+	rows := make([]runRow, 0, len(runs))
+	for i := len(runs) - 1; i >= 0; i-- { // newest first
+		row, err := s.runRow(ctx, runs[i])
+		if err != nil {
+			return page{}, err
+		}
+		rows = append(rows, row)
+	}
+	return page{name: "runs.html", title: "runs", data: map[string]any{"Rows": rows, "Path": s.st.Path()}}, nil
+}
+
+// progress serves the JSON the runs page polls for running runs.
+func (s *Server) progress(w http.ResponseWriter, r *http.Request) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil {
+		http.Error(w, `{"error":"not a run id"}`, http.StatusNotFound)
+		return
+	}
+	p, err := s.st.Progress(r.Context(), id)
+	if err != nil {
+		http.Error(w, fmt.Sprintf(`{"error":%q}`, err.Error()), http.StatusNotFound)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(p)
+}
+
+const pageSize = 50
+
+func (s *Server) run(ctx context.Context, r *http.Request) (page, error) {
+	run, err := s.runID(ctx, r)
+	if err != nil {
+		return page{}, err
+	}
+	q := store.ItemQuery{Filter: r.FormValue("filter"), Search: r.FormValue("q"), Limit: pageSize}
+	if q.Filter != "" && !slices.Contains(store.ItemFilters, q.Filter) {
+		return page{}, badRequest(fmt.Sprintf("filter %q: want one of %s", q.Filter, strings.Join(store.ItemFilters, ", ")))
+	}
+	pg, _ := strconv.Atoi(r.FormValue("page"))
+	pg = max(pg, 1)
+	q.Offset = (pg - 1) * pageSize
+	items, total, err := s.st.ItemPage(ctx, run.ID, q)
+	if err != nil {
+		return page{}, err
+	}
+	sum, err := bench.Summarize(ctx, s.st, run.ID)
+	if err != nil {
+		return page{}, err
+	}
+	rr := rowOf(sum)
+	saved, err := s.st.CacheSavings(ctx, run.ID)
+	if err != nil {
+		return page{}, err
+	}
+	rr.Experiment, rr.Seed, rr.ParamsJSON, rr.Range = run.Experiment, run.Seed, string(run.Params), run.Range
+	if run.Simulated {
+		rr.SimParams = string(run.SimParams)
+	}
+	rr.CacheHits, rr.SavedTokens, rr.SavedCost = saved.Hits, saved.Tokens(), saved.Cost
+	var table bytes.Buffer
+	if err := report.Write(&table, "md", []report.Row{rr}); err != nil {
+		return page{}, err
+	}
+	groups := report.Pivot([]report.Row{rr}, report.Level)
+	var exp bytes.Buffer
+	if err := report.WriteExperiment(&exp, "md", fmt.Sprintf("run %d", run.ID), groups); err != nil {
+		return page{}, err
+	}
+	plots := s.plots(groups, sum)
+	pages := int(math.Ceil(float64(total) / pageSize))
+	link := func(p int, filter string) string {
+		v := url.Values{}
+		if filter != "" {
+			v.Set("filter", filter)
+		}
+		if q.Search != "" {
+			v.Set("q", q.Search)
+		}
+		if p > 1 {
+			v.Set("page", strconv.Itoa(p))
+		}
+		if len(v) == 0 {
+			return fmt.Sprintf("/runs/%d", run.ID)
+		}
+		return fmt.Sprintf("/runs/%d?%s", run.ID, v.Encode())
+	}
+	var filters []map[string]any
+	for _, f := range append([]string{""}, store.ItemFilters...) {
+		name := f
+		if f == "" {
+			name = "all"
+		}
+		filters = append(filters, map[string]any{"Name": name, "Link": link(1, f), "On": f == q.Filter})
+	}
+	var prev, next string
+	if pg > 1 {
+		prev = link(pg-1, q.Filter)
+	}
+	if pg < pages {
+		next = link(pg+1, q.Filter)
+	}
+	return page{name: "run.html", title: fmt.Sprintf("run %d", run.ID), data: map[string]any{
+		"Run": run, "Params": bench.ParamSummary(run.Strategy, run.Params), "Sum": sum, "CI": rr.CI(),
+		"Table": table.String(), "ExpTable": exp.String(), "Plots": plots, "Items": items, "Total": total,
+		"Page": pg, "Pages": pages, "Prev": prev, "Next": next, "Filters": filters, "Query": q,
+	}}, nil
+}
+
+// plots renders bench plot's SVGs for one run: accuracy against tokens, and
+// the per-trial curve when the run has one.
+func (s *Server) plots(groups []report.Group, sum bench.Summary) []template.HTML {
+	var out []template.HTML
+	opts := []report.PlotOptions{{X: "tokens", Y: "accuracy", Title: fmt.Sprintf("run %d", sum.RunID)}}
+	if len(sum.PerTrial) > 0 || len(sum.PerIteration) > 0 {
+		opts = append(opts, report.PlotOptions{X: "tokens", Y: report.PlotPerTrial, Title: fmt.Sprintf("run %d", sum.RunID)})
+	}
+	for _, o := range opts {
+		p, err := report.NewPlot(groups, o)
+		if err != nil {
+			continue // e.g. no per-trial series: nothing to draw
+		}
+		var b bytes.Buffer
+		if err := report.WritePlot(&b, p, "svg", 12*vg.Centimeter, 8*vg.Centimeter); err != nil {
+			continue
+		}
+		svg := b.String()
+		if i := strings.Index(svg, "<svg"); i > 0 {
+			svg = svg[i:] // drop the XML prolog to inline it
+		}
+		out = append(out, template.HTML(svg)) // our own renderer's output, not model text
+	}
+	return out
+}
+
+// rowOf is the report row of a summary, as bench report builds it.
+func rowOf(s bench.Summary) report.Row {
+	metrics := map[string]float64{}
+	for k, v := range s.Metrics {
+		metrics[k] = v
+	}
+	for i, v := range s.PerTrial {
+		metrics[fmt.Sprintf("%s%d", report.SeriesTrial, i+1)] = v
+	}
+	for i, v := range s.PerIteration {
+		metrics[fmt.Sprintf("%s%d", report.SeriesIteration, i+1)] = v
+	}
+	return report.Row{
+		RunID: s.RunID, Task: s.Task, Strategy: s.Strategy, Params: bench.ParamSummary(s.Strategy, s.Params),
+		Model: s.Model, Simulated: s.Simulated, Status: s.Status, N: s.N, Accuracy: s.Accuracy, Metrics: metrics,
+		Tokens: s.PromptTokens + s.CompletionTokens, Calls: s.Calls, Cost: s.Cost, WallSeconds: s.WallSeconds,
+	}
+}
+
+// compareRow is one item across the compared runs.
+type compareRow struct {
+	Index    int
+	Input    string
+	Verdicts []*store.Verdict // nil: the run lacks the item
+	Disagree bool
+}
+
+func (s *Server) compare(ctx context.Context, r *http.Request) (page, error) {
+	var runs []store.Run
+	for _, part := range strings.Split(r.FormValue("runs"), ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		id, err := strconv.ParseInt(part, 10, 64)
+		if err != nil {
+			return page{}, badRequest(fmt.Sprintf("runs=%q: want comma-separated run ids, e.g. /compare?runs=3,4", r.FormValue("runs")))
+		}
+		run, err := s.st.GetRun(ctx, id)
+		if err != nil {
+			return page{}, err
+		}
+		runs = append(runs, run)
+	}
+	if len(runs) < 2 {
+		return page{}, badRequest("compare needs two or more runs, e.g. /compare?runs=3,4")
+	}
+	for _, run := range runs[1:] {
+		if run.Task != runs[0].Task {
+			return page{}, badRequest(fmt.Sprintf("run %d is on %s and run %d on %s: compare runs of the same task", runs[0].ID, runs[0].Task, run.ID, run.Task))
+		}
+	}
+	all := make([]map[int]store.Verdict, len(runs))
+	idx := map[int]bool{}
+	heads := make([]runRow, len(runs))
+	for i, run := range runs {
+		v, err := s.st.Verdicts(ctx, run.ID)
+		if err != nil {
+			return page{}, err
+		}
+		all[i] = v
+		for k := range v {
+			idx[k] = true
+		}
+		if heads[i], err = s.runRow(ctx, run); err != nil {
+			return page{}, err
+		}
+	}
+	onlyDis := r.FormValue("all") == ""
+	var rows []compareRow
+	disagree := 0
+	for _, k := range slices.Sorted(maps.Keys(idx)) {
+		row := compareRow{Index: k, Verdicts: make([]*store.Verdict, len(runs))}
+		var seen []bool
+		for i := range runs {
+			if v, ok := all[i][k]; ok {
+				row.Verdicts[i] = &v
+				row.Input = v.Input
+				seen = append(seen, v.Correct)
+			}
+		}
+		row.Disagree = len(seen) < len(runs) || slices.Contains(seen, !seen[0])
+		if row.Disagree {
+			disagree++
+		}
+		if onlyDis && !row.Disagree {
+			continue
+		}
+		rows = append(rows, row)
+	}
+	total := len(rows)
+	pg, _ := strconv.Atoi(r.FormValue("page"))
+	pg = max(pg, 1)
+	pages := max(1, int(math.Ceil(float64(total)/pageSize)))
+	lo, hi := min((pg-1)*pageSize, total), min(pg*pageSize, total)
+	ids := make([]string, len(runs))
+	for i, run := range runs {
+		ids[i] = strconv.FormatInt(run.ID, 10)
+	}
+	link := func(p int, all bool) string {
+		v := url.Values{"runs": {strings.Join(ids, ",")}}
+		if all {
+			v.Set("all", "1")
+		}
+		if p > 1 {
+			v.Set("page", strconv.Itoa(p))
+		}
+		return "/compare?" + strings.ReplaceAll(v.Encode(), "%2C", ",")
+	}
+	var prev, next string
+	if pg > 1 {
+		prev = link(pg-1, !onlyDis)
+	}
+	if pg < pages {
+		next = link(pg+1, !onlyDis)
+	}
+	return page{name: "compare.html", title: "compare runs " + strings.Join(ids, ", "), data: map[string]any{
+		"Runs": heads, "Rows": rows[lo:hi], "Disagree": disagree, "Items": len(idx), "OnlyDisagree": onlyDis,
+		"AllLink": link(1, true), "DisLink": link(1, false), "Page": pg, "Pages": pages, "Prev": prev, "Next": next,
+	}}, nil
+}
