@@ -35,6 +35,9 @@ func findChromium() string {
 // screenshots are written there too (make screenshots).
 func TestBrowser(t *testing.T) {
 	bin := findChromium()
+	if bin == "" && os.Getenv("BENCH_REQUIRE_BROWSER") != "" {
+		t.Fatal("BENCH_REQUIRE_BROWSER is set and no Chromium was found: run scripts/install-chromium.sh")
+	}
 	if bin == "" {
 		t.Skip("no Chromium found (looked for chromium, chromium-browser, google-chrome; set CHROMIUM): run scripts/install-chromium.sh")
 	}
