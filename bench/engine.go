@@ -422,8 +422,9 @@ type itemRecorder struct {
 
 func (r itemRecorder) RecordCall(ctx context.Context, c llm.CallRecord) error {
 	call := store.Call{RunID: r.run, Item: r.index, Purpose: c.Purpose, Request: c.Request, Response: c.Response,
-		PromptTokens: c.Usage.PromptTokens, CompletionTokens: c.Usage.CompletionTokens, Requests: c.Usage.Requests,
-		Cost: c.Usage.Cost, Latency: c.Latency, CacheHit: c.CacheHit}
+		PromptTokens: c.Usage.PromptTokens, CompletionTokens: c.Usage.CompletionTokens, ReasoningTokens: c.Usage.ReasoningTokens,
+		Requests: c.Usage.Requests,
+		Cost:     c.Usage.Cost, Latency: c.Latency, CacheHit: c.CacheHit}
 	if c.Err != nil {
 		call.Error = c.Err.Error()
 	}
@@ -525,7 +526,7 @@ func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base llm.Sa
 	it := store.Item{
 		RunID: runID, Index: inst.Index, Key: inst.Key, Input: inst.Input, Output: res.Output,
 		Correct: res.Score.Correct, Score: res.Accuracy, Metrics: res.Metrics, Detail: detail,
-		PromptTokens: usage.PromptTokens, CompletionTokens: usage.CompletionTokens, Calls: usage.Calls,
+		PromptTokens: usage.PromptTokens, CompletionTokens: usage.CompletionTokens, ReasoningTokens: usage.ReasoningTokens, Calls: usage.Calls,
 		Requests: usage.Requests, Cost: usage.Cost, WallSeconds: time.Since(start).Seconds(),
 	}
 	if err := e.Store.PutItem(context.WithoutCancel(ctx), it); err != nil {

@@ -70,10 +70,13 @@ func (c Choice) Message() Message {
 
 // Usage counts tokens and requests behind a response.
 type Usage struct {
-	PromptTokens     int     `json:"prompt_tokens"`
-	CompletionTokens int     `json:"completion_tokens"`
-	Requests         int     `json:"requests"` // HTTP requests (or simulated ones) made
-	Cost             float64 `json:"cost,omitempty"`
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"` // reasoning tokens included, as OpenAI counts them
+	// ReasoningTokens is the part of CompletionTokens the model spent
+	// thinking (usage.completion_tokens_details.reasoning_tokens).
+	ReasoningTokens int     `json:"reasoning_tokens,omitempty"`
+	Requests        int     `json:"requests"` // HTTP requests (or simulated ones) made
+	Cost            float64 `json:"cost,omitempty"`
 }
 
 // Add returns the sum of two usages.
@@ -81,6 +84,7 @@ func (u Usage) Add(v Usage) Usage {
 	return Usage{
 		PromptTokens:     u.PromptTokens + v.PromptTokens,
 		CompletionTokens: u.CompletionTokens + v.CompletionTokens,
+		ReasoningTokens:  u.ReasoningTokens + v.ReasoningTokens,
 		Requests:         u.Requests + v.Requests,
 		Cost:             u.Cost + v.Cost,
 	}

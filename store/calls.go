@@ -18,6 +18,7 @@ type Call struct {
 	Response         json.RawMessage
 	PromptTokens     int
 	CompletionTokens int
+	ReasoningTokens  int // part of CompletionTokens
 	Requests         int
 	Cost             float64
 	Latency          time.Duration
@@ -32,10 +33,10 @@ func (s *Store) RecordCall(ctx context.Context, c Call) error {
 		c.CreatedAt = time.Now()
 	}
 	_, err := s.db.ExecContext(ctx, `INSERT INTO calls
-		(run_id, item_idx, purpose, request, response, prompt_tokens, completion_tokens, requests, cost, latency_ms, cache_hit, error, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		(run_id, item_idx, purpose, request, response, prompt_tokens, completion_tokens, reasoning_tokens, requests, cost, latency_ms, cache_hit, error, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		c.RunID, c.Item, c.Purpose, orEmptyObject(c.Request), orEmptyObject(c.Response), c.PromptTokens, c.CompletionTokens,
-		c.Requests, c.Cost, float64(c.Latency.Microseconds())/1000, c.CacheHit, c.Error, c.CreatedAt.UTC().Format(time.RFC3339Nano))
+		c.ReasoningTokens, c.Requests, c.Cost, float64(c.Latency.Microseconds())/1000, c.CacheHit, c.Error, c.CreatedAt.UTC().Format(time.RFC3339Nano))
 	if err != nil {
 		return fmt.Errorf("record call for run %d item %d: %w", c.RunID, c.Item, err)
 	}
@@ -45,7 +46,7 @@ func (s *Store) RecordCall(ctx context.Context, c Call) error {
 // Calls returns the calls of one item of a run (item < 0: all items), in order.
 func (s *Store) Calls(ctx context.Context, runID int64, item int) ([]Call, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT id, run_id, item_idx, purpose, request, response, prompt_tokens,
-		completion_tokens, requests, cost, latency_ms, cache_hit, error, created_at FROM calls
+		completion_tokens, reasoning_tokens, requests, cost, latency_ms, cache_hit, error, created_at FROM calls
 		WHERE run_id = ? AND (? < 0 OR item_idx = ?) ORDER BY id`, runID, item, item)
 	if err != nil {
 		return nil, fmt.Errorf("calls of run %d: %w", runID, err)
@@ -57,7 +58,7 @@ func (s *Store) Calls(ctx context.Context, runID int64, item int) ([]Call, error
 		var req, resp, created string
 		var latencyMS float64
 		if err := rows.Scan(&c.ID, &c.RunID, &c.Item, &c.Purpose, &req, &resp, &c.PromptTokens, &c.CompletionTokens,
-			&c.Requests, &c.Cost, &latencyMS, &c.CacheHit, &c.Error, &created); err != nil {
+			&c.ReasoningTokens, &c.Requests, &c.Cost, &latencyMS, &c.CacheHit, &c.Error, &created); err != nil {
 			return nil, fmt.Errorf("calls of run %d: %w", runID, err)
 		}
 		c.Request, c.Response = json.RawMessage(req), json.RawMessage(resp)
@@ -70,8 +71,8 @@ func (s *Store) Calls(ctx context.Context, runID int64, item int) ([]Call, error
 
 // RunTotals sums the usage recorded for a run's calls.
 type RunTotals struct {
-	Calls, Requests, PromptTokens, CompletionTokens int
-	Cost                                            float64
+	Calls, Requests, PromptTokens, CompletionTokens, ReasoningTokens int
+	Cost                                                             float64
 }
 
 // Totals sums a run's recorded calls.
@@ -89,8 +90,9 @@ func (s *Store) ItemTotals(ctx context.Context, runID int64, item int) (RunTotal
 func (s *Store) totals(ctx context.Context, runID int64, item int) (RunTotals, error) {
 	var t RunTotals
 	err := s.db.QueryRowContext(ctx, `SELECT count(*), COALESCE(sum(requests),0), COALESCE(sum(prompt_tokens),0),
-		COALESCE(sum(completion_tokens),0), COALESCE(sum(cost),0) FROM calls WHERE run_id = ? AND (? < 0 OR item_idx = ?)`,
-		runID, item, item).Scan(&t.Calls, &t.Requests, &t.PromptTokens, &t.CompletionTokens, &t.Cost)
+		COALESCE(sum(completion_tokens),0), COALESCE(sum(reasoning_tokens),0), COALESCE(sum(cost),0)
+		FROM calls WHERE run_id = ? AND (? < 0 OR item_idx = ?)`,
+		runID, item, item).Scan(&t.Calls, &t.Requests, &t.PromptTokens, &t.CompletionTokens, &t.ReasoningTokens, &t.Cost)
 	if err != nil {
 		return t, fmt.Errorf("totals of run %d: %w", runID, err)
 	}

@@ -10,8 +10,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"modernc.org/sqlite" // registers the "sqlite" driver
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // Store is an open results database. It is safe for concurrent use.
@@ -179,34 +181,69 @@ var migrations = []string{
 	);`,
 	// 7: MCTS visit counts of tree nodes (0 for BFS/DFS trees).
 	`ALTER TABLE nodes ADD COLUMN visits INTEGER NOT NULL DEFAULT 0;`,
+	// 8: reasoning tokens (a part of completion tokens) per call and item.
+	`ALTER TABLE calls ADD COLUMN reasoning_tokens INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE items ADD COLUMN reasoning_tokens INTEGER NOT NULL DEFAULT 0;`,
 }
 
 func (s *Store) migrate(ctx context.Context) error {
-	var version int
-	if err := s.db.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&version); err != nil {
+	version, err := s.firstVersion(ctx)
+	if err != nil {
 		return err
 	}
 	if version > len(migrations) {
 		return fmt.Errorf("schema version %d is newer than this build knows (%d); upgrade bench", version, len(migrations))
 	}
+	if version == len(migrations) {
+		return nil
+	}
+	// Several processes may open a new database at once. The transaction
+	// takes the write lock first (_txlock=immediate), and the version is
+	// read again under it: a process that waited finds the work done.
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	defer tx.Rollback()
+	if err := tx.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&version); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	if version > len(migrations) {
+		return fmt.Errorf("schema version %d is newer than this build knows (%d); upgrade bench", version, len(migrations))
+	}
 	for i := version; i < len(migrations); i++ {
-		tx, err := s.db.BeginTx(ctx, nil)
-		if err != nil {
-			return err
-		}
 		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("migration %d: %w", i+1, err)
-		}
-		if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, i+1)); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("migration %d: %w", i+1, err)
-		}
-		if err := tx.Commit(); err != nil {
 			return fmt.Errorf("migration %d: %w", i+1, err)
 		}
 	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, len(migrations))); err != nil {
+		return fmt.Errorf("migrate to version %d: %w", len(migrations), err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("migrate to version %d: %w", len(migrations), err)
+	}
 	return nil
+}
+
+// firstVersion reads the schema version on the first connection. Opening
+// a new file switches it to WAL mode, which SQLite answers with SQLITE_BUSY,
+// without waiting, while another process switches it too: that is retried
+// for as long as busy_timeout would have waited.
+func (s *Store) firstVersion(ctx context.Context) (int, error) {
+	var version int
+	deadline := time.Now().Add(10 * time.Second)
+	for wait := time.Millisecond; ; wait = min(2*wait, 100*time.Millisecond) {
+		err := s.db.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&version)
+		var se *sqlite.Error
+		if err == nil || !errors.As(err, &se) || se.Code()&0xff != sqlite3.SQLITE_BUSY || time.Now().After(deadline) {
+			return version, err
+		}
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		}
+	}
 }
 
 // ErrNotFound is returned when a run does not exist.

@@ -151,3 +151,27 @@ func TestCorruptDatabase(t *testing.T) {
 		t.Error("the corrupt file was modified")
 	}
 }
+
+// Processes that open the same new database at once must not race on
+// creating the schema (each store here has its own connection, as a
+// process would).
+func TestConcurrentOpenOfNewDatabase(t *testing.T) {
+	for round := range 10 {
+		path := filepath.Join(t.TempDir(), "new.db")
+		errs := make(chan error, 4)
+		for range cap(errs) {
+			go func() {
+				st, err := Open(context.Background(), path)
+				if err == nil {
+					err = st.Close()
+				}
+				errs <- err
+			}()
+		}
+		for range cap(errs) {
+			if err := <-errs; err != nil {
+				t.Fatalf("round %d: %v", round, err)
+			}
+		}
+	}
+}

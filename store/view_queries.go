@@ -103,7 +103,7 @@ func (s *Store) GetItem(ctx context.Context, runID int64, idx int) (Item, error)
 
 func (s *Store) queryItems(ctx context.Context, where string, args ...any) ([]Item, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT run_id, idx, key, input, output, correct, score, metrics, detail,
-		prompt_tokens, completion_tokens, calls, requests, cost, wall_seconds, error FROM items `+where, args...)
+		prompt_tokens, completion_tokens, reasoning_tokens, calls, requests, cost, wall_seconds, error FROM items `+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("items: %w", err)
 	}
@@ -123,7 +123,7 @@ func scanItem(rows *sql.Rows) (Item, error) {
 	var it Item
 	var metrics, detail string
 	if err := rows.Scan(&it.RunID, &it.Index, &it.Key, &it.Input, &it.Output, &it.Correct, &it.Score, &metrics, &detail,
-		&it.PromptTokens, &it.CompletionTokens, &it.Calls, &it.Requests, &it.Cost, &it.WallSeconds, &it.Error); err != nil {
+		&it.PromptTokens, &it.CompletionTokens, &it.ReasoningTokens, &it.Calls, &it.Requests, &it.Cost, &it.WallSeconds, &it.Error); err != nil {
 		return Item{}, fmt.Errorf("items: %w", err)
 	}
 	if err := json.Unmarshal([]byte(metrics), &it.Metrics); err != nil {
