@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/llm/tokens"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -39,10 +40,12 @@ import (
 //     correctness is the task's exact match (SQuAD normalisation, as the
 //     reference's EM).
 //
+// Token counts (scratchpad truncation at reflect_tokens, the prompt_tokens
+// halt) are p50k_base's, the encoding the reference counts with
+// (tiktoken.encoding_for_model("text-davinci-003")) whatever the model.
+//
 // Differences, all deliberate: ReAct searches the task's local docstore,
-// not the Wikipedia API; token counts (scratchpad truncation at
-// reflect_tokens, the prompt_tokens halt) use about four characters a token
-// instead of tiktoken's p50k_base; an Action the reference's regex cannot
+// not the Wikipedia API; an Action the reference's regex cannot
 // parse crashed the reference (a None unpacked), here it is an invalid
 // action; the agent code's own observation strings (search failures,
 // invalid action, the truncation marker) are our wording, in templates.
@@ -51,7 +54,11 @@ type reflexionRef struct {
 	trials, maxSteps, reflectTokens      int
 	promptTokens, maxTokens, reflectMaxT int
 	temperature                          float64
+	tokens                               func(string) int // p50k_base counts
 }
+
+// refEncoding is the tokenizer the reference counts with.
+const refEncoding = "p50k_base"
 
 // Reference agents.
 const (
@@ -84,6 +91,11 @@ func newReflexionRef(v Values) (Strategy, error) {
 		trials: v.Int("trials"), maxSteps: v.Int("max_steps"), reflectTokens: v.Int("reflect_tokens"),
 		promptTokens: v.Int("prompt_tokens"), maxTokens: v.Int("max_tokens"), reflectMaxT: v.Int("reflect_max_tokens"),
 		temperature: v.Float("temperature")}
+	counter, err := tokens.Encoding(refEncoding)
+	if err != nil {
+		return nil, err
+	}
+	s.tokens = counter.Text
 	if s.maxTokens == 0 {
 		s.maxTokens = 250
 		if s.agent == RefAgentReAct {
@@ -341,7 +353,7 @@ func (r *refRun) react(ctx context.Context, t int, tr *RefTrial) error {
 		if err != nil {
 			return err
 		}
-		if approxTokens(p) > r.s.promptTokens {
+		if r.s.tokens(p) > r.s.promptTokens {
 			break
 		}
 		sp += fmt.Sprintf("\nThought %d:", n)
@@ -430,7 +442,7 @@ func (r *refRun) reflect(ctx context.Context, t int) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		return RefFormatLastAttempt(h, r.data.Question, prev, r.s.reflectTokens, r.truncMarker()), nil
+		return RefFormatLastAttempt(h, r.data.Question, prev, r.s.reflectTokens, r.truncMarker(), r.s.tokens), nil
 	}
 	switch r.s.reflection {
 	case ReflectLastAttempt:
@@ -474,7 +486,7 @@ func (r *refRun) reflection(ctx context.Context, scratchpad string) (string, err
 	d := RefPromptData{Examples: r.reflEx, Context: r.data.Context, Question: r.data.Question, Scratchpad: scratchpad}
 	stop := newlineStop
 	if r.s.agent == RefAgentReAct {
-		d.Scratchpad = RefTruncateScratchpad(scratchpad, r.s.reflectTokens, r.truncMarker())
+		d.Scratchpad = RefTruncateScratchpad(scratchpad, r.s.reflectTokens, r.truncMarker(), r.s.tokens)
 		stop = nil
 	}
 	p, err := render(r.env, r.tmpl.reflect, d)
@@ -547,17 +559,17 @@ func RefFormatReflections(header string, reflections []string) string {
 
 // RefFormatLastAttempt is format_last_attempt: the header, the question,
 // the truncated scratchpad and the end-of-trial line.
-func RefFormatLastAttempt(header, question, scratchpad string, budget int, marker string) string {
+func RefFormatLastAttempt(header, question, scratchpad string, budget int, marker string, count func(string) int) string {
 	return header + "Question: " + question + "\n" +
-		strings.TrimSpace(strings.Trim(RefTruncateScratchpad(scratchpad, budget, marker), "\n")) + "\n(END PREVIOUS TRIAL)\n"
+		strings.TrimSpace(strings.Trim(RefTruncateScratchpad(scratchpad, budget, marker, count), "\n")) + "\n(END PREVIOUS TRIAL)\n"
 }
 
 // RefTruncateScratchpad is truncate_scratchpad: while the text is over
-// budget tokens, the longest remaining observation line (by tokens; the
-// last of equals) — found again by its text, so the first identical line
-// is the one replaced — becomes "<its label>: <marker>". It stops when no
-// observation is left (the reference raised there).
-func RefTruncateScratchpad(s string, budget int, marker string) string {
+// budget tokens (by count), the longest remaining observation line (by
+// tokens; the last of equals) — found again by its text, so the first
+// identical line is the one replaced — becomes "<its label>: <marker>". It
+// stops when no observation is left (the reference raised there).
+func RefTruncateScratchpad(s string, budget int, marker string, count func(string) int) string {
 	lines := strings.Split(s, "\n")
 	var obs []string
 	for _, l := range lines {
@@ -565,8 +577,8 @@ func RefTruncateScratchpad(s string, budget int, marker string) string {
 			obs = append(obs, l)
 		}
 	}
-	sort.SliceStable(obs, func(i, j int) bool { return approxTokens(obs[i]) < approxTokens(obs[j]) })
-	for approxTokens(strings.Join(lines, "\n")) > budget && len(obs) > 0 {
+	sort.SliceStable(obs, func(i, j int) bool { return count(obs[i]) < count(obs[j]) })
+	for count(strings.Join(lines, "\n")) > budget && len(obs) > 0 {
 		largest := obs[len(obs)-1]
 		obs = obs[:len(obs)-1]
 		for i, l := range lines {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/llm/tokens"
 	"github.com/reasonbench/reasonbench/prompts"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/hotpotqa"
@@ -182,7 +183,7 @@ func TestRefReflectionFormats(t *testing.T) {
 	if got, want := RefFormatReflections("H\n", []string{" one \n", "two"}), "H\nReflections:\n- one\n- two"; got != want {
 		t.Errorf("got %q want %q", got, want)
 	}
-	if got, want := RefFormatLastAttempt("L\n", "Q?", "\nThought: x\n", 1600, "[cut]"), "L\nQuestion: Q?\nThought: x\n(END PREVIOUS TRIAL)\n"; got != want {
+	if got, want := RefFormatLastAttempt("L\n", "Q?", "\nThought: x\n", 1600, "[cut]", p50k(t)), "L\nQuestion: Q?\nThought: x\n(END PREVIOUS TRIAL)\n"; got != want {
 		t.Errorf("got %q want %q", got, want)
 	}
 	inst := hotpotRow(t, 0)
@@ -216,18 +217,23 @@ func TestRefReflectionFormats(t *testing.T) {
 // identical line is the one replaced.
 func TestRefTruncate(t *testing.T) {
 	long := "Observation 1: " + strings.Repeat("word ", 40)
-	mid := "Observation 2: " + strings.Repeat("abc ", 20)
+	mid := "Observation 2: " + strings.Repeat("abc ", 10)
 	sp := "Thought 1: x\n" + long + "\nThought 2: y\n" + mid + "\n" + long
-	if got := RefTruncateScratchpad(sp, 10000, "[cut]"); got != sp {
+	count := p50k(t)
+	if got := RefTruncateScratchpad(sp, 10000, "[cut]", count); got != sp {
 		t.Errorf("under budget changed: %q", got)
 	}
-	budget := approxTokens(sp) - 1
+	// The first cut must take a long line.
+	if n, m := count(long), count(mid); n <= m {
+		t.Fatalf("long line %d tokens, mid %d", n, m)
+	}
+	budget := count(sp) - 1
 	want := "Thought 1: x\nObservation 1: [cut]\nThought 2: y\n" + mid + "\n" + long
-	if got := RefTruncateScratchpad(sp, budget, "[cut]"); got != want {
+	if got := RefTruncateScratchpad(sp, budget, "[cut]", count); got != want {
 		t.Errorf("one cut:\n got %q\nwant %q", got, want)
 	}
 	all := "Thought 1: x\nObservation 1: [cut]\nThought 2: y\nObservation 2: [cut]\nObservation 1: [cut]"
-	if got := RefTruncateScratchpad(sp, 1, "[cut]"); got != all {
+	if got := RefTruncateScratchpad(sp, 1, "[cut]", count); got != all {
 		t.Errorf("all cut:\n got %q\nwant %q", got, all)
 	}
 }
@@ -265,7 +271,7 @@ func TestRefReActTurns(t *testing.T) {
 		{agent("", "\nThought 1: look\nAction 1:"), nl, 100},
 		{agent("", "\nThought 1: look\nAction 1: Search["+title+"]\nObservation 1: "+obs+"\nThought 2:"), nl, 100},
 		{agent("", "\nThought 1: look\nAction 1: Search["+title+"]\nObservation 1: "+obs+"\nThought 2: hmm\nAction 2:"), nl, 100},
-		{"RR\nEX-RE-REFL\n\nPrevious trial:\nQuestion: " + inst.Input + RefTruncateScratchpad(sp1, 1600, "[cut]") + "\n\nReflection:", nil, 250},
+		{"RR\nEX-RE-REFL\n\nPrevious trial:\nQuestion: " + inst.Input + RefTruncateScratchpad(sp1, 1600, "[cut]", p50k(t)) + "\n\nReflection:", nil, 250},
 		{agent("HR\nReflections:\n- R", "\nThought 1:"), nl, 100},
 		{agent("HR\nReflections:\n- R", "\nThought 1: go\nAction 1:"), nl, 100},
 	})
@@ -355,5 +361,43 @@ func TestRefResume(t *testing.T) {
 	}
 	if d := res.Detail.(RefDetail); len(d.Trials) != 3 || d.Trials[2].Answer != "Nowhere" {
 		t.Errorf("trials %+v", d.Trials)
+	}
+}
+
+// p50k counts tokens as the reference does.
+func p50k(t *testing.T) func(string) int {
+	t.Helper()
+	c, err := tokens.Encoding("p50k_base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.Text
+}
+
+// TestRefReActHaltsOnPromptTokens: a ReAct trial halts before a step whose
+// prompt is longer than prompt_tokens, counted in p50k_base exactly: a
+// limit equal to the first prompt's count lets it run, one less halts it.
+func TestRefReActHaltsOnPromptTokens(t *testing.T) {
+	inst := hotpotRow(t, 0)
+	probe := &scripted{outputs: []string{"go", "Finish[x]"}}
+	if _, err := newStrategy(t, "reflexion_ref", map[string]any{"agent": RefAgentReAct, "trials": 1, "reflection": ReflectNone}).
+		Solve(context.Background(), refEnv(t, probe), inst); err != nil {
+		t.Fatal(err)
+	}
+	// The halt is checked on the prompt before "Thought 1:" is appended.
+	first := strings.TrimSuffix(probe.reqs[0].Messages[0].Content, "\nThought 1:")
+	n := p50k(t)(first)
+	for _, tc := range []struct {
+		limit int
+		calls int
+	}{{n, 2}, {n - 1, 0}} {
+		s := &scripted{outputs: []string{"go", "Finish[x]"}}
+		if _, err := newStrategy(t, "reflexion_ref", map[string]any{"agent": RefAgentReAct, "trials": 1, "reflection": ReflectNone,
+			"prompt_tokens": tc.limit}).Solve(context.Background(), refEnv(t, s), inst); err != nil {
+			t.Fatal(err)
+		}
+		if len(s.reqs) != tc.calls {
+			t.Errorf("prompt_tokens=%d (first prompt %d tokens): %d calls, want %d", tc.limit, n, len(s.reqs), tc.calls)
+		}
 	}
 }

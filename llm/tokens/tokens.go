@@ -35,7 +35,9 @@ type Counter struct {
 	Chat  bool
 	Model string
 
-	lines bool // counting line by line is exact (cl100k_base, o200k_base)
+	// cut reports whether s may be cut before s[i] without changing the
+	// count: a pre-token always starts there in the encoding's pattern.
+	cut func(s string, i int) bool
 
 	mu   sync.Mutex
 	memo map[string]int // tokens of a line; few-shot prompts repeat theirs
@@ -79,34 +81,61 @@ func ForModel(model string) (*Counter, error) {
 			break
 		}
 	}
+	return newCounter(enc, model, exact, chat)
+}
+
+// Encoding returns the counter for a tiktoken encoding by name, e.g.
+// "p50k_base": for code that counts as a particular model did, whatever
+// model a run uses (the Reflexion reference counts with text-davinci-003's).
+func Encoding(name string) (*Counter, error) {
+	return newCounter(tokenizer.Encoding(name), name, true, false)
+}
+
+func newCounter(enc tokenizer.Encoding, model string, exact, chat bool) (*Counter, error) {
 	codec, err := tokenizer.Get(enc)
 	if err != nil {
 		return nil, fmt.Errorf("tokenizer %s: %w", enc, err)
 	}
-	lines := enc == tokenizer.Cl100kBase || enc == tokenizer.O200kBase
-	return &Counter{codec: codec, Exact: exact, Chat: chat, Model: model, lines: lines, memo: map[string]int{}}, nil
+	cut := cutAfterLine
+	if enc == tokenizer.P50kBase || enc == tokenizer.R50kBase {
+		cut = cutBetweenWords
+	}
+	return &Counter{codec: codec, Exact: exact, Chat: chat, Model: model, cut: cut, memo: map[string]int{}}, nil
 }
+
+// cutAfterLine is exact for cl100k_base and o200k_base: there a line break
+// followed by a character that is neither white space nor '/' always ends
+// a pre-token (the pattern for runs of white space ending in a line break
+// comes first and no other continues past one).
+func cutAfterLine(s string, i int) bool {
+	return s[i-1] == '\n' && !strings.ContainsRune(" \t\r\n\v\f/", rune(s[i])) && s[i] < 0x80
+}
+
+// cutBetweenWords is exact for p50k_base and r50k_base, whose pattern ends
+// a run of white space before a non-space character but lets a run at the
+// very end of a text take every space: a line break is a pre-token of its
+// own, at the end of a piece or not, only between two non-space (ASCII)
+// characters.
+func cutBetweenWords(s string, i int) bool {
+	return i >= 2 && s[i-1] == '\n' && asciiNonSpace(s[i-2]) && asciiNonSpace(s[i])
+}
+
+func asciiNonSpace(b byte) bool { return b < 0x80 && !strings.ContainsRune(" \t\r\n\v\f", rune(b)) }
 
 // Encoding names the tokenizer, e.g. "cl100k_base".
 func (c *Counter) Encoding() string { return c.codec.GetName() }
 
-// Text returns the number of tokens in s. In cl100k_base and o200k_base it
-// counts s line by line, with the lines' counts memoized: there a line
-// break followed by a character that is neither white space nor '/' always
-// ends a pre-token (the pattern for runs of white space ending in a line
-// break comes first and no other continues past one), and BPE never merges
-// across pre-tokens, so the sum is exact (tested against whole-text
-// counts). p50k_base's patterns split such runs differently at the end of
-// a text, so there the text is counted whole.
+// Text returns the number of tokens in s. It counts s line by line, cut
+// only where a pre-token always starts (see cut), with the lines' counts
+// memoized: BPE never merges across pre-tokens, so the sum is exact
+// (tested against whole-text counts), and few-shot prompts cost one
+// encoding of their examples.
 func (c *Counter) Text(s string) int {
-	if !c.lines {
-		return c.encode(s)
-	}
 	n := 0
 	for s != "" {
 		end := len(s)
 		for i := 1; i < len(s); i++ {
-			if s[i-1] == '\n' && !strings.ContainsRune(" \t\r\n\v\f/", rune(s[i])) && s[i] < 0x80 {
+			if c.cut(s, i) {
 				end = i
 				break
 			}
@@ -138,11 +167,11 @@ func (c *Counter) encode(s string) int {
 	if s == "" {
 		return 0
 	}
-	ids, _, err := c.codec.Encode(s)
+	n, err := c.codec.Count(s)
 	if err != nil { // the default error mode never fails; count bytes rather than nothing
 		return len(s)
 	}
-	return len(ids)
+	return n
 }
 
 // Prompt returns the prompt tokens of a request: every message's role,

@@ -112,6 +112,7 @@ func TestTextLineSplitExact(t *testing.T) {
 		"Input: 4 4 6 8\nSteps:\n4 + 8 = 12 (left: 4 6 12)\n6 - 4 = 2 (left: 2 12)\n2 * 12 = 24 (left: 24)\nAnswer: (6 - 4) * (4 + 8) = 24\n",
 		"  leading\nspaces  \n\n  and trailing   \n",
 		"Thought 1: I need to search X.\nAction 1: Search[X]\nObservation 1: X is a thing.\n",
+		"a\n'sb", "a\n b", "a.\n\n", "x\n\ty\n", "w\u00a0\nv", "q\n\u00a0r", "Observation 2: [x]\nThought 3:",
 	}
 	entries, _ := filepath.Glob("../../prompts/*/*.txt")
 	for _, e := range entries {
@@ -138,10 +139,16 @@ func FuzzTextLineSplit(f *testing.F) {
 	for _, s := range []string{"a\nb", "x.\n/y", "a \n b\n\nc", "Answer: 1 + 2\n= 3"} {
 		f.Add(s)
 	}
-	c, _ := ForModel("gpt-4o")
+	var cs []*Counter
+	for _, model := range []string{"gpt-4o", "gpt-4", "text-davinci-003"} {
+		c, _ := ForModel(model)
+		cs = append(cs, c)
+	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := c.Text(s), c.encode(s); got != want {
-			t.Errorf("%q: line by line %d, whole %d", s, got, want)
+		for _, c := range cs {
+			if got, want := c.Text(s), c.encode(s); got != want {
+				t.Errorf("%s: %q: line by line %d, whole %d", c.Encoding(), s, got, want)
+			}
 		}
 	})
 }
