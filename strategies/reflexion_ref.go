@@ -70,7 +70,7 @@ var reflexionRefParams = []Param{
 	{Name: "agent", Kind: String, Default: RefAgentCoT, Allowed: []string{RefAgentCoT, RefAgentReAct}, Show: true,
 		Doc: "the reference's agent: cot (Thought, then Finish) or react (Thought/Action/Observation over the docstore)"},
 	{Name: "context", Kind: String, Default: "gold", Allowed: []string{"gold", "none"}, Show: true,
-		Doc: "agent=cot: gold (the supporting paragraphs, the reference's CoT/context runs) or none (CoT/no_context, its \"simple\" prompts)"},
+		Doc: "agent=cot: gold (the reference's CoT/context runs: every supporting fact's paragraph, text only, in fact order, as its notebooks build it) or none (CoT/no_context, its \"simple\" prompts)"},
 	{Name: "trials", Kind: Int, Default: 5, Min: Bound(1), Max: Bound(100), Doc: "trials at most per question"},
 	{Name: "reflection", Kind: String, Default: ReflectReflexion,
 		Allowed: []string{ReflectNone, ReflectLastAttempt, ReflectReflexion, ReflectLastAttemptAndReflexion}, Show: true,
@@ -114,10 +114,16 @@ func (s *reflexionRef) CheckTask(t tasks.Task) error {
 		return nil
 	}
 	if s.context == "gold" {
-		return checkContext(t, "gold")
+		return checkContext(t, refContextMode)
 	}
 	return nil
 }
+
+// refContextMode is the task context the reference's CoT/context runs
+// show: HotpotQA's "supporting" (every supporting fact's paragraph, text
+// only, in fact order, a blank line between), not the titled, deduplicated
+// "gold" the harness's own prompts use.
+const refContextMode = "supporting"
 
 // The reference's templates, per agent (names under the task's folder).
 type refTemplates struct {
@@ -218,7 +224,7 @@ func (s *reflexionRef) Solve(ctx context.Context, env Env, inst tasks.Instance) 
 	}
 	r.data.Question = inst.Input
 	if s.agent == RefAgentCoT && s.context == "gold" {
-		pd, err := promptData(env.Task, inst, "gold")
+		pd, err := promptData(env.Task, inst, refContextMode)
 		if err != nil {
 			return Result{}, err
 		}

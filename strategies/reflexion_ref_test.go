@@ -110,11 +110,19 @@ func TestRefCoTTurns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pd, err := promptData(env.Task, inst, "gold")
-	if err != nil {
-		t.Fatal(err)
+	// The reference's notebook: for each supporting fact, its article's
+	// sentences joined with "", the paragraphs joined with "\n\n".
+	var paras []string
+	row := inst.Data.(hotpotqa.Question)
+	for _, sf := range row.SupportingFacts {
+		for _, p := range row.Context {
+			if p.Title == sf.Title {
+				paras = append(paras, strings.Join(p.Sentences, ""))
+				break
+			}
+		}
 	}
-	q, c := inst.Input, pd.Context
+	q, c := inst.Input, strings.Join(paras, "\n\n")
 	agent := func(refl, sp string) string {
 		return "I\nEX-COT\n(END)\n\n" + refl + "\n\nCtx: " + c + "\nQuestion: " + q + sp
 	}

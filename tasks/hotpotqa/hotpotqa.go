@@ -71,6 +71,31 @@ func (q Question) Gold() []Paragraph {
 	return out
 }
 
+// SupportingParagraphs is the context the Reflexion reference's CoT
+// notebooks give the agent: for every supporting fact in order, the text
+// of the first paragraph with its title (sentences joined as stored, not
+// trimmed), joined by a blank line. A paragraph holding several facts
+// appears once per fact, as it does there.
+func (q Question) SupportingParagraphs() string {
+	var texts []string
+	for _, sf := range q.SupportingFacts {
+		if p, ok := paragraph(q, sf.Title); ok {
+			texts = append(texts, p.Text())
+		}
+	}
+	return strings.Join(texts, "\n\n")
+}
+
+// paragraph is the first paragraph of q titled title.
+func paragraph(q Question, title string) (Paragraph, bool) {
+	for _, p := range q.Context {
+		if p.Title == title {
+			return p, true
+		}
+	}
+	return Paragraph{}, false
+}
+
 var loadQuestions = sync.OnceValues(func() ([]Question, error) {
 	return parseJSONL(sample100)
 })

@@ -143,15 +143,6 @@ func goldTitles(q Question) []string {
 	return out
 }
 
-func paragraph(q Question, title string) (Paragraph, bool) {
-	for _, p := range q.Context {
-		if p.Title == title {
-			return p, true
-		}
-	}
-	return Paragraph{}, false
-}
-
 func isGold(q Question, title string) bool {
 	for _, t := range goldTitles(q) {
 		if t == title {

@@ -193,10 +193,17 @@ const (
 	ContextGold       = "gold"       // the supporting paragraphs only (Reflexion's CoT with ground-truth context)
 	ContextDistractor = "distractor" // all ten paragraphs, gold and distractors, in dataset order
 	ContextNone       = "none"       // no paragraphs: closed-book
+	// ContextSupporting is the context the Reflexion reference's CoT
+	// notebooks build: the paragraph of every supporting fact, in the
+	// facts' order (repeated when several facts are in one paragraph),
+	// text only, a blank line between.
+	ContextSupporting = "supporting"
 )
 
-// Contexts lists gold (the default), distractor and none.
-func (*Task) Contexts() []string { return []string{ContextGold, ContextDistractor, ContextNone} }
+// Contexts lists gold (the default), distractor, none and supporting.
+func (*Task) Contexts() []string {
+	return []string{ContextGold, ContextDistractor, ContextNone, ContextSupporting}
+}
 
 // RenderContext writes the paragraphs of mode, one per line as
 // "Title: text".
@@ -213,8 +220,10 @@ func (*Task) RenderContext(inst tasks.Instance, mode string) (string, error) {
 		paras = q.Context
 	case ContextNone:
 		return "", nil
+	case ContextSupporting:
+		return q.SupportingParagraphs(), nil
 	default:
-		return "", fmt.Errorf("hotpotqa: unknown context %q (want gold, distractor or none)", mode)
+		return "", fmt.Errorf("hotpotqa: unknown context %q (want gold, distractor, none or supporting)", mode)
 	}
 	return FormatParagraphs(paras), nil
 }

@@ -161,7 +161,7 @@ func TestRenderContext(t *testing.T) {
 	task := NewTask()
 	in := instance(t, 0)
 	q := in.Data.(Question)
-	if modes := task.Contexts(); len(modes) != 3 || modes[0] != "gold" {
+	if modes := task.Contexts(); len(modes) != 4 || modes[0] != "gold" {
 		t.Fatalf("Contexts = %v", modes)
 	}
 	gold, err := task.RenderContext(in, "gold")
@@ -294,5 +294,48 @@ func TestFindQuestion(t *testing.T) {
 	}
 	if _, ok := FindQuestion("Who is the king of the moon?"); ok {
 		t.Error("found a question that is not bundled")
+	}
+}
+
+// TestSupportingContext: the Reflexion reference's CoT context has one
+// paragraph per supporting fact, in the facts' order, text as stored
+// (untrimmed, no title), a blank line between; a paragraph holding two
+// facts appears twice. The bundled question on Jonny Craig and Pete
+// Doherty has two facts in each of its two paragraphs.
+func TestSupportingContext(t *testing.T) {
+	task := NewTask()
+	all, err := task.Instances()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in tasks.Instance
+	for _, x := range all {
+		if strings.HasPrefix(x.Input, "Which of Jonny Craig and Pete Doherty") {
+			in = x
+		}
+	}
+	q, ok := in.Data.(Question)
+	if !ok {
+		t.Fatal("the Jonny Craig question is not bundled")
+	}
+	got, err := task.RenderContext(in, ContextSupporting)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := strings.Split(got, "\n\n")
+	if len(parts) != len(q.SupportingFacts) || len(parts) != 4 {
+		t.Fatalf("%d paragraphs for %d supporting facts: %q", len(parts), len(q.SupportingFacts), got)
+	}
+	for i, sf := range q.SupportingFacts {
+		p, ok := paragraph(q, sf.Title)
+		if !ok || parts[i] != strings.Join(p.Sentences, "") {
+			t.Errorf("paragraph %d is not %q's text: %q", i, sf.Title, parts[i])
+		}
+	}
+	if parts[0] != parts[1] || parts[2] != parts[3] || parts[0] == parts[2] {
+		t.Errorf("want each of the two paragraphs twice, in fact order: %q", got)
+	}
+	if strings.Contains(got, q.SupportingFacts[0].Title+": ") {
+		t.Errorf("titles shown: %q", got)
 	}
 }
