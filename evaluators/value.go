@@ -56,7 +56,7 @@ type Stats struct {
 type Value struct {
 	Sampler     llm.Sampler
 	N           int // samples per candidate
-	Temperature float64
+	Temperature *float64 // nil: not sent, the model's default
 	Seed        int64
 	Scores      Scores
 	// Judge extracts the judgement word from one answer.

@@ -144,7 +144,7 @@ type TaskChecker interface {
 }
 
 // askOne samples one completion of a single-turn prompt.
-func askOne(ctx context.Context, env Env, prompt, purpose string, temperature float64, maxTokens int) (string, error) {
+func askOne(ctx context.Context, env Env, prompt, purpose string, temperature *float64, maxTokens int) (string, error) {
 	resp, err := env.Sampler.Sample(ctx, llm.Request{Messages: userPrompt(prompt), Temperature: temperature,
 		MaxTokens: maxTokens, Seed: env.Seed, Purpose: purpose})
 	if err != nil {
