@@ -87,6 +87,9 @@ func newLATS(v Values) (Strategy, error) {
 // CheckTask rejects tasks without tools.
 func (s *lats) CheckTask(t tasks.Task) error { return s.react.CheckTask(t) }
 
+// NeedsChat: LATS expands ReAct trajectories, which are conversations.
+func (s *lats) NeedsChat() string { return "it expands ReAct trajectories, " + s.react.NeedsChat() }
+
 // LATSStep is one step of a LATS trajectory.
 type LATSStep struct {
 	Thought     string `json:"thought,omitempty"`

@@ -68,6 +68,12 @@ func newReAct(v Values) (Strategy, error) {
 }
 
 // CheckTask rejects tasks without tools.
+// NeedsChat: a ReAct trajectory is a conversation (its thoughts and
+// actions, the observations, or tool calls and their results).
+func (s *react) NeedsChat() string {
+	return "its trajectory is a conversation of model turns and observations"
+}
+
 func (s *react) CheckTask(t tasks.Task) error {
 	if _, ok := t.(tasks.Toolbox); !ok {
 		return fmt.Errorf("task %s offers no tools to act with", t.Name())

@@ -108,6 +108,15 @@ func newReflexion(v Values) (Strategy, error) {
 	return s, nil
 }
 
+// NeedsChat: the react actor's trials are conversations; the cot actor,
+// the evaluator and the reflections send one user turn each.
+func (s *reflexion) NeedsChat() string {
+	if s.actor == ActorReAct {
+		return "with actor=react each trial is a conversation of model turns and observations (actor=cot sends one user turn)"
+	}
+	return ""
+}
+
 // CheckTask rejects a react actor on a task without tools and a context the
 // task does not offer.
 func (s *reflexion) CheckTask(t tasks.Task) error {

@@ -33,6 +33,7 @@ func cmdEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	simParams := simFlags(fs)
 	skills := fs.String("skills", "0.2,0.5,0.8", "simulator skill levels of the dry runs (comma-separated); the estimate spans them")
 	loadBudget := budgetFlags(fs, &cfg)
+	loadModel := modelFlags(fs, &cfg)
 	file := fs.String("f", "", "experiment file (YAML): estimate every run it names")
 	repeats := fs.Int("repeats", 0, "as bench run: R runs per configuration")
 	asJSON := fs.Bool("json", false, "print the estimate as JSON")
@@ -49,6 +50,9 @@ func cmdEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return err
 	}
 	if err := loadBudget(); err != nil {
+		return usageError{err}
+	}
+	if err := loadModel(); err != nil {
 		return usageError{err}
 	}
 	levels, err := parseSkills(*skills)
