@@ -52,7 +52,7 @@ type plan struct {
 	instances []tasks.Instance
 	rng       tasks.Range
 	prompts   *prompts.Library
-	adaptive  *llm.Adaptive // --concurrency auto; nil otherwise
+	adaptive  *llm.Adaptive  // --concurrency auto; nil otherwise
 	think     llm.Middleware // --think: split thinking blocks from the content, or keep them
 	tags      llm.ThinkTags
 }

@@ -28,11 +28,11 @@ type Summary struct {
 	CompletionTokens int                `json:"completion_tokens"`
 	// ReasoningTokens is the part of CompletionTokens the model spent
 	// thinking, as the server reported it (0 when it reports none).
-	ReasoningTokens int `json:"reasoning_tokens,omitempty"`
-	Calls            int                `json:"calls"`
-	Requests         int                `json:"requests"`
-	Cost             float64            `json:"cost"`
-	WallSeconds      float64            `json:"wall_seconds"`
+	ReasoningTokens int     `json:"reasoning_tokens,omitempty"`
+	Calls           int     `json:"calls"`
+	Requests        int     `json:"requests"`
+	Cost            float64 `json:"cost"`
+	WallSeconds     float64 `json:"wall_seconds"`
 	// Rule is the scoring rule's short name ("game24/paper"); PromptPack
 	// the prompts ("bundled" or "folder:HASH"). Both from the run's spec.
 	Rule       string `json:"rule,omitempty"`
