@@ -62,6 +62,10 @@ type Config struct {
 	// API: llm.MaxTokensAuto ("" too), llm.FieldMaxTokens or
 	// llm.FieldMaxCompletionTokens.
 	MaxTokensField string `json:"max_tokens_field,omitempty"`
+	// MaxN caps the choices asked for in one request (0: no cap); the
+	// rest are asked for in more requests with seeds seed+i, so the answers
+	// are the same.
+	MaxN int `json:"max_n,omitempty"`
 }
 
 // DefaultConfig returns the defaults of `bench run`.
@@ -114,6 +118,9 @@ func (c Config) Validate() error {
 	}
 	if c.MaxTokensField != "" && !slices.Contains(llm.MaxTokensFields, c.MaxTokensField) {
 		return fmt.Errorf("--max-tokens-field %q: want one of %s", c.MaxTokensField, strings.Join(llm.MaxTokensFields, ", "))
+	}
+	if c.MaxN < 0 {
+		return fmt.Errorf("--max-n %d: must be at least 0 (0: no cap)", c.MaxN)
 	}
 	for name, v := range c.ModelParams {
 		if err := checkModelParam(name, v); err != nil {

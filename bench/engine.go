@@ -225,7 +225,7 @@ func (p *plan) backend() (llm.Sampler, error) {
 		return NewSim(p.cfg.Sim)
 	}
 	o, err := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: p.cfg.BaseURL, APIKey: p.cfg.APIKey, Model: p.cfg.Model, Timeout: p.cfg.Timeout,
-		API: p.cfg.API, MaxTokensField: p.cfg.MaxTokensField})
+		API: p.cfg.API, MaxTokensField: p.cfg.MaxTokensField, MaxN: p.cfg.MaxN})
 	if err != nil {
 		return nil, err
 	}

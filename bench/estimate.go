@@ -132,6 +132,14 @@ func promptTokens(counter *tokens.Counter, api string, req llm.Request) int {
 	return counter.Prompt(req.Messages, req.Tools)
 }
 
+// requests is how many requests ask for n choices at most maxN at a time.
+func requests(n, maxN int) int {
+	if maxN <= 0 {
+		return 1
+	}
+	return (n + maxN - 1) / maxN
+}
+
 // dryRun runs one configuration on the simulator at one skill and counts
 // what reached the model with the real tokenizer.
 func dryRun(ctx context.Context, st *store.Store, cfg Config, skill float64, counter *tokens.Counter, price llm.Price, priced bool) (EstimateRow, error) {
@@ -154,7 +162,8 @@ func dryRun(ctx context.Context, st *store.Store, cfg Config, skill float64, cou
 		if err != nil {
 			return resp, err
 		}
-		p, c := promptTokens(counter, cfg.API, req), counter.Completion(resp)
+		// With --max-n the prompt goes out once per request.
+		p, c := promptTokens(counter, cfg.API, req)*requests(req.Samples(), cfg.MaxN), counter.Completion(resp)
 		mu.Lock()
 		row.Calls++
 		row.PromptTokens += p

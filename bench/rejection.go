@@ -50,7 +50,9 @@ func rejection(p *plan, pe *llm.ParamError) RejectedParamError {
 		r.Fix = "pass --max-tokens-field " + llm.FieldMaxCompletionTokens
 	case pe.Param == llm.FieldMaxCompletionTokens:
 		r.Fix = "pass --max-tokens-field " + llm.FieldMaxTokens
-	case pe.Param == "stop" || pe.Param == "n" || pe.Param == "seed" || pe.Param == "tools":
+	case pe.Param == "n":
+		r.Fix = "pass --max-n 1 (each request then asks for one choice; the others are asked for in more requests with seeds seed+i, so the answers are the same)"
+	case pe.Param == "stop" || pe.Param == "seed" || pe.Param == "tools":
 		r.Fix = "bench sends " + pe.Param + " because the strategy needs it, and no flag removes it; use another model or server"
 	case pe.Param == "messages" || pe.Param == "prompt":
 		r.Fix = "try the other API (--api chat or --api completions)"

@@ -46,6 +46,10 @@ type OpenAIConfig struct {
 	// MaxTokensAuto (also "") decides by the model's name
 	// (UsesMaxCompletionTokens), or FieldMaxTokens / FieldMaxCompletionTokens.
 	MaxTokensField string
+	// MaxN caps the choices asked for in one request (0: all of them);
+	// the rest are topped up as for a server that returns fewer. 1 suits
+	// servers that refuse n > 1 (llama.cpp).
+	MaxN int
 }
 
 // The APIs the backend speaks.
@@ -93,6 +97,7 @@ type OpenAI struct {
 	api     string
 	// maxCompletionTokens sends MaxTokens as max_completion_tokens.
 	maxCompletionTokens bool
+	maxN                int
 }
 
 // NewOpenAI builds the backend. It makes no network request.
@@ -157,6 +162,7 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 		api:     api,
 
 		maxCompletionTokens: mct,
+		maxN:                max(cfg.MaxN, 0),
 	}, nil
 }
 
@@ -282,9 +288,13 @@ type sampleRun struct {
 }
 
 // fill fills out with choices whose first one uses seed: one request for
-// len(out) choices, then concurrent top-ups if the server answered fewer.
+// len(out) choices (at most maxN), then concurrent top-ups for the rest.
 func (r *sampleRun) fill(ctx context.Context, seed int64, out []Choice) {
-	got, err := r.request(ctx, seed, len(out))
+	ask := len(out)
+	if r.o.maxN > 0 {
+		ask = min(ask, r.o.maxN)
+	}
+	got, err := r.request(ctx, seed, ask)
 	if err != nil {
 		r.fail(err)
 		return

@@ -26,8 +26,15 @@ func (e *ParamError) Unwrap() error { return e.Err }
 // like ("Unrecognized request argument supplied: top_k").
 var unsupportedRe = regexp.MustCompile(`(?i)(?:unsupported (?:parameter|value|param)|unrecognized request arguments? supplied|unknown parameter)[:\s]+['"]?([A-Za-z_][A-Za-z0-9_.]*)`)
 
+// oneChoiceRe is llama.cpp's refusal of n > 1, answered with a 400 or a
+// 500 depending on the version.
+var oneChoiceRe = regexp.MustCompile(`(?i)only one completion choice is allowed`)
+
 // rejectedParam returns the parameter a 400 refuses, or "".
 func rejectedParam(e *openai.Error) string {
+	if e.StatusCode >= 400 && oneChoiceRe.MatchString(e.Message) {
+		return "n"
+	}
 	if e.StatusCode != 400 {
 		return ""
 	}

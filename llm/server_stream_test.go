@@ -270,9 +270,46 @@ func TestRejectedParamWordings(t *testing.T) {
 		{openai.Error{StatusCode: 400, Message: "Unrecognized request argument supplied: top_k"}, "top_k"},
 		{openai.Error{StatusCode: 400, Message: "messages must not be empty"}, ""},
 		{openai.Error{StatusCode: 429, Param: "temperature"}, ""},
+		// llama.cpp refuses n > 1 with a 500 in some versions.
+		{openai.Error{StatusCode: 500, Message: "Only one completion choice is allowed"}, "n"},
+		{openai.Error{StatusCode: 400, Message: "Illegal param: only one completion choice is allowed"}, "n"},
 	} {
 		if got := rejectedParam(&tc.e); got != tc.want {
 			t.Errorf("%q: got %q, want %q", tc.e.Message, got, tc.want)
+		}
+	}
+	// A refused parameter is refused again: never retried, even on a 500.
+	err := &ParamError{Param: "n", Err: &openai.Error{StatusCode: 500}}
+	if Retryable(err) {
+		t.Error("a ParamError with status 500 is retryable")
+	}
+}
+
+// TestMaxN: with MaxN the client asks for at most that many choices a
+// request and tops up the rest with seeds seed+i: the same choices as one
+// request for all of them.
+func TestMaxN(t *testing.T) {
+	for _, maxN := range []int{1, 3} {
+		fake := &fakeSampler{}
+		ts := httptest.NewServer(NewServer(fake, ServerOptions{}))
+		c, err := NewOpenAI(OpenAIConfig{BaseURL: ts.URL + "/v1", Model: "m", MaxN: maxN})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := c.Sample(context.Background(), Request{Messages: []Message{userMsg("q")}, N: 7, Seed: 100})
+		ts.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkSeeds(t, resp, 7, 100)
+		want := (7 + maxN - 1) / maxN
+		if resp.Usage.Requests != want || len(fake.requests()) != want {
+			t.Errorf("max n %d: %d requests, want %d", maxN, resp.Usage.Requests, want)
+		}
+		for _, r := range fake.requests() {
+			if r.N > maxN {
+				t.Errorf("max n %d: a request asked for %d", maxN, r.N)
+			}
 		}
 	}
 }

@@ -154,6 +154,7 @@ func writeEstimate(w io.Writer, est bench.Estimate) error {
 		fmt.Fprintf(w, "- Price: $%g per 1M prompt tokens, $%g per 1M completion tokens (built-in table checked %s, or --prices).\n",
 			est.Price.Prompt, est.Price.Completion, llm.PricesChecked)
 	}
+	fmt.Fprintln(w, "- Prompts on --api completions are counted as their text alone; with --max-n a prompt is counted once per request it needs.")
 	fmt.Fprintln(w, "- One request per call (the server honours n); identical requests within a run are answered by the response cache and cost nothing; reasoning models' hidden reasoning tokens are not simulated.")
 	return nil
 }

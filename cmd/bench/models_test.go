@@ -590,3 +590,25 @@ func renderedPrompt(t *testing.T, name, input string) string {
 	}
 	return s
 }
+
+// A server that refuses n > 1 (llama.cpp): the run fails with one line
+// naming --max-n 1, and with it gives the results of a server honouring n.
+func TestServerRefusingN(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "b.db")
+	args := []string{"--db", db, "--model", "sim", "--task", "game24", "--strategy", "cotsc", "--set", "k=5", "--range", "900:904"}
+	url := startServeSim(t, "--reject-param", "n")
+	code, _, stderr := cli(t, append(append([]string{"run"}, args...), "--base-url", url)...)
+	if code != 2 || !strings.Contains(stderr, "the server rejects n: pass --max-n 1") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	oneLine(t, "rejected n", stderr)
+	got := runJSON(t, append(args, "--base-url", url, "--max-n", "1")...)
+	ref := runJSON(t, append(args, "--base-url", startServeSim(t))...)
+	a, _ := runItems(t, db, ref.RunID)
+	b, _ := runItems(t, db, got.RunID)
+	sameItems(t, "--max-n 1 against n honoured", a, b)
+	if got.Requests != 5*ref.Requests {
+		t.Errorf("%d requests with --max-n 1, %d with n honoured", got.Requests, ref.Requests)
+	}
+}
