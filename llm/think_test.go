@@ -2,8 +2,11 @@ package llm
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/openai/openai-go/v3"
 )
 
 func TestSplitThinking(t *testing.T) {
@@ -136,6 +139,28 @@ func FuzzSplitThinking(f *testing.F) {
 		}
 		if len(answer)+len(thinking) > len(content) {
 			t.Fatalf("split of %q longer than the content", content)
+		}
+	})
+}
+
+// FuzzRejectedParam: a server's error message (hostile text) never panics
+// the reader, and what it names is a field name or nothing.
+func FuzzRejectedParam(f *testing.F) {
+	for _, s := range []string{"Unsupported parameter: 'max_tokens' is not supported", "Unsupported value: 'temperature' does not support 0.7",
+		"Only one completion choice is allowed", "", "Unsupported parameter: '", "unknown parameter \xff"} {
+		f.Add(s, "", 400)
+	}
+	f.Add("x", "temperature", 400)
+	f.Fuzz(func(t *testing.T, msg, param string, status int) {
+		got := rejectedParam(&openai.Error{StatusCode: status, Message: msg, Param: param})
+		if got == "" {
+			return
+		}
+		if status < 400 {
+			t.Fatalf("status %d named %q", status, got)
+		}
+		if got != strings.TrimSpace(param) && !regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.]*$`).MatchString(got) {
+			t.Fatalf("%q named %q", msg, got)
 		}
 	})
 }
