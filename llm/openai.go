@@ -424,14 +424,7 @@ func (o *OpenAI) params(req Request) (openai.ChatCompletionNewParams, error) {
 		}
 		p.Tools = append(p.Tools, openai.ChatCompletionFunctionTool(fd))
 	}
-	extra, err := extraFields(req.Extra)
-	if err != nil {
-		return p, err
-	}
-	if extra != nil {
-		p.SetExtraFields(extra)
-	}
-	return p, nil
+	return p, setExtra(&p, req.Extra)
 }
 
 // ErrNeedsChat is the error of a request the completions API cannot carry:
@@ -455,30 +448,24 @@ func (o *OpenAI) completionParams(req Request) (openai.CompletionNewParams, erro
 	if len(req.Stop) > 0 {
 		p.Stop = openai.CompletionNewParamsStopUnion{OfStringArray: req.Stop}
 	}
-	extra, err := extraFields(req.Extra)
-	if err != nil {
-		return p, err
-	}
-	if extra != nil {
-		p.SetExtraFields(extra)
-	}
-	return p, nil
+	return p, setExtra(&p, req.Extra)
 }
 
-// extraFields checks the verbatim fields and hands them to the SDK, which
-// writes a json.RawMessage as it is.
-func extraFields(extra map[string]json.RawMessage) (map[string]any, error) {
+// setExtra checks the verbatim fields and hands them to the SDK's
+// parameters p, which write a json.RawMessage as it is.
+func setExtra(p interface{ SetExtraFields(map[string]any) }, extra map[string]json.RawMessage) error {
 	if len(extra) == 0 {
-		return nil, nil
+		return nil
 	}
 	out := make(map[string]any, len(extra))
 	for k, v := range extra {
 		if !json.Valid(v) {
-			return nil, fmt.Errorf("parameter %s: not a JSON value", k)
+			return fmt.Errorf("parameter %s: not a JSON value", k)
 		}
 		out[k] = v
 	}
-	return out, nil
+	p.SetExtraFields(out)
+	return nil
 }
 
 func messageParam(m Message) (openai.ChatCompletionMessageParamUnion, error) {

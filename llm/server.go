@@ -265,34 +265,55 @@ func (sv *Server) sample(w http.ResponseWriter, r *http.Request, req Request) (R
 	return resp, true
 }
 
-func (sv *Server) chat(w http.ResponseWriter, r *http.Request) {
+// apiRequest is a request body of one of the APIs served.
+type apiRequest interface {
+	toRequest() (Request, error)
+	model() string
+}
+
+// answer decodes a request into wr, samples it and renders the choices of
+// the response it numbers with idPrefix. On failure it has answered (or
+// the client is gone) and returns false.
+func (sv *Server) answer(w http.ResponseWriter, r *http.Request, wr apiRequest, idPrefix string) (chunkMeta, []outChoice, Usage, bool) {
 	body, ok := sv.readBody(w, r)
 	if !ok {
-		return
+		return chunkMeta{}, nil, Usage{}, false
 	}
-	var wr wireRequest
-	if err := json.Unmarshal(body, &wr); err != nil {
+	if err := json.Unmarshal(body, wr); err != nil {
 		writeError(w, http.StatusBadRequest, "invalid_request_error", "malformed JSON body: "+err.Error())
-		return
+		return chunkMeta{}, nil, Usage{}, false
 	}
 	req, err := wr.toRequest()
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "invalid_request_error", err.Error())
-		return
+		return chunkMeta{}, nil, Usage{}, false
 	}
 	resp, ok := sv.sample(w, r, req)
 	if !ok {
-		return
+		return chunkMeta{}, nil, Usage{}, false
 	}
 	id := sv.ids.Add(1)
-	choices := sv.render(id, resp)
-	meta := chunkMeta{id: fmt.Sprintf("chatcmpl-sim-%d", id), created: time.Now().Unix(), model: wr.Model}
+	meta := chunkMeta{id: fmt.Sprintf("%s%d", idPrefix, id), created: time.Now().Unix(), model: wr.model()}
+	return meta, sv.render(id, resp), resp.Usage, true
+}
+
+func (wr *wireRequest) model() string { return wr.Model }
+
+// includeUsage reports whether a streamed answer ends with a usage chunk.
+func (o *streamOptions) includeUsage() bool { return o != nil && o.IncludeUsage }
+
+func (sv *Server) chat(w http.ResponseWriter, r *http.Request) {
+	var wr wireRequest
+	meta, choices, usage, ok := sv.answer(w, r, &wr, "chatcmpl-sim-")
+	if !ok {
+		return
+	}
 	if wr.Stream {
-		sv.streamChat(w, meta, choices, resp.Usage, wr.StreamOptions != nil && wr.StreamOptions.IncludeUsage)
+		sv.streamChat(w, meta, choices, usage, wr.StreamOptions.includeUsage())
 		return
 	}
 	out := wireResponse{ID: meta.id, Object: "chat.completion", Created: meta.created, Model: meta.model,
-		Choices: make([]wireChoice, len(choices)), Usage: sv.usage(resp.Usage)}
+		Choices: make([]wireChoice, len(choices)), Usage: sv.usage(usage)}
 	for i, c := range choices {
 		msg := map[string]any{"role": "assistant", "content": c.content}
 		if len(c.toolCalls) > 0 {

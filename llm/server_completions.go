@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"time"
 )
 
 // Wire types of the OpenAI completions API (the parts we use).
@@ -36,33 +35,17 @@ type (
 // completions serves /v1/completions: the prompt is answered as one user
 // turn, which is what the harness's completions client sends.
 func (sv *Server) completions(w http.ResponseWriter, r *http.Request) {
-	body, ok := sv.readBody(w, r)
-	if !ok {
-		return
-	}
 	var wr wireCompletionRequest
-	if err := json.Unmarshal(body, &wr); err != nil {
-		writeError(w, http.StatusBadRequest, "invalid_request_error", "malformed JSON body: "+err.Error())
-		return
-	}
-	req, err := wr.toRequest()
-	if err != nil {
-		writeError(w, http.StatusBadRequest, "invalid_request_error", err.Error())
-		return
-	}
-	resp, ok := sv.sample(w, r, req)
+	meta, choices, usage, ok := sv.answer(w, r, &wr, "cmpl-sim-")
 	if !ok {
 		return
 	}
-	id := sv.ids.Add(1)
-	choices := sv.render(id, resp)
-	meta := chunkMeta{id: fmt.Sprintf("cmpl-sim-%d", id), created: time.Now().Unix(), model: wr.Model}
 	if wr.Stream {
-		sv.streamCompletion(w, meta, choices, resp.Usage, wr.StreamOptions != nil && wr.StreamOptions.IncludeUsage)
+		sv.streamCompletion(w, meta, choices, usage, wr.StreamOptions.includeUsage())
 		return
 	}
 	out := wireCompletionResponse{ID: meta.id, Object: "text_completion", Created: meta.created, Model: meta.model,
-		Choices: make([]wireCompletionChoice, len(choices)), Usage: sv.usage(resp.Usage)}
+		Choices: make([]wireCompletionChoice, len(choices)), Usage: sv.usage(usage)}
 	for i, c := range choices {
 		out.Choices[i] = sv.completionChoice(i, c.text(), c.reasoning, &c.finish)
 	}
@@ -85,6 +68,8 @@ func (sv *Server) completionChoice(i int, text, reasoning string, finish *string
 	}
 	return c
 }
+
+func (wr *wireCompletionRequest) model() string { return wr.Model }
 
 func (wr *wireCompletionRequest) toRequest() (Request, error) {
 	prompt, err := decodePrompt(wr.Prompt)

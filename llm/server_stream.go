@@ -124,27 +124,29 @@ func (sv *Server) streamChat(w http.ResponseWriter, meta chunkMeta, choices []ou
 		l = append(l, chatChunkChoice{Index: i, Delta: map[string]any{}, FinishReason: &finish})
 		lists[i] = l
 	}
+	streamChunks(sv, w, lists, u, includeUsage, func(cs []chatChunkChoice, usage json.RawMessage) any {
+		return chatChunk{ID: meta.id, Object: "chat.completion.chunk", Created: meta.created, Model: meta.model, Choices: cs, Usage: usage}
+	})
+}
+
+// streamChunks sends the choices' chunks round-robin, each built by chunk
+// with one choice; with includeUsage (and usage to report) every chunk
+// carries "usage": null and a chunk with no choices and the usage ends the
+// stream; then [DONE].
+func streamChunks[T any](sv *Server, w http.ResponseWriter, lists [][]T, u Usage, includeUsage bool, chunk func([]T, json.RawMessage) any) {
 	out := startSSE(w)
-	usage := sv.streamUsage(includeUsage)
+	var usage json.RawMessage
+	if includeUsage && !sv.o.NoUsage {
+		usage = json.RawMessage("null")
+	}
 	for _, c := range interleave(lists) {
-		out.data(chatChunk{ID: meta.id, Object: "chat.completion.chunk", Created: meta.created, Model: meta.model,
-			Choices: []chatChunkChoice{c}, Usage: usage})
+		out.data(chunk([]T{c}, usage))
 	}
 	if usage != nil {
 		b, _ := json.Marshal(sv.usage(u))
-		out.data(chatChunk{ID: meta.id, Object: "chat.completion.chunk", Created: meta.created, Model: meta.model,
-			Choices: []chatChunkChoice{}, Usage: b})
+		out.data(chunk([]T{}, b))
 	}
 	out.done()
-}
-
-// streamUsage is the usage every chunk carries: null when a usage chunk
-// will end the stream, absent otherwise.
-func (sv *Server) streamUsage(includeUsage bool) json.RawMessage {
-	if includeUsage && !sv.o.NoUsage {
-		return json.RawMessage("null")
-	}
-	return nil
 }
 
 // completionChunk is one chunk of a streamed completion.
@@ -174,16 +176,7 @@ func (sv *Server) streamCompletion(w http.ResponseWriter, meta chunkMeta, choice
 		l = append(l, sv.completionChoice(i, "", "", &finish))
 		lists[i] = l
 	}
-	out := startSSE(w)
-	usage := sv.streamUsage(includeUsage)
-	for _, c := range interleave(lists) {
-		out.data(completionChunk{ID: meta.id, Object: "text_completion", Created: meta.created, Model: meta.model,
-			Choices: []wireCompletionChoice{c}, Usage: usage})
-	}
-	if usage != nil {
-		b, _ := json.Marshal(sv.usage(u))
-		out.data(completionChunk{ID: meta.id, Object: "text_completion", Created: meta.created, Model: meta.model,
-			Choices: []wireCompletionChoice{}, Usage: b})
-	}
-	out.done()
+	streamChunks(sv, w, lists, u, includeUsage, func(cs []wireCompletionChoice, usage json.RawMessage) any {
+		return completionChunk{ID: meta.id, Object: "text_completion", Created: meta.created, Model: meta.model, Choices: cs, Usage: usage}
+	})
 }
