@@ -57,6 +57,8 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzNormalize -fuzztime=30s ./tasks/hotpotqa/
 	$(GO) test -run='^$$' -fuzz=FuzzParseVote -fuzztime=30s ./tasks/hotpotqa/
 	$(GO) test -run='^$$' -fuzz=FuzzParseTextAction -fuzztime=30s ./strategies/
+	$(GO) test -run='^$$' -fuzz=FuzzSplitThinking -fuzztime=30s ./llm/
+	$(GO) test -run='^$$' -fuzz=FuzzRejectedParam -fuzztime=30s ./llm/
 	$(GO) test -run='^$$' -fuzz=FuzzParseLATSScore -fuzztime=30s ./strategies/
 	$(GO) test -run='^$$' -fuzz=FuzzParseJSONAction -fuzztime=30s ./strategies/
 	$(GO) test -run='^$$' -fuzz=FuzzTextLineSplit -fuzztime=30s ./llm/tokens/

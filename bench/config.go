@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/reasonbench/reasonbench/llm"
@@ -46,6 +47,25 @@ type Config struct {
 	ConcurrencyAuto bool       `json:"concurrency_auto,omitempty"`
 	ConcurrencyMax  int        `json:"concurrency_max,omitempty"`
 	Prices          llm.Prices `json:"prices,omitempty"`
+	// API is the endpoint's API: llm.APIChat ("" too) or
+	// llm.APICompletions, which only strategies sending one user turn use.
+	API string `json:"api,omitempty"`
+	// ModelParams are request body fields sent verbatim with every call
+	// (--param NAME=VALUE, an experiment file's model: params:).
+	ModelParams map[string]json.RawMessage `json:"model_params,omitempty"`
+	// Think is what happens to a thinking block leading the content:
+	// llm.ThinkSplit ("" too) or llm.ThinkKeep; ThinkTags its markers in
+	// llm.ParseThinkTags's form ("" for <think>…</think>).
+	Think     string `json:"think,omitempty"`
+	ThinkTags string `json:"think_tags,omitempty"`
+	// MaxTokensField is how a strategy's max_tokens goes out on the chat
+	// API: llm.MaxTokensAuto ("" too), llm.FieldMaxTokens or
+	// llm.FieldMaxCompletionTokens.
+	MaxTokensField string `json:"max_tokens_field,omitempty"`
+	// MaxN caps the choices asked for in one request (0: no cap); the
+	// rest are asked for in more requests with seeds seed+i, so the answers
+	// are the same.
+	MaxN int `json:"max_n,omitempty"`
 }
 
 // DefaultConfig returns the defaults of `bench run`.
@@ -87,6 +107,26 @@ func (c Config) Validate() error {
 	if c.Model == "" {
 		return fmt.Errorf("no model: pass --model sim or a model name with --base-url")
 	}
+	if c.API != "" && !slices.Contains(llm.APIs, c.API) {
+		return fmt.Errorf("--api %q: want one of %s", c.API, strings.Join(llm.APIs, ", "))
+	}
+	if c.Think != "" && !slices.Contains(llm.ThinkModes, c.Think) {
+		return fmt.Errorf("--think %q: want one of %s", c.Think, strings.Join(llm.ThinkModes, ", "))
+	}
+	if _, err := llm.ParseThinkTags(c.ThinkTags); err != nil {
+		return fmt.Errorf("--think-tags: %w", err)
+	}
+	if c.MaxTokensField != "" && !slices.Contains(llm.MaxTokensFields, c.MaxTokensField) {
+		return fmt.Errorf("--max-tokens-field %q: want one of %s", c.MaxTokensField, strings.Join(llm.MaxTokensFields, ", "))
+	}
+	if c.MaxN < 0 {
+		return fmt.Errorf("--max-n %d: must be at least 0 (0: no cap)", c.MaxN)
+	}
+	for name, v := range c.ModelParams {
+		if err := checkModelParam(name, v); err != nil {
+			return err
+		}
+	}
 	if c.BaseURL != "" {
 		u, err := url.Parse(c.BaseURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -109,7 +149,11 @@ func (c Config) BackendIdentity() string {
 		b, _ := json.Marshal(c.Sim)
 		return "sim " + string(b)
 	}
-	return c.Model + " @ " + PublicEndpoint(c.BaseURL)
+	id := c.Model + " @ " + PublicEndpoint(c.BaseURL)
+	if c.API == llm.APICompletions { // another endpoint, other answers
+		id += " (completions)"
+	}
+	return id
 }
 
 // PublicEndpoint is the base URL with any credentials removed, for records.

@@ -52,7 +52,9 @@ type plan struct {
 	instances []tasks.Instance
 	rng       tasks.Range
 	prompts   *prompts.Library
-	adaptive  *llm.Adaptive // --concurrency auto; nil otherwise
+	adaptive  *llm.Adaptive  // --concurrency auto; nil otherwise
+	think     llm.Middleware // --think: split thinking blocks from the content, or keep them
+	tags      llm.ThinkTags
 }
 
 func load(cfg Config) (*plan, error) {
@@ -84,6 +86,19 @@ func load(cfg Config) (*plan, error) {
 			return nil, fmt.Errorf("strategy %s: %w", spec.Name, err)
 		}
 	}
+	if co, ok := strat.(strategies.ChatOnly); ok && cfg.API == llm.APICompletions {
+		if why := co.NeedsChat(); why != "" {
+			return nil, fmt.Errorf("strategy %s needs --api chat: %s, which the completions API (one prompt per request) cannot carry", spec.Name, why)
+		}
+	}
+	tags, err := llm.ParseThinkTags(cfg.ThinkTags)
+	if err != nil {
+		return nil, fmt.Errorf("--think-tags: %w", err)
+	}
+	think, err := llm.Think(cfg.Think, tags)
+	if err != nil {
+		return nil, err
+	}
 	all, err := task.Instances()
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", task.Name(), err)
@@ -97,7 +112,7 @@ func load(cfg Config) (*plan, error) {
 		return nil, err
 	}
 	p := &plan{cfg: cfg, task: task, params: params, strategy: strat,
-		instances: tasks.Select(all, rng), rng: rng, prompts: lib}
+		instances: tasks.Select(all, rng), rng: rng, prompts: lib, think: think, tags: tags}
 	if cfg.ConcurrencyAuto {
 		p.adaptive = llm.NewAdaptive(llm.AdaptiveOptions{Start: cfg.Concurrency, Max: cfg.ConcurrencyMax})
 	}
@@ -133,7 +148,21 @@ func (p *plan) configKey() string {
 		// keys of runs made before they were recorded stay the same.
 		Rule string `json:",omitempty"`
 		Pack string `json:",omitempty"`
-	}{c.Task, c.Strategy, p.rng.String(), c.Model, PublicEndpoint(c.BaseURL), c.PromptDir, p.params, c.Seed, nil, "", ""}
+		// Empty for the chat API, no model parameters and thinking split
+		// at <think>, for the same reason.
+		API         string                     `json:",omitempty"`
+		ModelParams map[string]json.RawMessage `json:",omitempty"`
+		Think       string                     `json:",omitempty"`
+	}{Task: c.Task, Strategy: c.Strategy, Range: p.rng.String(), Model: c.Model, Endpoint: PublicEndpoint(c.BaseURL),
+		Prompts: c.PromptDir, Params: p.params, Seed: c.Seed, ModelParams: c.ModelParams}
+	if c.API == llm.APICompletions {
+		key.API = c.API
+	}
+	if c.Think == llm.ThinkKeep {
+		key.Think = c.Think
+	} else if p.tags != llm.DefaultThinkTags {
+		key.Think = p.tags.String()
+	}
 	if c.Rule != "" {
 		key.Rule = tasks.RuleName(p.task)
 	}
@@ -195,7 +224,8 @@ func (p *plan) backend() (llm.Sampler, error) {
 	if p.cfg.InProcess() {
 		return NewSim(p.cfg.Sim)
 	}
-	o, err := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: p.cfg.BaseURL, APIKey: p.cfg.APIKey, Model: p.cfg.Model, Timeout: p.cfg.Timeout})
+	o, err := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: p.cfg.BaseURL, APIKey: p.cfg.APIKey, Model: p.cfg.Model, Timeout: p.cfg.Timeout,
+		API: p.cfg.API, MaxTokensField: p.cfg.MaxTokensField, MaxN: p.cfg.MaxN})
 	if err != nil {
 		return nil, err
 	}
@@ -383,6 +413,9 @@ func (e *Engine) execute(ctx context.Context, id int64, p *plan, backend llm.Sam
 	case runErr != nil && ctx.Err() != nil:
 		status, msg = store.StatusInterrupted, "interrupted"
 	case runErr != nil:
+		if pe, ok := llm.RejectedParam(runErr); ok {
+			runErr = rejection(p, pe)
+		}
 		status, msg = store.StatusFailed, runErr.Error()
 	}
 	wall := time.Since(start) + time.Duration(priorWall*float64(time.Second))
@@ -499,8 +532,11 @@ func (e *Engine) solveAll(ctx context.Context, runID int64, p *plan, sampler llm
 func maxCostStop(b *llm.Budget) error { return llm.MaxCostError{Max: b.Max(), Spent: b.Spent()} }
 
 func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base llm.Sampler, budget *llm.Budget, inst tasks.Instance) (store.Item, error) {
-	sampler := llm.Chain(base, budget.Gate(), llm.Record(itemRecorder{st: e.Store, run: runID, index: inst.Index}),
-		llm.Cache(e.Store, p.cfg.Cache, p.cfg.BackendIdentity()))
+	// Model parameters join the request before it is recorded and keyed;
+	// thinking is split after the cache, which keeps responses as sent.
+	sampler := llm.Chain(base, budget.Gate(), llm.WithExtra(p.cfg.ModelParams),
+		llm.Record(itemRecorder{st: e.Store, run: runID, index: inst.Index}),
+		p.think, llm.Cache(e.Store, p.cfg.Cache, p.cfg.BackendIdentity()))
 	env := strategies.Env{Sampler: sampler, Task: p.task, Prompts: p.prompts, Seed: ItemSeed(p.cfg.Seed, inst.Index),
 		Trace:      itemTrace{st: e.Store, run: runID, index: inst.Index},
 		Checkpoint: itemCheckpoint{st: e.Store, run: runID, index: inst.Index},

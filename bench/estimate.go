@@ -123,6 +123,23 @@ func EstimateRuns(ctx context.Context, cfgs []Config, model string, prices llm.P
 	return est, nil
 }
 
+// promptTokens counts a request's prompt as the API receives it: on the
+// completions API the one user turn's text, with no chat format around it.
+func promptTokens(counter *tokens.Counter, api string, req llm.Request) int {
+	if api == llm.APICompletions && len(req.Messages) == 1 {
+		return counter.Text(req.Messages[0].Content)
+	}
+	return counter.Prompt(req.Messages, req.Tools)
+}
+
+// requests is how many requests ask for n choices at most maxN at a time.
+func requests(n, maxN int) int {
+	if maxN <= 0 {
+		return 1
+	}
+	return (n + maxN - 1) / maxN
+}
+
 // dryRun runs one configuration on the simulator at one skill and counts
 // what reached the model with the real tokenizer.
 func dryRun(ctx context.Context, st *store.Store, cfg Config, skill float64, counter *tokens.Counter, price llm.Price, priced bool) (EstimateRow, error) {
@@ -145,7 +162,8 @@ func dryRun(ctx context.Context, st *store.Store, cfg Config, skill float64, cou
 		if err != nil {
 			return resp, err
 		}
-		p, c := counter.Prompt(req.Messages, req.Tools), counter.Completion(resp)
+		// With --max-n the prompt goes out once per request.
+		p, c := promptTokens(counter, cfg.API, req)*requests(req.Samples(), cfg.MaxN), counter.Completion(resp)
 		mu.Lock()
 		row.Calls++
 		row.PromptTokens += p

@@ -2,7 +2,9 @@ package bench
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -27,6 +29,9 @@ var experimentKeys = []string{"name", "task", "range", "model", "base_url", "con
 	"cache", "timeout_seconds", "retries", "prompts", "sim", "strategies"}
 
 var simKeys = []string{"skill", "slip", "misjudge", "boost", "focus"}
+
+// modelKeys are the keys of a model: block (model: NAME is the short form).
+var modelKeys = []string{"name", "api", "think", "think_tags", "max_tokens_field", "params"}
 
 // fileError points at a line of an experiment file.
 type fileError struct {
@@ -79,6 +84,12 @@ func ParseExperiment(name string, data []byte, base Config, forceRepeats int) (E
 		case "range":
 			cfg.Range, err = scalarString(v)
 		case "model":
+			if v.Kind == yaml.MappingNode {
+				if err := decodeModel(v, &cfg, bad); err != nil {
+					return exp, err
+				}
+				break
+			}
 			cfg.Model, err = scalarString(v)
 		case "base_url":
 			cfg.BaseURL, err = scalarString(v)
@@ -255,6 +266,58 @@ func scalarInt(n *yaml.Node) (int, error) {
 		return 0, fmt.Errorf("want a whole number, got %q", n.Value)
 	}
 	return strconv.Atoi(n.Value)
+}
+
+// decodeModel reads a model: block: the model's name, the API, thinking
+// and max_tokens settings, and params sent verbatim as request body fields
+// (merged over --param).
+func decodeModel(n *yaml.Node, cfg *Config, bad func(*yaml.Node, string, ...any) error) error {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		var err error
+		switch k.Value {
+		case "name":
+			cfg.Model, err = scalarString(v)
+		case "api":
+			cfg.API, err = scalarString(v)
+		case "think":
+			cfg.Think, err = scalarString(v)
+		case "think_tags":
+			cfg.ThinkTags, err = scalarString(v)
+		case "max_tokens_field":
+			cfg.MaxTokensField, err = scalarString(v)
+		case "params":
+			if v.Kind != yaml.MappingNode {
+				return bad(v, "model.params: want a mapping like {reasoning_effort: high}")
+			}
+			params := maps.Clone(cfg.ModelParams)
+			if params == nil {
+				params = map[string]json.RawMessage{}
+			}
+			for j := 0; j+1 < len(v.Content); j += 2 {
+				pk, pv := v.Content[j], v.Content[j+1]
+				var val any
+				if err := pv.Decode(&val); err != nil {
+					return bad(pv, "model.params.%s: %v", pk.Value, err)
+				}
+				raw, err := json.Marshal(val)
+				if err != nil {
+					return bad(pv, "model.params.%s: not representable as JSON: %v", pk.Value, err)
+				}
+				if err := checkModelParam(pk.Value, raw); err != nil {
+					return bad(pk, "model.params: %v", err)
+				}
+				params[pk.Value] = raw
+			}
+			cfg.ModelParams = params
+		default:
+			return bad(k, "unknown key model.%s (allowed: %s)", k.Value, strings.Join(modelKeys, ", "))
+		}
+		if err != nil {
+			return bad(v, "model.%s: %v", k.Value, err)
+		}
+	}
+	return nil
 }
 
 func decodeSim(n *yaml.Node, cfg *Config, bad func(*yaml.Node, string, ...any) error) error {

@@ -192,8 +192,8 @@ func (m *scriptedGPT4) Sample(_ context.Context, req llm.Request) (llm.Response,
 	if len(texts) != req.Samples() {
 		m.t.Errorf("prompt ending %q: asked for %d samples, recorded %d", last, req.Samples(), len(texts))
 	}
-	if req.MaxTokens != 1000 || len(req.Stop) != 0 || req.Temperature != 0.7 {
-		m.t.Errorf("call parameters max_tokens=%d stop=%q temperature=%v, want the reference's 1000, none, 0.7", req.MaxTokens, req.Stop, req.Temperature)
+	if req.MaxTokens != 1000 || len(req.Stop) != 0 || req.TemperatureOr(-1) != 0.7 {
+		m.t.Errorf("call parameters max_tokens=%d stop=%q temperature=%v, want the reference's 1000, none, 0.7", req.MaxTokens, req.Stop, req.TemperatureOr(-1))
 	}
 	var resp llm.Response
 	for _, s := range texts {

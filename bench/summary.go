@@ -26,14 +26,20 @@ type Summary struct {
 	Metrics          map[string]float64 `json:"-"` // flattened into the JSON object
 	PromptTokens     int                `json:"prompt_tokens"`
 	CompletionTokens int                `json:"completion_tokens"`
-	Calls            int                `json:"calls"`
-	Requests         int                `json:"requests"`
-	Cost             float64            `json:"cost"`
-	WallSeconds      float64            `json:"wall_seconds"`
+	// ReasoningTokens is the part of CompletionTokens the model spent
+	// thinking, as the server reported it (0 when it reports none).
+	ReasoningTokens int     `json:"reasoning_tokens,omitempty"`
+	Calls           int     `json:"calls"`
+	Requests        int     `json:"requests"`
+	Cost            float64 `json:"cost"`
+	WallSeconds     float64 `json:"wall_seconds"`
 	// Rule is the scoring rule's short name ("game24/paper"); PromptPack
 	// the prompts ("bundled" or "folder:HASH"). Both from the run's spec.
 	Rule       string `json:"rule,omitempty"`
 	PromptPack string `json:"prompt_pack,omitempty"`
+	// ModelParams says how the model was called when not as by default
+	// ("api=completions reasoning_effort=high think=keep"), from the spec.
+	ModelParams string `json:"model_params,omitempty"`
 	// Series of multi-trial strategies (series.go), taken out of Metrics:
 	// accuracy after each Reflexion trial (after_trial_N) and the share of
 	// items that ran it (ran_trial_N); the same per Self-Refine iteration.
@@ -85,10 +91,14 @@ func Summarize(ctx context.Context, st *store.Store, runID int64) (Summary, erro
 	s := Summary{
 		RunID: run.ID, Task: run.Task, Strategy: run.Strategy, Params: run.Params, Model: run.Model,
 		Simulated: run.Simulated, Status: run.Status, N: len(items), Metrics: map[string]float64{},
-		PromptTokens: tot.PromptTokens, CompletionTokens: tot.CompletionTokens, Calls: tot.Calls,
+		PromptTokens: tot.PromptTokens, CompletionTokens: tot.CompletionTokens, ReasoningTokens: tot.ReasoningTokens, Calls: tot.Calls,
 		Requests: tot.Requests, Cost: tot.Cost, WallSeconds: run.WallSeconds,
 	}
 	s.Rule, s.PromptPack = specRuleAndPack(run.Spec)
+	var spec recordedSpec
+	if json.Unmarshal(run.Spec, &spec) == nil {
+		s.ModelParams = ModelSettingsText(spec.Config)
+	}
 	sums := map[string]float64{}
 	counts := map[string]int{}
 	for _, it := range items {

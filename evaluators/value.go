@@ -55,8 +55,8 @@ type Stats struct {
 // Value judges candidates independently.
 type Value struct {
 	Sampler     llm.Sampler
-	N           int // samples per candidate
-	Temperature float64
+	N           int      // samples per candidate
+	Temperature *float64 // nil: not sent, the model's default
 	Seed        int64
 	Scores      Scores
 	// Judge extracts the judgement word from one answer.

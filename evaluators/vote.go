@@ -11,7 +11,7 @@ import (
 type Vote struct {
 	Sampler     llm.Sampler
 	N           int
-	Temperature float64
+	Temperature *float64 // nil: not sent, the model's default
 	Seed        int64
 	// Parse reads the chosen candidate (0-based) from one answer.
 	Parse func(output string, n int) (int, bool)

@@ -34,16 +34,37 @@ type ToolSpec struct {
 
 // Request is what a strategy asks of the sampler.
 type Request struct {
-	Messages    []Message  `json:"messages"`
-	N           int        `json:"n"` // samples wanted (0 means 1)
-	Temperature float64    `json:"temperature"`
+	Messages []Message `json:"messages"`
+	N        int       `json:"n"` // samples wanted (0 means 1)
+	// Temperature is the sampling temperature; nil leaves it unsent, so
+	// the model samples at its own default (reasoning models refuse any
+	// other). Recorded as null.
+	Temperature *float64   `json:"temperature"`
 	MaxTokens   int        `json:"max_tokens,omitempty"`
 	Stop        []string   `json:"stop,omitempty"`
 	Seed        int64      `json:"seed"`
 	Tools       []ToolSpec `json:"tools,omitempty"`
+	// Extra are request body fields sent verbatim (--param NAME=VALUE:
+	// reasoning_effort, top_p, chat_template_kwargs, ...), each a JSON value.
+	Extra map[string]json.RawMessage `json:"extra,omitempty"`
 	// Purpose says what the call is for ("cot", "propose", "value", ...).
 	// It is recorded with the call and never sent to a server.
 	Purpose string `json:"purpose"`
+}
+
+// DefaultTemperature is the temperature a model samples at when none is
+// sent: OpenAI's documented default, which the simulator follows too.
+const DefaultTemperature = 1.0
+
+// Temp returns a temperature to send: Request{Temperature: llm.Temp(0.7)}.
+func Temp(t float64) *float64 { return &t }
+
+// TemperatureOr returns the request's temperature, or def when it is unsent.
+func (r Request) TemperatureOr(def float64) float64 {
+	if r.Temperature == nil {
+		return def
+	}
+	return *r.Temperature
 }
 
 // Samples returns how many choices the request wants.

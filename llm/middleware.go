@@ -3,6 +3,7 @@ package llm
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"time"
 )
 
@@ -21,6 +22,23 @@ func Limit(n int) Middleware {
 				return Response{}, ctx.Err()
 			}
 			defer func() { <-sem }()
+			return next.Sample(ctx, req)
+		})
+	}
+}
+
+// WithExtra adds request body fields sent verbatim (--param) to every
+// request; a field the request sets itself wins.
+func WithExtra(fields map[string]json.RawMessage) Middleware {
+	return func(next Sampler) Sampler {
+		if len(fields) == 0 {
+			return next
+		}
+		return SamplerFunc(func(ctx context.Context, req Request) (Response, error) {
+			extra := make(map[string]json.RawMessage, len(fields)+len(req.Extra))
+			maps.Copy(extra, fields)
+			maps.Copy(extra, req.Extra)
+			req.Extra = extra
 			return next.Sample(ctx, req)
 		})
 	}

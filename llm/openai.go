@@ -17,6 +17,7 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/respjson"
 )
 
 // DefaultOpenAIBaseURL is used when neither OpenAIConfig.BaseURL nor
@@ -38,16 +39,65 @@ type OpenAIConfig struct {
 	Model      string        // sent as-is
 	Timeout    time.Duration // per HTTP attempt; 0 → 5m
 	HTTPClient *http.Client  // optional; default: cloned DefaultTransport with MaxIdleConnsPerHost=64
+	// API is APIChat (also "") or APICompletions (/v1/completions: one
+	// user turn sent as the prompt, for base models).
+	API string
+	// MaxTokensField is how a request's MaxTokens goes out on the chat API:
+	// MaxTokensAuto (also "") decides by the model's name
+	// (UsesMaxCompletionTokens), or FieldMaxTokens / FieldMaxCompletionTokens.
+	MaxTokensField string
+	// MaxN caps the choices asked for in one request (0: all of them);
+	// the rest are topped up as for a server that returns fewer. 1 suits
+	// servers that refuse n > 1 (llama.cpp).
+	MaxN int
+}
+
+// The APIs the backend speaks.
+const (
+	APIChat        = "chat"        // /chat/completions
+	APICompletions = "completions" // /completions
+)
+
+// APIs lists them for flags.
+var APIs = []string{APIChat, APICompletions}
+
+// How MaxTokens is sent on the chat API.
+const (
+	MaxTokensAuto            = "auto"
+	FieldMaxTokens           = "max_tokens"
+	FieldMaxCompletionTokens = "max_completion_tokens"
+)
+
+// MaxTokensFields lists them for flags.
+var MaxTokensFields = []string{MaxTokensAuto, FieldMaxTokens, FieldMaxCompletionTokens}
+
+// UsesMaxCompletionTokens reports whether a model is one of OpenAI's
+// reasoning models (o1, o3, o4-mini, gpt-5 and their snapshots, with or
+// without an "openai/" prefix), which refuse max_tokens and take
+// max_completion_tokens. Other servers (vLLM, Ollama, llama.cpp) are sent
+// max_tokens, which all of them read.
+func UsesMaxCompletionTokens(model string) bool {
+	name := strings.ToLower(model[strings.LastIndex(model, "/")+1:])
+	for _, p := range []string{"o1", "o3", "o4", "gpt-5"} {
+		if name == p || strings.HasPrefix(name, p+"-") || strings.HasPrefix(name, p+".") {
+			return true
+		}
+	}
+	return false
 }
 
 // OpenAI is a Sampler backed by an OpenAI-compatible /chat/completions
-// endpoint. The SDK's own retries are disabled; wrap it with Retry.
+// (or /completions) endpoint. The SDK's own retries are disabled; wrap it with Retry.
 type OpenAI struct {
 	client  openai.Client
 	baseURL string // redacted (no userinfo), for messages
 	apiKey  string // only kept to scrub it out of error text
 	model   string
 	timeout time.Duration
+	api     string
+	// maxCompletionTokens sends MaxTokens as max_completion_tokens.
+	maxCompletionTokens bool
+	maxN                int
 }
 
 // NewOpenAI builds the backend. It makes no network request.
@@ -62,6 +112,24 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 	u, err := url.Parse(base)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("openai backend: invalid base URL %q: want http(s)://host[:port]/path, e.g. http://127.0.0.1:8000/v1", redactURL(base))
+	}
+	api := cfg.API
+	switch api {
+	case "":
+		api = APIChat
+	case APIChat, APICompletions:
+	default:
+		return nil, fmt.Errorf("openai backend: unknown API %q: want one of %s", api, strings.Join(APIs, ", "))
+	}
+	var mct bool
+	switch cfg.MaxTokensField {
+	case "", MaxTokensAuto:
+		mct = UsesMaxCompletionTokens(cfg.Model)
+	case FieldMaxTokens:
+	case FieldMaxCompletionTokens:
+		mct = true
+	default:
+		return nil, fmt.Errorf("openai backend: unknown max tokens field %q: want one of %s", cfg.MaxTokensField, strings.Join(MaxTokensFields, ", "))
 	}
 	key := cfg.APIKey
 	if key == "" {
@@ -91,12 +159,16 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 		apiKey:  key,
 		model:   cfg.Model,
 		timeout: timeout,
+		api:     api,
+
+		maxCompletionTokens: mct,
+		maxN:                max(cfg.MaxN, 0),
 	}, nil
 }
 
 // String describes the backend without its API key.
 func (o *OpenAI) String() string {
-	return fmt.Sprintf("openai(model=%q, base_url=%s)", o.model, o.baseURL)
+	return fmt.Sprintf("openai(model=%q, base_url=%s, api=%s)", o.model, o.baseURL, o.api)
 }
 
 // BaseURL returns the endpoint's base URL (userinfo redacted).
@@ -108,13 +180,13 @@ func (o *OpenAI) BaseURL() string { return o.baseURL }
 // Choices are reindexed 0..N-1; usage is summed, and Usage.Requests is the
 // number of HTTP requests made.
 func (o *OpenAI) Sample(ctx context.Context, req Request) (Response, error) {
-	params, err := o.params(req)
+	send, err := o.sender(req)
 	if err != nil {
-		return Response{}, fmt.Errorf("chat completion at %s: %w", o.baseURL, err)
+		return Response{}, fmt.Errorf("%s at %s: %w", o.what(), o.baseURL, err)
 	}
 	n := req.Samples()
 	out := make([]Choice, n)
-	run := &sampleRun{o: o, params: params, sem: make(chan struct{}, maxInflightPerSample)}
+	run := &sampleRun{o: o, send: send, sem: make(chan struct{}, maxInflightPerSample)}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	run.cancel = cancel
@@ -129,10 +201,82 @@ func (o *OpenAI) Sample(ctx context.Context, req Request) (Response, error) {
 	return Response{Choices: out, Usage: run.usage, Model: run.model}, nil
 }
 
+// what names the endpoint's API in messages.
+func (o *OpenAI) what() string {
+	if o.api == APICompletions {
+		return "completion"
+	}
+	return "chat completion"
+}
+
+// reply is one HTTP response's choices, usage and model name.
+type reply struct {
+	choices []Choice
+	usage   Usage
+	model   string
+}
+
+// sendFunc makes one HTTP request for k choices with the given seed.
+type sendFunc func(ctx context.Context, seed int64, k int, into **http.Response) (reply, error)
+
+// sender maps everything in req except n and seed to the API's parameters
+// and returns the function that sends them.
+func (o *OpenAI) sender(req Request) (sendFunc, error) {
+	if o.api == APICompletions {
+		p, err := o.completionParams(req)
+		if err != nil {
+			return nil, err
+		}
+		return func(ctx context.Context, seed int64, k int, into **http.Response) (reply, error) {
+			p := p // shallow copy; shared slices are only read
+			p.Seed = openai.Int(seed)
+			if k > 1 {
+				p.N = openai.Int(int64(k))
+			}
+			resp, err := o.client.Completions.New(ctx, p, option.WithResponseInto(into))
+			if err != nil {
+				return reply{}, err
+			}
+			r := reply{usage: usageOf(resp.Usage), model: resp.Model}
+			for _, ch := range resp.Choices {
+				r.choices = append(r.choices, Choice{Index: int(ch.Index), Content: ch.Text,
+					Reasoning: reasoningField(ch.JSON.ExtraFields), FinishReason: string(ch.FinishReason)})
+			}
+			return r, nil
+		}, nil
+	}
+	p, err := o.params(req)
+	if err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context, seed int64, k int, into **http.Response) (reply, error) {
+		p := p
+		p.Seed = openai.Int(seed)
+		if k > 1 {
+			p.N = openai.Int(int64(k))
+		}
+		resp, err := o.client.Chat.Completions.New(ctx, p, option.WithResponseInto(into))
+		if err != nil {
+			return reply{}, err
+		}
+		r := reply{usage: usageOf(resp.Usage), model: resp.Model}
+		for _, ch := range resp.Choices {
+			r.choices = append(r.choices, convertChoice(ch))
+		}
+		return r, nil
+	}, nil
+}
+
+// usageOf reads a response's usage; a server that sends none gives zeros.
+func usageOf(u openai.CompletionUsage) Usage {
+	return Usage{PromptTokens: int(u.PromptTokens), CompletionTokens: int(u.CompletionTokens),
+		ReasoningTokens: int(u.CompletionTokensDetails.ReasoningTokens)}
+}
+
 // sampleRun is the state of one Sample call: its requests may fan out.
 type sampleRun struct {
 	o      *OpenAI
-	params openai.ChatCompletionNewParams
+	send   sendFunc
 	sem    chan struct{}
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -144,9 +288,13 @@ type sampleRun struct {
 }
 
 // fill fills out with choices whose first one uses seed: one request for
-// len(out) choices, then concurrent top-ups if the server answered fewer.
+// len(out) choices (at most maxN), then concurrent top-ups for the rest.
 func (r *sampleRun) fill(ctx context.Context, seed int64, out []Choice) {
-	got, err := r.request(ctx, seed, len(out))
+	ask := len(out)
+	if r.o.maxN > 0 {
+		ask = min(ask, r.o.maxN)
+	}
+	got, err := r.request(ctx, seed, ask)
 	if err != nil {
 		r.fail(err)
 		return
@@ -177,41 +325,31 @@ func (r *sampleRun) request(ctx context.Context, seed int64, k int) ([]Choice, e
 	}
 	defer func() { <-r.sem }()
 
-	p := r.params // shallow copy; shared slices are only read
-	p.Seed = openai.Int(seed)
-	if k > 1 {
-		p.N = openai.Int(int64(k))
-	}
 	actx, cancel := context.WithTimeout(ctx, r.o.timeout)
 	defer cancel()
 	var httpRes *http.Response
-	resp, err := r.o.client.Chat.Completions.New(actx, p, option.WithResponseInto(&httpRes))
+	resp, err := r.send(actx, seed, k, &httpRes)
 	r.mu.Lock()
 	r.usage.Requests++
 	r.mu.Unlock()
 	if err != nil {
 		return nil, r.o.wrapErr(ctx, actx, err, httpRes)
 	}
-	if len(resp.Choices) == 0 {
-		return nil, fmt.Errorf("chat completion at %s: server returned no choices (asked for %d)", r.o.baseURL, k)
+	if len(resp.choices) == 0 {
+		return nil, fmt.Errorf("%s at %s: server returned no choices (asked for %d)", r.o.what(), r.o.baseURL, k)
 	}
-	chs := resp.Choices
+	chs := resp.choices
 	sort.SliceStable(chs, func(i, j int) bool { return chs[i].Index < chs[j].Index })
 	if len(chs) > k {
 		chs = chs[:k]
 	}
-	got := make([]Choice, len(chs))
-	for i, ch := range chs {
-		got[i] = convertChoice(ch)
-	}
 	r.mu.Lock()
-	r.usage.PromptTokens += int(resp.Usage.PromptTokens)
-	r.usage.CompletionTokens += int(resp.Usage.CompletionTokens)
+	r.usage = r.usage.Add(resp.usage)
 	if r.model == "" {
-		r.model = resp.Model
+		r.model = resp.model
 	}
 	r.mu.Unlock()
-	return got, nil
+	return chs, nil
 }
 
 func convertChoice(ch openai.ChatCompletionChoice) Choice {
@@ -219,20 +357,7 @@ func convertChoice(ch openai.ChatCompletionChoice) Choice {
 		Index:        int(ch.Index),
 		Content:      ch.Message.Content,
 		FinishReason: ch.FinishReason,
-	}
-	// vLLM (since late 2025) and OpenRouter say "reasoning"; DeepSeek,
-	// llama.cpp and older vLLM say "reasoning_content". Extras are never
-	// Valid(), so test Raw().
-	for _, k := range []string{"reasoning", "reasoning_content"} {
-		raw := ch.Message.JSON.ExtraFields[k].Raw()
-		if raw == "" || raw == "null" {
-			continue
-		}
-		var s string
-		if json.Unmarshal([]byte(raw), &s) == nil && s != "" {
-			c.Reasoning = s
-			break
-		}
+		Reasoning:    reasoningField(ch.Message.JSON.ExtraFields),
 	}
 	for _, tc := range ch.Message.ToolCalls {
 		call := ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments}
@@ -244,14 +369,36 @@ func convertChoice(ch openai.ChatCompletionChoice) Choice {
 	return c
 }
 
-// params maps everything in req except n and seed.
+// reasoningField reads the reasoning a server returned beside the content.
+// vLLM (since late 2025) and OpenRouter say "reasoning"; DeepSeek,
+// llama.cpp and older vLLM say "reasoning_content". Extras are never
+// Valid(), so test Raw().
+func reasoningField(extra map[string]respjson.Field) string {
+	for _, k := range []string{"reasoning", "reasoning_content"} {
+		raw := extra[k].Raw()
+		if raw == "" || raw == "null" {
+			continue
+		}
+		var s string
+		if json.Unmarshal([]byte(raw), &s) == nil && s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// params maps everything in req except n and seed to the chat API.
 func (o *OpenAI) params(req Request) (openai.ChatCompletionNewParams, error) {
-	p := openai.ChatCompletionNewParams{
-		Model:       o.model,
-		Temperature: openai.Float(req.Temperature),
+	p := openai.ChatCompletionNewParams{Model: o.model}
+	if req.Temperature != nil {
+		p.Temperature = openai.Float(*req.Temperature)
 	}
 	if req.MaxTokens > 0 {
-		p.MaxTokens = openai.Int(int64(req.MaxTokens))
+		if o.maxCompletionTokens {
+			p.MaxCompletionTokens = openai.Int(int64(req.MaxTokens))
+		} else {
+			p.MaxTokens = openai.Int(int64(req.MaxTokens))
+		}
 	}
 	if len(req.Stop) > 0 {
 		p.Stop = openai.ChatCompletionNewParamsStopUnion{OfStringArray: req.Stop}
@@ -277,7 +424,48 @@ func (o *OpenAI) params(req Request) (openai.ChatCompletionNewParams, error) {
 		}
 		p.Tools = append(p.Tools, openai.ChatCompletionFunctionTool(fd))
 	}
-	return p, nil
+	return p, setExtra(&p, req.Extra)
+}
+
+// ErrNeedsChat is the error of a request the completions API cannot carry:
+// more than one message, a role other than user, or tools.
+var ErrNeedsChat = errors.New("the completions API takes one user turn as its prompt: this request needs the chat API")
+
+// completionParams maps a single-turn request to the completions API: the
+// prompt is the user turn's text verbatim.
+func (o *OpenAI) completionParams(req Request) (openai.CompletionNewParams, error) {
+	p := openai.CompletionNewParams{Model: openai.CompletionNewParamsModel(o.model)}
+	if len(req.Messages) != 1 || req.Messages[0].Role != "user" || len(req.Tools) > 0 {
+		return p, fmt.Errorf("%d messages, %d tools: %w", len(req.Messages), len(req.Tools), ErrNeedsChat)
+	}
+	p.Prompt = openai.CompletionNewParamsPromptUnion{OfString: openai.String(req.Messages[0].Content)}
+	if req.Temperature != nil {
+		p.Temperature = openai.Float(*req.Temperature)
+	}
+	if req.MaxTokens > 0 {
+		p.MaxTokens = openai.Int(int64(req.MaxTokens))
+	}
+	if len(req.Stop) > 0 {
+		p.Stop = openai.CompletionNewParamsStopUnion{OfStringArray: req.Stop}
+	}
+	return p, setExtra(&p, req.Extra)
+}
+
+// setExtra checks the verbatim fields and hands them to the SDK's
+// parameters p, which write a json.RawMessage as it is.
+func setExtra(p interface{ SetExtraFields(map[string]any) }, extra map[string]json.RawMessage) error {
+	if len(extra) == 0 {
+		return nil
+	}
+	out := make(map[string]any, len(extra))
+	for k, v := range extra {
+		if !json.Valid(v) {
+			return fmt.Errorf("parameter %s: not a JSON value", k)
+		}
+		out[k] = v
+	}
+	p.SetExtraFields(out)
+	return nil
 }
 
 func messageParam(m Message) (openai.ChatCompletionMessageParamUnion, error) {
@@ -320,6 +508,13 @@ func (o *OpenAI) wrapErr(parent, attempt context.Context, err error, res *http.R
 		if msg := strings.TrimSpace(ae.Message); msg != "" {
 			err = fmt.Errorf("%w: %s", err, truncate(msg, 500))
 		}
+		if name := rejectedParam(ae); name != "" {
+			msg := oneLine(truncate(strings.TrimSpace(ae.Message), 300))
+			if o.apiKey != "" {
+				msg = strings.ReplaceAll(msg, o.apiKey, "[REDACTED]")
+			}
+			err = &ParamError{Param: name, Message: msg, Err: err}
+		}
 	case res != nil && res.StatusCode >= 400:
 		// The SDK could not parse the error body (e.g. an HTML 502 page from
 		// a proxy); report the status as an *openai.Error all the same.
@@ -331,7 +526,7 @@ func (o *OpenAI) wrapErr(parent, attempt context.Context, err error, res *http.R
 	case isDNSError(err):
 		err = fmt.Errorf("cannot resolve host: check --base-url: %w", err)
 	}
-	err = fmt.Errorf("chat completion at %s: %w", o.baseURL, err)
+	err = fmt.Errorf("%s at %s: %w", o.what(), o.baseURL, err)
 	if o.apiKey != "" {
 		err = &redactedError{err: err, secret: o.apiKey}
 	}

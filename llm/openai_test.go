@@ -130,7 +130,7 @@ func TestOpenAIRoundTrip(t *testing.T) {
 			{Role: "assistant", Content: "4", Reasoning: "two plus two"},
 			userMsg("and 3+3?"),
 		},
-		Temperature: 0.3,
+		Temperature: Temp(0.3),
 		MaxTokens:   77,
 		Stop:        []string{"</answer>", "END"},
 		Seed:        42,
@@ -182,7 +182,7 @@ func TestOpenAIRoundTrip(t *testing.T) {
 
 func TestOpenAIOmitsZeroFields(t *testing.T) {
 	tb := newTestBackend(t, ServerOptions{})
-	if _, err := tb.client.Sample(context.Background(), Request{Messages: []Message{userMsg("hi")}, Seed: 0}); err != nil {
+	if _, err := tb.client.Sample(context.Background(), Request{Messages: []Message{userMsg("hi")}, Seed: 0, Temperature: Temp(0)}); err != nil {
 		t.Fatal(err)
 	}
 	body := tb.rec.last(t)
@@ -197,8 +197,19 @@ func TestOpenAIOmitsZeroFields(t *testing.T) {
 		}
 	}
 	// Temperature 0 is greedy decoding, not "unset".
-	if got := tb.fake.requests()[0].Temperature; got != 0 {
+	if got := tb.fake.requests()[0].Temperature; got == nil || *got != 0 {
 		t.Errorf("temperature = %v, want 0", got)
+	}
+
+	// No temperature: none sent, the model samples at its default.
+	if _, err := tb.client.Sample(context.Background(), Request{Messages: []Message{userMsg("hi")}}); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := tb.rec.last(t)["temperature"]; ok {
+		t.Errorf("unset temperature sent as %s", v)
+	}
+	if got := tb.fake.requests()[1].Temperature; got != nil {
+		t.Errorf("server read temperature %v, want none", *got)
 	}
 }
 
@@ -278,7 +289,7 @@ func checkSeeds(t *testing.T, resp Response, n int, seed int64) {
 
 func TestOpenAINCappedAndIgnored(t *testing.T) {
 	const n, seed = 100, 1000
-	req := Request{Messages: []Message{userMsg("q")}, N: n, Seed: seed, Temperature: 0.8}
+	req := Request{Messages: []Message{userMsg("q")}, N: n, Seed: seed, Temperature: Temp(0.8)}
 	cases := []struct {
 		name string
 		opts ServerOptions
@@ -304,7 +315,7 @@ func TestOpenAINCappedAndIgnored(t *testing.T) {
 				t.Errorf("usage = %+v", resp.Usage)
 			}
 			for _, r := range tb.fake.requests() {
-				if r.Temperature != 0.8 || len(r.Messages) != 1 {
+				if r.TemperatureOr(-1) != 0.8 || len(r.Messages) != 1 {
 					t.Errorf("top-up request lost parameters: %+v", r)
 				}
 			}

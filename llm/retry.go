@@ -116,10 +116,14 @@ func Retry(p RetryPolicy) Middleware {
 // a per-attempt timeout (context.DeadlineExceeded — callers must check
 // themselves that their own ctx is not done, as Retry does), connection
 // refused/reset/aborted, a connection closed mid-response, and network
-// timeouts. Not: other 4xx (400, 401, 403, 404, 422...), context.Canceled,
+// timeouts. Not: a refused parameter (ParamError, whatever its status),
+// other 4xx (400, 401, 403, 404, 422...), context.Canceled,
 // DNS "no such host", malformed or empty responses.
 func Retryable(err error) bool {
 	if err == nil {
+		return false
+	}
+	if _, ok := RejectedParam(err); ok { // the same request is refused again
 		return false
 	}
 	var ae *openai.Error

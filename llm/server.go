@@ -17,11 +17,27 @@ type ServerOptions struct {
 	Latency time.Duration // added before answering each request (honours request ctx cancellation)
 	MaxN    int           // cap on choices per request (0 = no cap) — simulates servers that honour n only up to a limit
 	IgnoreN bool          // behave like Ollama: always 1 choice
+	// ThinkInline writes a choice's reasoning into its content as
+	// "<think>\n…\n</think>\n\n" before the answer, as a thinking model
+	// served without a reasoning parser does.
+	ThinkInline bool
+	// ReasoningField names the message (or completion choice) field that
+	// carries reasoning otherwise; "" means "reasoning_content".
+	ReasoningField string
+	// RejectParams are request fields answered with a 400 naming them, in
+	// OpenAI's error shape, as reasoning models refuse temperature.
+	RejectParams []string
+	// NoUsage leaves usage out of every response, as some servers do.
+	NoUsage bool
 }
 
+// DefaultReasoningField is where a Server puts reasoning by default.
+const DefaultReasoningField = "reasoning_content"
+
 // Server is an OpenAI-compatible HTTP server over any Sampler. It serves
-// POST /v1/chat/completions (also /chat/completions) and GET /v1/models
-// (also /models), listing the one model "sim".
+// POST /v1/chat/completions and /v1/completions (also without /v1), each
+// as one JSON body or, with "stream": true, as server-sent events; and GET
+// /v1/models (also /models), listing the one model "sim".
 type Server struct {
 	s        Sampler
 	o        ServerOptions
@@ -32,13 +48,17 @@ type Server struct {
 // maxRequestBody bounds the JSON a client may send.
 const maxRequestBody = 32 << 20
 
-// NewServer returns an http.Handler serving s over the OpenAI chat API.
+// NewServer returns an http.Handler serving s over the OpenAI chat and
+// completions APIs.
 func NewServer(s Sampler, o ServerOptions) *Server {
+	if o.ReasoningField == "" {
+		o.ReasoningField = DefaultReasoningField
+	}
 	return &Server{s: s, o: o}
 }
 
-// Requests returns how many chat-completion requests have arrived
-// (malformed ones included).
+// Requests returns how many chat-completion and completion requests have
+// arrived (malformed ones included).
 func (sv *Server) Requests() int64 { return sv.requests.Load() }
 
 // ServeHTTP implements http.Handler.
@@ -46,14 +66,18 @@ func (sv *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	path := strings.TrimSuffix(r.URL.Path, "/")
 	path = strings.TrimPrefix(path, "/v1")
 	switch path {
-	case "/chat/completions":
+	case "/chat/completions", "/completions":
 		if r.Method != http.MethodPost {
 			w.Header().Set("Allow", http.MethodPost)
 			writeError(w, http.StatusMethodNotAllowed, "invalid_request_error", "use POST for "+r.URL.Path)
 			return
 		}
 		sv.requests.Add(1)
-		sv.chat(w, r)
+		if path == "/completions" {
+			sv.completions(w, r)
+		} else {
+			sv.chat(w, r)
+		}
 	case "/models":
 		if r.Method != http.MethodGet {
 			w.Header().Set("Allow", http.MethodGet)
@@ -81,6 +105,11 @@ type (
 		Stop                json.RawMessage `json:"stop"`
 		Seed                *int64          `json:"seed"`
 		Tools               []wireTool      `json:"tools"`
+		Stream              bool            `json:"stream"`
+		StreamOptions       *streamOptions  `json:"stream_options"`
+	}
+	streamOptions struct {
+		IncludeUsage bool `json:"include_usage"`
 	}
 	wireMessage struct {
 		Role             string          `json:"role"`
@@ -92,6 +121,7 @@ type (
 		Reasoning        string          `json:"reasoning"`
 	}
 	wireToolCall struct {
+		Index    *int   `json:"index,omitempty"` // stream deltas only
 		ID       string `json:"id"`
 		Type     string `json:"type"`
 		Function struct {
@@ -113,82 +143,46 @@ type (
 		Created int64        `json:"created"`
 		Model   string       `json:"model"`
 		Choices []wireChoice `json:"choices"`
-		Usage   wireUsage    `json:"usage"`
+		Usage   *wireUsage   `json:"usage,omitempty"`
 	}
 	wireChoice struct {
-		Index        int             `json:"index"`
-		Message      wireRespMessage `json:"message"`
-		Logprobs     *struct{}       `json:"logprobs"`
-		FinishReason string          `json:"finish_reason"`
-	}
-	wireRespMessage struct {
-		Role             string         `json:"role"`
-		Content          *string        `json:"content"`
-		ReasoningContent string         `json:"reasoning_content,omitempty"`
-		ToolCalls        []wireToolCall `json:"tool_calls,omitempty"`
+		Index        int            `json:"index"`
+		Message      map[string]any `json:"message"` // role, content, tool_calls and the reasoning field
+		Logprobs     *struct{}      `json:"logprobs"`
+		FinishReason string         `json:"finish_reason"`
 	}
 	wireUsage struct {
-		PromptTokens     int `json:"prompt_tokens"`
-		CompletionTokens int `json:"completion_tokens"`
-		TotalTokens      int `json:"total_tokens"`
+		PromptTokens            int           `json:"prompt_tokens"`
+		CompletionTokens        int           `json:"completion_tokens"`
+		TotalTokens             int           `json:"total_tokens"`
+		CompletionTokensDetails *tokenDetails `json:"completion_tokens_details,omitempty"`
+	}
+	tokenDetails struct {
+		ReasoningTokens int `json:"reasoning_tokens"`
 	}
 )
 
-func (sv *Server) chat(w http.ResponseWriter, r *http.Request) {
-	var wr wireRequest
-	body := http.MaxBytesReader(w, r.Body, maxRequestBody)
-	err := json.NewDecoder(body).Decode(&wr)
-	// Drain the body: only once it is consumed does net/http watch the
-	// connection, so that a client hanging up cancels r.Context().
-	_, _ = io.Copy(io.Discard, body)
-	if err != nil {
-		writeError(w, http.StatusBadRequest, "invalid_request_error", "malformed JSON body: "+err.Error())
-		return
-	}
-	req, err := wr.toRequest()
-	if err != nil {
-		writeError(w, http.StatusBadRequest, "invalid_request_error", err.Error())
-		return
-	}
-	if sv.o.IgnoreN {
-		req.N = 1
-	} else if sv.o.MaxN > 0 && req.N > sv.o.MaxN {
-		req.N = sv.o.MaxN
-	}
+// outChoice is a sampled choice as a server renders it: reasoning inline or
+// in its field, tool calls with ids, the finish reason the API reports.
+type outChoice struct {
+	content   *string // nil: no content (tool calls only)
+	reasoning string  // for the reasoning field; "" once written inline
+	toolCalls []wireToolCall
+	finish    string
+}
 
-	ctx := r.Context()
-	if sv.o.Latency > 0 {
-		if sleepCtx(ctx, sv.o.Latency) != nil {
-			return // client gone
-		}
-	}
-	resp, err := sv.s.Sample(ctx, req)
-	if err != nil {
-		if ctx.Err() != nil {
-			return // client gone
-		}
-		writeError(w, http.StatusInternalServerError, "server_error", "sampler: "+err.Error())
-		return
-	}
-
-	id := sv.ids.Add(1)
-	out := wireResponse{
-		ID:      fmt.Sprintf("chatcmpl-sim-%d", id),
-		Object:  "chat.completion",
-		Created: time.Now().Unix(),
-		Model:   wr.Model,
-		Choices: make([]wireChoice, len(resp.Choices)),
-		Usage: wireUsage{
-			PromptTokens:     resp.Usage.PromptTokens,
-			CompletionTokens: resp.Usage.CompletionTokens,
-			TotalTokens:      resp.Usage.PromptTokens + resp.Usage.CompletionTokens,
-		},
-	}
+// render lays out the choices of response id.
+func (sv *Server) render(id int64, resp Response) []outChoice {
+	out := make([]outChoice, len(resp.Choices))
 	for i, c := range resp.Choices {
-		msg := wireRespMessage{Role: "assistant", ReasoningContent: c.Reasoning}
-		if c.Content != "" || len(c.ToolCalls) == 0 {
+		oc := outChoice{reasoning: c.Reasoning}
+		if c.Content != "" || len(c.ToolCalls) == 0 || (sv.o.ThinkInline && c.Reasoning != "") {
 			content := c.Content
-			msg.Content = &content
+			if sv.o.ThinkInline && c.Reasoning != "" {
+				content = "<think>\n" + c.Reasoning + "\n</think>\n\n" + content
+				oc.reasoning = ""
+			}
+			oc.content = &content
 		}
 		for j, tc := range c.ToolCalls {
 			wtc := wireToolCall{ID: tc.ID, Type: "function"}
@@ -196,21 +190,145 @@ func (sv *Server) chat(w http.ResponseWriter, r *http.Request) {
 				wtc.ID = fmt.Sprintf("call_%d_%d_%d", id, i, j)
 			}
 			wtc.Function.Name, wtc.Function.Arguments = tc.Name, tc.Arguments
-			msg.ToolCalls = append(msg.ToolCalls, wtc)
+			oc.toolCalls = append(oc.toolCalls, wtc)
 		}
-		finish := "stop"
+		oc.finish = "stop"
 		if len(c.ToolCalls) > 0 {
-			finish = "tool_calls"
+			oc.finish = "tool_calls"
 		} else if c.FinishReason != "" {
-			finish = c.FinishReason
+			oc.finish = c.FinishReason
 		}
-		out.Choices[i] = wireChoice{Index: i, Message: msg, FinishReason: finish}
+		out[i] = oc
+	}
+	return out
+}
+
+// usage is the wire usage of a response, nil with NoUsage.
+func (sv *Server) usage(u Usage) *wireUsage {
+	if sv.o.NoUsage {
+		return nil
+	}
+	w := &wireUsage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.PromptTokens + u.CompletionTokens}
+	if u.ReasoningTokens > 0 {
+		w.CompletionTokensDetails = &tokenDetails{ReasoningTokens: u.ReasoningTokens}
+	}
+	return w
+}
+
+// readBody reads a request's JSON body and refuses the rejected
+// parameters. On failure it has answered and returns false.
+func (sv *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	body := http.MaxBytesReader(w, r.Body, maxRequestBody)
+	b, err := io.ReadAll(body)
+	// Only once the body is consumed does net/http watch the connection,
+	// so that a client hanging up cancels r.Context().
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "reading body: "+err.Error())
+		return nil, false
+	}
+	if len(sv.o.RejectParams) > 0 {
+		var fields map[string]json.RawMessage
+		if json.Unmarshal(b, &fields) == nil {
+			for _, p := range sv.o.RejectParams {
+				if v, ok := fields[p]; ok && string(bytes.TrimSpace(v)) != "null" {
+					writeParamError(w, p)
+					return nil, false
+				}
+			}
+		}
+	}
+	return b, true
+}
+
+// sample answers req after the configured latency, with n capped as
+// configured. On failure it has answered (or the client is gone) and
+// returns false.
+func (sv *Server) sample(w http.ResponseWriter, r *http.Request, req Request) (Response, bool) {
+	if sv.o.IgnoreN {
+		req.N = 1
+	} else if sv.o.MaxN > 0 && req.N > sv.o.MaxN {
+		req.N = sv.o.MaxN
+	}
+	ctx := r.Context()
+	if sv.o.Latency > 0 {
+		if sleepCtx(ctx, sv.o.Latency) != nil {
+			return Response{}, false // client gone
+		}
+	}
+	resp, err := sv.s.Sample(ctx, req)
+	if err != nil {
+		if ctx.Err() == nil {
+			writeError(w, http.StatusInternalServerError, "server_error", "sampler: "+err.Error())
+		}
+		return Response{}, false
+	}
+	return resp, true
+}
+
+// apiRequest is a request body of one of the APIs served.
+type apiRequest interface {
+	toRequest() (Request, error)
+	model() string
+}
+
+// answer decodes a request into wr, samples it and renders the choices of
+// the response it numbers with idPrefix. On failure it has answered (or
+// the client is gone) and returns false.
+func (sv *Server) answer(w http.ResponseWriter, r *http.Request, wr apiRequest, idPrefix string) (chunkMeta, []outChoice, Usage, bool) {
+	body, ok := sv.readBody(w, r)
+	if !ok {
+		return chunkMeta{}, nil, Usage{}, false
+	}
+	if err := json.Unmarshal(body, wr); err != nil {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "malformed JSON body: "+err.Error())
+		return chunkMeta{}, nil, Usage{}, false
+	}
+	req, err := wr.toRequest()
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", err.Error())
+		return chunkMeta{}, nil, Usage{}, false
+	}
+	resp, ok := sv.sample(w, r, req)
+	if !ok {
+		return chunkMeta{}, nil, Usage{}, false
+	}
+	id := sv.ids.Add(1)
+	meta := chunkMeta{id: fmt.Sprintf("%s%d", idPrefix, id), created: time.Now().Unix(), model: wr.model()}
+	return meta, sv.render(id, resp), resp.Usage, true
+}
+
+func (wr *wireRequest) model() string { return wr.Model }
+
+// includeUsage reports whether a streamed answer ends with a usage chunk.
+func (o *streamOptions) includeUsage() bool { return o != nil && o.IncludeUsage }
+
+func (sv *Server) chat(w http.ResponseWriter, r *http.Request) {
+	var wr wireRequest
+	meta, choices, usage, ok := sv.answer(w, r, &wr, "chatcmpl-sim-")
+	if !ok {
+		return
+	}
+	if wr.Stream {
+		sv.streamChat(w, meta, choices, usage, wr.StreamOptions.includeUsage())
+		return
+	}
+	out := wireResponse{ID: meta.id, Object: "chat.completion", Created: meta.created, Model: meta.model,
+		Choices: make([]wireChoice, len(choices)), Usage: sv.usage(usage)}
+	for i, c := range choices {
+		msg := map[string]any{"role": "assistant", "content": c.content}
+		if len(c.toolCalls) > 0 {
+			msg["tool_calls"] = c.toolCalls
+		}
+		if c.reasoning != "" {
+			msg[sv.o.ReasoningField] = c.reasoning
+		}
+		out.Choices[i] = wireChoice{Index: i, Message: msg, FinishReason: c.finish}
 	}
 	writeJSON(w, http.StatusOK, out)
 }
 
 func (wr *wireRequest) toRequest() (Request, error) {
-	req := Request{Temperature: 1} // the OpenAI default
+	req := Request{Temperature: wr.Temperature} // nil: the model's default
 	if len(wr.Messages) == 0 {
 		return req, errors.New("messages: must be a non-empty array")
 	}
@@ -222,9 +340,6 @@ func (wr *wireRequest) toRequest() (Request, error) {
 	}
 	if req.N == 0 {
 		req.N = 1
-	}
-	if wr.Temperature != nil {
-		req.Temperature = *wr.Temperature
 	}
 	if wr.MaxCompletionTokens != nil {
 		req.MaxTokens = *wr.MaxCompletionTokens
@@ -336,5 +451,16 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 func writeError(w http.ResponseWriter, code int, typ, msg string) {
 	writeJSON(w, code, map[string]any{
 		"error": map[string]any{"message": msg, "type": typ, "param": nil, "code": nil},
+	})
+}
+
+// writeParamError refuses a parameter the way OpenAI does for its
+// reasoning models: a 400 whose error names it in param.
+func writeParamError(w http.ResponseWriter, param string) {
+	writeJSON(w, http.StatusBadRequest, map[string]any{
+		"error": map[string]any{
+			"message": fmt.Sprintf("Unsupported parameter: '%s' is not supported with this model.", param),
+			"type":    "invalid_request_error", "param": param, "code": "unsupported_parameter",
+		},
 	})
 }

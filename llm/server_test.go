@@ -65,7 +65,7 @@ func TestServerDecodesRequest(t *testing.T) {
 			{Role: "assistant", Content: "x", Reasoning: "alt field"},
 			{Role: "user", Content: "again"},
 		},
-		N: 3, Temperature: 0.5, MaxTokens: 99, Stop: []string{"STOP"}, Seed: 11,
+		N: 3, Temperature: Temp(0.5), MaxTokens: 99, Stop: []string{"STOP"}, Seed: 11,
 		Tools: []ToolSpec{{Name: "calc", Description: "d", Parameters: json.RawMessage(`{"type": "object"}`)}},
 	}
 	if got := fake.requests()[0]; !reflect.DeepEqual(got, want) {

@@ -24,6 +24,8 @@ type Group struct {
 	SimParams  string `json:"sim_params,omitempty"`
 	Rule       string `json:"rule,omitempty"`
 	Prompts    string `json:"prompts,omitempty"`
+	// ModelParams says how the model was called when not as by default.
+	ModelParams string `json:"model_params,omitempty"`
 	// Status is "done" when every run is; otherwise the first other status.
 	Status string  `json:"status"`
 	RunIDs []int64 `json:"run_ids"`
@@ -46,7 +48,11 @@ type Group struct {
 	CacheHits     int                `json:"cache_hits"`
 	SavedTokens   int                `json:"saved_tokens"` // tokens of calls answered from the cache
 	SavedCost     float64            `json:"saved_cost"`   // what those calls cost when first made
-	Runs          []Row              `json:"-"`
+	// CompletionPerItem and ReasoningPerItem split TokensPerItem's
+	// completions, and the reasoning part of those as reported.
+	CompletionPerItem float64 `json:"completion_tokens_per_item,omitempty"`
+	ReasoningPerItem  float64 `json:"reasoning_tokens_per_item,omitempty"`
+	Runs              []Row   `json:"-"`
 }
 
 // NumRuns counts the group's runs.
@@ -55,7 +61,7 @@ func (g Group) NumRuns() int { return len(g.Runs) }
 // groupKey identifies a configuration.
 func groupKey(r Row) string {
 	return strings.Join([]string{r.Task, r.Strategy, canonicalJSON(r.ParamsJSON), r.Model,
-		strconv.FormatBool(r.Simulated), r.Range, canonicalJSON(r.SimParams), r.Rule, r.Prompts}, "\x00")
+		strconv.FormatBool(r.Simulated), r.Range, canonicalJSON(r.SimParams), r.Rule, r.Prompts, r.ModelParams}, "\x00")
 }
 
 // canonicalJSON re-encodes a JSON value with sorted keys and no spaces, so
@@ -90,7 +96,7 @@ func Pivot(rows []Row, level float64) []Group {
 			groups = append(groups, Group{
 				Task: r.Task, Strategy: r.Strategy, Params: r.Params, ParamsJSON: canonicalJSON(r.ParamsJSON),
 				Model: r.Model, Simulated: r.Simulated, Range: r.Range, SimParams: canonicalJSON(r.SimParams),
-				Rule: r.Rule, Prompts: r.Prompts, Status: "done",
+				Rule: r.Rule, Prompts: r.Prompts, ModelParams: r.ModelParams, Status: "done",
 			})
 		}
 		groups[i].Runs = append(groups[i].Runs, r)
@@ -105,6 +111,7 @@ func (g *Group) finish(level float64) {
 	var (
 		accs           []float64
 		tokens, calls  int
+		compl, reason  int
 		msum           = map[string]float64{}
 		mcount         = map[string]int{}
 		wall           float64
@@ -126,6 +133,8 @@ func (g *Group) finish(level float64) {
 		}
 		itemsMax = max(itemsMax, r.N)
 		tokens += r.Tokens
+		compl += r.CompletionTokens
+		reason += r.ReasoningTokens
 		calls += r.Calls
 		g.Cost += r.Cost
 		wall += r.WallSeconds
@@ -148,6 +157,8 @@ func (g *Group) finish(level float64) {
 	}
 	if g.Items > 0 {
 		g.TokensPerItem = float64(tokens) / float64(g.Items)
+		g.CompletionPerItem = float64(compl) / float64(g.Items)
+		g.ReasoningPerItem = float64(reason) / float64(g.Items)
 		g.CallsPerItem = float64(calls) / float64(g.Items)
 		g.CostPerItem = g.Cost / float64(g.Items)
 	}

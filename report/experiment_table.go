@@ -108,6 +108,9 @@ func experimentNotes(groups []Group) []string {
 		}
 		notes = append(notes, s+"; tokens/item and calls/item count them as if made.")
 	}
+	if slices.ContainsFunc(groups, func(g Group) bool { return modelDefaultTemperature(g.Params) }) {
+		notes = append(notes, TemperatureDefaultNote)
+	}
 	if AnySimulated(groups) {
 		notes = append(notes, "(simulated): results of the built-in simulated model, a seeded stochastic stand-in, not a language model.")
 	}
@@ -135,9 +138,14 @@ func experimentTable(groups []Group) (header []string, body [][]cell, right []bo
 		{"strategy", false, func(g Group) cell { return txt(strategyText(g.Strategy, g.Status)) }},
 		{"params", false, func(g Group) cell { return txt(g.Params) }},
 		{"model", false, func(g Group) cell { return txt(modelText(g.Model, g.Simulated)) }},
+	}
+	if slices.ContainsFunc(groups, func(g Group) bool { return g.ModelParams != "" }) {
+		cols = append(cols, col{"model params", false, func(g Group) cell { return txt(g.ModelParams) }})
+	}
+	cols = append(cols, []col{
 		{"rule", false, func(g Group) cell { return txt(g.Rule) }},
 		{"prompts", false, func(g Group) cell { return txt(g.Prompts) }},
-	}
+	}...)
 	if v.rng {
 		cols = append(cols, col{"range", false, func(g Group) cell { return txt(g.Range) }})
 	}
@@ -160,6 +168,13 @@ func experimentTable(groups []Group) (header []string, body [][]cell, right []bo
 	}
 	cols = append(cols,
 		col{"tokens/item", true, func(g Group) cell { return txt(fmt.Sprintf("%.0f", g.TokensPerItem)) }},
+	)
+	if slices.ContainsFunc(groups, func(g Group) bool { return g.ReasoningPerItem != 0 }) {
+		cols = append(cols,
+			col{"completion/item", true, func(g Group) cell { return txt(fmt.Sprintf("%.0f", g.CompletionPerItem)) }},
+			col{"reasoning/item", true, func(g Group) cell { return txt(fmt.Sprintf("%.0f", g.ReasoningPerItem)) }})
+	}
+	cols = append(cols,
 		col{"calls/item", true, func(g Group) cell { return txt(fmt.Sprintf("%.1f", g.CallsPerItem)) }},
 	)
 	if anyCost {
@@ -202,16 +217,7 @@ func WriteExperiment(w io.Writer, format, title string, groups []Group) error {
 		if err := renderMarkdown(w, header, text, right); err != nil {
 			return err
 		}
-		if notes := experimentNotes(groups); len(notes) > 0 {
-			var b strings.Builder
-			b.WriteString("\n")
-			for _, n := range notes {
-				b.WriteString("- " + n + "\n")
-			}
-			_, err := io.WriteString(w, b.String())
-			return err
-		}
-		return nil
+		return writeNotes(w, experimentNotes(groups))
 	case "latex":
 		header, body, right := experimentTable(groups)
 		return writeLatex(w, experimentCaption(title, groups), header, body, right, experimentNotes(groups))
@@ -252,6 +258,11 @@ func writeExperimentCSV(w io.Writer, title string, groups []Group) error {
 	header = append(header, mcols...)
 	header = append(header, "tokens_per_item", "calls_per_item", "cost_per_item", "cost_total", "wall_seconds",
 		"cache_hits", "saved_tokens", "saved_cost")
+	// Only when some configuration has them, so other tables keep their columns.
+	extra := slices.ContainsFunc(groups, func(g Group) bool { return g.ModelParams != "" || g.ReasoningPerItem != 0 })
+	if extra {
+		header = append(header, "model_params", "completion_tokens_per_item", "reasoning_tokens_per_item")
+	}
 	out := [][]string{header}
 	for _, g := range groups {
 		line := []string{title, g.Task, g.Strategy, g.Params, g.ParamsJSON, g.Model, strconv.FormatBool(g.Simulated), g.Range,
@@ -266,6 +277,9 @@ func writeExperimentCSV(w io.Writer, title string, groups []Group) error {
 		}
 		line = append(line, ftoa(g.TokensPerItem), ftoa(g.CallsPerItem), ftoa(g.CostPerItem), ftoa(g.Cost), ftoa(g.WallSeconds),
 			strconv.Itoa(g.CacheHits), strconv.Itoa(g.SavedTokens), ftoa(g.SavedCost))
+		if extra {
+			line = append(line, g.ModelParams, ftoa(g.CompletionPerItem), ftoa(g.ReasoningPerItem))
+		}
 		out = append(out, line)
 	}
 	return csv.NewWriter(w).WriteAll(out)

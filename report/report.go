@@ -35,6 +35,13 @@ type Row struct {
 	WallSeconds float64            `json:"wall_seconds"`
 	Rule        string             `json:"rule,omitempty"`    // scoring rule, e.g. game24/paper
 	Prompts     string             `json:"prompts,omitempty"` // prompt pack: bundled or folder:HASH
+	// ModelParams says how the model was called when not as by default:
+	// "api=completions reasoning_effort=high think=keep".
+	ModelParams string `json:"model_params,omitempty"`
+	// CompletionTokens is the completion part of Tokens; ReasoningTokens
+	// the part of CompletionTokens the model spent thinking, as reported.
+	CompletionTokens int `json:"completion_tokens,omitempty"`
+	ReasoningTokens  int `json:"reasoning_tokens,omitempty"`
 
 	// For experiment tables (Pivot): what identifies a configuration, the
 	// seed that tells repeats apart, and what cache hits saved.
@@ -100,18 +107,31 @@ func strategyText(strategy, status string) string {
 // "[low, high]" for reading, or ci_low and ci_high for CSV.
 func cells(rows []Row, csv bool) ([]string, [][]string) {
 	mcols := metricColumns(rows)
-	header := []string{"run", "task", "strategy", "params", "model", "rule", "prompts", "n", "accuracy"}
+	modelParams := slices.ContainsFunc(rows, func(r Row) bool { return r.ModelParams != "" })
+	reasoning := slices.ContainsFunc(rows, func(r Row) bool { return r.ReasoningTokens != 0 })
+	header := []string{"run", "task", "strategy", "params", "model"}
+	if modelParams {
+		header = append(header, "model params")
+	}
+	header = append(header, "rule", "prompts", "n", "accuracy")
 	if csv {
 		header = append(header, "ci_low", "ci_high")
 	} else {
 		header = append(header, "95% CI (Wilson)")
 	}
 	header = append(header, mcols...)
-	header = append(header, "tokens", "calls", "wall_s")
+	header = append(header, "tokens")
+	if reasoning {
+		header = append(header, "completion", "reasoning")
+	}
+	header = append(header, "calls", "wall_s")
 	var body [][]string
 	for _, r := range rows {
-		line := []string{fmt.Sprint(r.RunID), r.Task, strategyText(r.Strategy, r.Status), r.Params, modelText(r.Model, r.Simulated),
-			r.Rule, r.Prompts, fmt.Sprint(r.N), fmt.Sprintf("%.3f", r.Accuracy)}
+		line := []string{fmt.Sprint(r.RunID), r.Task, strategyText(r.Strategy, r.Status), r.Params, modelText(r.Model, r.Simulated)}
+		if modelParams {
+			line = append(line, r.ModelParams)
+		}
+		line = append(line, r.Rule, r.Prompts, fmt.Sprint(r.N), fmt.Sprintf("%.3f", r.Accuracy))
 		if ci := r.CI(); csv {
 			line = append(line, fmt.Sprintf("%.4f", ci.Low), fmt.Sprintf("%.4f", ci.High))
 		} else {
@@ -124,7 +144,11 @@ func cells(rows []Row, csv bool) ([]string, [][]string) {
 				line = append(line, "")
 			}
 		}
-		line = append(line, fmt.Sprint(r.Tokens), fmt.Sprint(r.Calls), fmt.Sprintf("%.1f", r.WallSeconds))
+		line = append(line, fmt.Sprint(r.Tokens))
+		if reasoning {
+			line = append(line, fmt.Sprint(r.CompletionTokens), fmt.Sprint(r.ReasoningTokens))
+		}
+		line = append(line, fmt.Sprint(r.Calls), fmt.Sprintf("%.1f", r.WallSeconds))
 		body = append(body, line)
 	}
 	return header, body
@@ -145,7 +169,7 @@ func Write(w io.Writer, format string, rows []Row) error {
 		if slices.ContainsFunc(rows, func(r Row) bool { return r.Simulated }) {
 			caption += "; (simulated): results from the built-in simulated model, not a language model"
 		}
-		return writeLatex(w, caption, header, plainBody(body), rightAligned(header), nil)
+		return writeLatex(w, caption, header, plainBody(body), rightAligned(header), rowNotes(rows))
 	case "json":
 		type rowJSON struct {
 			Row
@@ -167,7 +191,7 @@ func rightAligned(header []string) []bool {
 	right := make([]bool, len(header))
 	for i, h := range header {
 		switch h {
-		case "task", "strategy", "params", "model", "rule", "prompts", "range", "sim":
+		case "task", "strategy", "params", "model", "model params", "rule", "prompts", "range", "sim":
 		default:
 			right[i] = true
 		}
@@ -177,7 +201,42 @@ func rightAligned(header []string) []bool {
 
 func writeMarkdown(w io.Writer, rows []Row) error {
 	header, body := cells(rows, false)
-	return renderMarkdown(w, header, body, rightAligned(header))
+	if err := renderMarkdown(w, header, body, rightAligned(header)); err != nil {
+		return err
+	}
+	return writeNotes(w, rowNotes(rows))
+}
+
+// TemperatureDefaultNote explains a run whose temperature was left to the
+// model (reasoning models refuse any other).
+const TemperatureDefaultNote = "temperature=default: no temperature was sent; the model sampled at its own default (OpenAI's and the simulator's is 1), on which the diversity of CoT-SC's chains and ToT's and MCTS's proposals and evaluations depends."
+
+// modelDefaultTemperature reports whether a parameter summary leaves a
+// temperature to the model.
+func modelDefaultTemperature(params string) bool {
+	return strings.Contains(params, "temperature=default")
+}
+
+// rowNotes are the footnotes of a run table.
+func rowNotes(rows []Row) []string {
+	if slices.ContainsFunc(rows, func(r Row) bool { return modelDefaultTemperature(r.Params) }) {
+		return []string{TemperatureDefaultNote}
+	}
+	return nil
+}
+
+// writeNotes writes footnotes under a Markdown table.
+func writeNotes(w io.Writer, notes []string) error {
+	if len(notes) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString("\n")
+	for _, n := range notes {
+		b.WriteString("- " + n + "\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // renderMarkdown renders a Markdown table with tablewriter; right marks the

@@ -13,7 +13,7 @@ import (
 // majority vote.
 type cotsc struct {
 	k           int
-	temperature float64
+	temperature *float64
 	maxTokens   int
 	voteKey     string // "" = the task's default
 	context     string // context mode ("" = the task's default)
@@ -21,14 +21,14 @@ type cotsc struct {
 
 var cotscParams = []Param{
 	{Name: "k", Kind: Int, Default: 10, Min: Bound(1), Max: Bound(10000), Show: true, Doc: "chains sampled per instance"},
-	{Name: "temperature", Kind: Float, Default: 0.7, Min: Bound(0), Max: Bound(2), Doc: "sampling temperature"},
+	temperatureParam("temperature", 0.7, "sampling temperature of the k chains; their diversity, and so the vote, depends on it"),
 	{Name: "max_tokens", Kind: Int, Default: 0, Min: Bound(0), Doc: "completion token limit (0: server default)"},
 	{Name: "vote_key", Kind: String, Default: "", Doc: "what is voted on: game24 line|expression|canonical, hotpotqa answer (empty: the task's first)"},
 	contextParam,
 }
 
 func newCoTSC(v Values) (Strategy, error) {
-	return &cotsc{k: v.Int("k"), temperature: v.Float("temperature"), maxTokens: v.Int("max_tokens"), voteKey: v.String("vote_key"),
+	return &cotsc{k: v.Int("k"), temperature: v.Temperature("temperature"), maxTokens: v.Int("max_tokens"), voteKey: v.String("vote_key"),
 		context: v.String("context")}, nil
 }
 

@@ -56,7 +56,7 @@ type lats struct {
 	nEvaluate, maxDepth, maxRefl  int
 	c                             float64
 	evaluator, final              string
-	temperature, valueTemperature float64
+	temperature, valueTemperature *float64
 }
 
 var latsParams = []Param{
@@ -69,23 +69,26 @@ var latsParams = []Param{
 		Doc: "scores a Finish: oracle peeks at the gold answer (as the paper), self asks the model"},
 	{Name: "max_reflections", Kind: Int, Default: 3, Min: Bound(0), Max: Bound(100), Doc: "reflections written on distinct failed answers at most (0: none)"},
 	{Name: "final", Kind: String, Default: search.FinalBestValue, Allowed: []string{search.FinalBestValue, search.FinalMostVisited}, Doc: "the answer when none is judged correct: the best-valued Finish, or the most visited path"},
-	{Name: "temperature", Kind: Float, Default: 1.0, Min: Bound(0), Max: Bound(2), Doc: "sampling temperature of expansions (LATS: 1.0)"},
-	{Name: "value_temperature", Kind: Float, Default: 1.0, Min: Bound(0), Max: Bound(2), Doc: "sampling temperature of value, self-evaluation and reflection calls"},
+	temperatureParam("temperature", 1.0, "sampling temperature of expansions (LATS: 1.0)"),
+	temperatureParam("value_temperature", 1.0, "sampling temperature of value, self-evaluation and reflection calls"),
 	{Name: "max_tokens", Kind: Int, Default: 0, Min: Bound(0), Doc: "completion token limit per call (0: server default)"},
 }
 
 func newLATS(v Values) (Strategy, error) {
 	return &lats{
-		react:      react{protocol: ProtocolText, maxSteps: v.Int("max_depth"), temperature: v.Float("temperature"), maxTokens: v.Int("max_tokens")},
+		react:      react{protocol: ProtocolText, maxSteps: v.Int("max_depth"), temperature: v.Temperature("temperature"), maxTokens: v.Int("max_tokens")},
 		iterations: v.Int("iterations"), nGenerate: v.Int("n_generate"), nEvaluate: v.Int("n_evaluate"),
 		maxDepth: v.Int("max_depth"), maxRefl: v.Int("max_reflections"), c: v.Float("c"),
 		evaluator: v.String("evaluator"), final: v.String("final"),
-		temperature: v.Float("temperature"), valueTemperature: v.Float("value_temperature"),
+		temperature: v.Temperature("temperature"), valueTemperature: v.Temperature("value_temperature"),
 	}, nil
 }
 
 // CheckTask rejects tasks without tools.
 func (s *lats) CheckTask(t tasks.Task) error { return s.react.CheckTask(t) }
+
+// NeedsChat: LATS expands ReAct trajectories, which are conversations.
+func (s *lats) NeedsChat() string { return "it expands ReAct trajectories, " + s.react.NeedsChat() }
 
 // LATSStep is one step of a LATS trajectory.
 type LATSStep struct {

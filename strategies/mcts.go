@@ -51,7 +51,7 @@ var mctsParams = []Param{
 	{Name: "backup", Kind: String, Default: search.BackupMean, Allowed: []string{search.BackupMean, search.BackupMax}, Doc: "a node's Q: the mean or the maximum of the returns through it"},
 	{Name: "final", Kind: String, Default: search.FinalMostVisited, Allowed: []string{search.FinalMostVisited, search.FinalBestValue}, Doc: "the answer: follow the most visited children, or the best-valued final state"},
 	{Name: "solved_value", Kind: Float, Default: 1.0, Doc: "stop early at a final state whose reward is at least this (above 1: never)"},
-	{Name: "temperature", Kind: Float, Default: 0.7, Min: Bound(0), Max: Bound(2), Doc: "sampling temperature of every call"},
+	temperatureParam("temperature", 0.7, "sampling temperature of every call; the diversity of expansions, rollouts and evaluations depends on it"),
 	{Name: "score_sure", Kind: Float, Default: 20.0, Min: Bound(0.000001), Doc: "value of the judgement 'sure' (the maximum; rewards are divided by it)"},
 	{Name: "score_likely", Kind: Float, Default: 1.0, Doc: "value of the judgement 'likely'"},
 	{Name: "score_impossible", Kind: Float, Default: 0.001, Doc: "value of the judgement 'impossible'"},
@@ -61,7 +61,7 @@ var mctsParams = []Param{
 func newMCTS(v Values) (Strategy, error) {
 	return &mctsStrategy{
 		t: tot{generate: v.String("generate"), evaluate: v.String("evaluate"), nGenerate: v.Int("n_generate"),
-			nEvaluate: v.Int("n_evaluate"), steps: v.Int("steps"), temperature: v.Float("temperature"),
+			nEvaluate: v.Int("n_evaluate"), steps: v.Int("steps"), temperature: v.Temperature("temperature"),
 			scores:          evaluators.Scores{"sure": v.Float("score_sure"), "likely": v.Float("score_likely"), "impossible": v.Float("score_impossible")},
 			shareDuplicates: v.String("duplicates") == "share"},
 		iterations: v.Int("iterations"), rolloutDepth: v.Int("rollout_depth"), c: v.Float("c"),

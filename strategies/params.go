@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/reasonbench/reasonbench/llm"
 )
 
 // Kind is a parameter's type.
@@ -33,6 +35,21 @@ type Param struct {
 	// Show puts the parameter in Summary even at its default, for values a
 	// table must never hide (Reflexion's evaluator: oracle peeks at gold).
 	Show bool
+	// ModelDefault lets a Float take the value ModelDefaultValue: the
+	// parameter is then not sent and the model uses its own default
+	// (temperatures, for reasoning models that refuse any other).
+	ModelDefault bool
+}
+
+// ModelDefaultValue is the value of a ModelDefault parameter left to the
+// model: `--set temperature=default`.
+const ModelDefaultValue = "default"
+
+// temperatureParam declares a strategy's sampling temperature; doc says
+// which calls it applies to.
+func temperatureParam(name string, def float64, doc string) Param {
+	return Param{Name: name, Kind: Float, Default: def, Min: Bound(0), Max: Bound(2), ModelDefault: true,
+		Doc: doc + "; default: not sent, the model samples at its own default (for models that refuse temperature)"}
 }
 
 // Bound is a helper for Param.Min and Param.Max.
@@ -47,6 +64,26 @@ func (v Values) Int(name string) int { return v[name].(int) }
 
 // Float returns a float parameter.
 func (v Values) Float(name string) float64 { return v[name].(float64) }
+
+// Temperature returns a ModelDefault float parameter as a request sends
+// it: nil when left to the model's default.
+func (v Values) Temperature(name string) *float64 {
+	if v[name] == ModelDefaultValue {
+		return nil
+	}
+	return llm.Temp(v.Float(name))
+}
+
+// ModelDefaults lists the parameters left to the model's default.
+func (v Values) ModelDefaults(decl []Param) []string {
+	var out []string
+	for _, p := range decl {
+		if p.ModelDefault && v[p.Name] == ModelDefaultValue {
+			out = append(out, p.Name)
+		}
+	}
+	return out
+}
 
 // String returns a string parameter.
 func (v Values) String(name string) string { return v[name].(string) }
@@ -164,6 +201,9 @@ func (p Param) coerce(x any) (any, error) {
 		}
 		return n, nil
 	case Float:
+		if p.ModelDefault && x == ModelDefaultValue {
+			return ModelDefaultValue, nil
+		}
 		var f float64
 		switch t := x.(type) {
 		case float64:
@@ -175,6 +215,9 @@ func (p Param) coerce(x any) (any, error) {
 		case string:
 			v, err := strconv.ParseFloat(t, 64)
 			if err != nil {
+				if p.ModelDefault {
+					return nil, bad("want a number or " + ModelDefaultValue)
+				}
 				return nil, bad("want a number")
 			}
 			f = v

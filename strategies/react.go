@@ -37,7 +37,7 @@ import (
 type react struct {
 	protocol    string
 	maxSteps    int
-	temperature float64
+	temperature *float64
 	maxTokens   int
 	// Set by Reflexion, whose actor shows earlier trials: template replaces
 	// react_<protocol>, and the last attempt and reflections fill its
@@ -58,16 +58,22 @@ var reactParams = []Param{
 	{Name: "protocol", Kind: String, Default: ProtocolText, Allowed: []string{ProtocolText, ProtocolJSON, ProtocolTools},
 		Doc: "how actions are written: text Thought/Action lines, one JSON object a turn, or native tool calls"},
 	{Name: "max_steps", Kind: Int, Default: 7, Min: Bound(1), Max: Bound(100), Doc: "model turns per trajectory; on the last one the model must finish"},
-	{Name: "temperature", Kind: Float, Default: 0.0, Min: Bound(0), Max: Bound(2), Doc: "sampling temperature (ReAct used greedy decoding)"},
+	temperatureParam("temperature", 0.0, "sampling temperature (ReAct used greedy decoding)"),
 	{Name: "max_tokens", Kind: Int, Default: 0, Min: Bound(0), Doc: "completion token limit per turn (0: server default)"},
 }
 
 func newReAct(v Values) (Strategy, error) {
 	return &react{protocol: v.String("protocol"), maxSteps: v.Int("max_steps"),
-		temperature: v.Float("temperature"), maxTokens: v.Int("max_tokens")}, nil
+		temperature: v.Temperature("temperature"), maxTokens: v.Int("max_tokens")}, nil
 }
 
 // CheckTask rejects tasks without tools.
+// NeedsChat: a ReAct trajectory is a conversation (its thoughts and
+// actions, the observations, or tool calls and their results).
+func (s *react) NeedsChat() string {
+	return "its trajectory is a conversation of model turns and observations"
+}
+
 func (s *react) CheckTask(t tasks.Task) error {
 	if _, ok := t.(tasks.Toolbox); !ok {
 		return fmt.Errorf("task %s offers no tools to act with", t.Name())

@@ -54,7 +54,7 @@ type reflexion struct {
 	evaluator     string
 	memoryFrom    int64
 	reflectTokens int
-	temperature   float64
+	temperature   *float64
 	maxTokens     int
 	context       string
 	react         react
@@ -89,7 +89,7 @@ var reflexionParams = []Param{
 		Doc: "run id whose stored reflections on the same instance the first trial starts with, for the reflecting strategies (0: none)"},
 	{Name: "reflect_tokens", Kind: Int, Default: 1600, Min: Bound(0), Max: Bound(1000000),
 		Doc: "token budget of a trajectory shown to the reflector or as the last attempt, longest observations shortened first (0: no limit)"},
-	{Name: "temperature", Kind: Float, Default: 0.0, Min: Bound(0), Max: Bound(2), Doc: "sampling temperature of every call (the reference used 0)"},
+	temperatureParam("temperature", 0.0, "sampling temperature of every call (the reference used 0)"),
 	{Name: "max_tokens", Kind: Int, Default: 0, Min: Bound(0), Doc: "completion token limit per call (0: server default)"},
 	contextParam,
 	{Name: "protocol", Kind: String, Default: ProtocolText, Allowed: []string{ProtocolText, ProtocolJSON, ProtocolTools},
@@ -101,11 +101,20 @@ func newReflexion(v Values) (Strategy, error) {
 	s := &reflexion{
 		actor: v.String("actor"), trials: v.Int("trials"), reflection: v.String("reflection"), memory: v.Int("memory"),
 		evaluator: v.String("evaluator"), memoryFrom: int64(v.Int("memory_from")), reflectTokens: v.Int("reflect_tokens"),
-		temperature: v.Float("temperature"), maxTokens: v.Int("max_tokens"), context: v.String("context"),
+		temperature: v.Temperature("temperature"), maxTokens: v.Int("max_tokens"), context: v.String("context"),
 	}
 	s.react = react{protocol: v.String("protocol"), maxSteps: v.Int("max_steps"), temperature: s.temperature, maxTokens: s.maxTokens,
 		template: "reflexion_react_" + v.String("protocol")}
 	return s, nil
+}
+
+// NeedsChat: the react actor's trials are conversations; the cot actor,
+// the evaluator and the reflections send one user turn each.
+func (s *reflexion) NeedsChat() string {
+	if s.actor == ActorReAct {
+		return "with actor=react each trial is a conversation of model turns and observations (actor=cot sends one user turn)"
+	}
+	return ""
 }
 
 // CheckTask rejects a react actor on a task without tools and a context the

@@ -53,7 +53,7 @@ type reflexionRef struct {
 	agent, context, reflection           string
 	trials, maxSteps, reflectTokens      int
 	promptTokens, maxTokens, reflectMaxT int
-	temperature                          float64
+	temperature                          *float64
 	tokens                               func(string) int // p50k_base counts
 }
 
@@ -80,7 +80,7 @@ var reflexionRefParams = []Param{
 		Doc: "scratchpad truncation for the last-trial text and the ReAct reflection prompt (the reference: 1600 tokens)"},
 	{Name: "prompt_tokens", Kind: Int, Default: 3896, Min: Bound(1), Max: Bound(10000000),
 		Doc: "agent=react: a trial halts when its prompt is longer (the reference: 3896 tokens)"},
-	{Name: "temperature", Kind: Float, Default: 0.0, Min: Bound(0), Max: Bound(2), Doc: "sampling temperature (the reference: 0)"},
+	temperatureParam("temperature", 0.0, "sampling temperature (the reference: 0)"),
 	{Name: "max_tokens", Kind: Int, Default: 0, Min: Bound(0),
 		Doc: "completion limit of an agent call (0: the reference's, 250 for cot and 100 for react)"},
 	{Name: "reflect_max_tokens", Kind: Int, Default: 250, Min: Bound(1), Doc: "completion limit of a reflection call (the reference: 250)"},
@@ -90,7 +90,7 @@ func newReflexionRef(v Values) (Strategy, error) {
 	s := &reflexionRef{agent: v.String("agent"), context: v.String("context"), reflection: v.String("reflection"),
 		trials: v.Int("trials"), maxSteps: v.Int("max_steps"), reflectTokens: v.Int("reflect_tokens"),
 		promptTokens: v.Int("prompt_tokens"), maxTokens: v.Int("max_tokens"), reflectMaxT: v.Int("reflect_max_tokens"),
-		temperature: v.Float("temperature")}
+		temperature: v.Temperature("temperature")}
 	counter, err := tokens.Encoding(refEncoding)
 	if err != nil {
 		return nil, err

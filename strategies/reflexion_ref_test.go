@@ -92,8 +92,8 @@ func checkRefCalls(t *testing.T, s *scripted, want []refCall) {
 		if got := r.Messages[0].Content; got != want[i].prompt {
 			t.Errorf("call %d prompt:\n got %q\nwant %q", i+1, got, want[i].prompt)
 		}
-		if !slices.Equal(r.Stop, want[i].stop) || r.MaxTokens != want[i].max || r.Temperature != 0 {
-			t.Errorf("call %d: stop %q max_tokens %d temperature %v, want %q %d 0", i+1, r.Stop, r.MaxTokens, r.Temperature, want[i].stop, want[i].max)
+		if !slices.Equal(r.Stop, want[i].stop) || r.MaxTokens != want[i].max || r.TemperatureOr(-1) != 0 {
+			t.Errorf("call %d: stop %q max_tokens %d temperature %v, want %q %d 0", i+1, r.Stop, r.MaxTokens, r.TemperatureOr(-1), want[i].stop, want[i].max)
 		}
 	}
 }

@@ -12,21 +12,21 @@ import (
 type sampling struct {
 	template    string // also the call's purpose
 	k           int
-	temperature float64
+	temperature *float64
 	maxTokens   int
 	context     string // context mode ("" = the task's default)
 }
 
 var samplingParams = []Param{
 	{Name: "k", Kind: Int, Default: 1, Min: Bound(1), Max: Bound(10000), Show: true, Doc: "samples per instance"},
-	{Name: "temperature", Kind: Float, Default: 0.7, Min: Bound(0), Max: Bound(2), Doc: "sampling temperature"},
+	temperatureParam("temperature", 0.7, "sampling temperature"),
 	{Name: "max_tokens", Kind: Int, Default: 0, Min: Bound(0), Doc: "completion token limit (0: server default)"},
 	contextParam,
 }
 
 func newSampling(template string) func(Values) (Strategy, error) {
 	return func(v Values) (Strategy, error) {
-		return &sampling{template: template, k: v.Int("k"), temperature: v.Float("temperature"), maxTokens: v.Int("max_tokens"),
+		return &sampling{template: template, k: v.Int("k"), temperature: v.Temperature("temperature"), maxTokens: v.Int("max_tokens"),
 			context: v.String("context")}, nil
 	}
 }

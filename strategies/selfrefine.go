@@ -28,7 +28,7 @@ type selfRefine struct {
 	stop           string
 	stopPhrase     string
 	scoreThreshold float64
-	temperature    float64
+	temperature    *float64
 	maxTokens      int
 	context        string
 }
@@ -45,14 +45,14 @@ var selfRefineParams = []Param{
 		Doc: "when the feedback stops the loop: phrase (it contains stop_phrase) or score (its Score: N/10 reaches score_threshold)"},
 	{Name: "stop_phrase", Kind: String, Default: "no change needed", Doc: "stop=phrase: feedback containing this (any case) stops"},
 	{Name: "score_threshold", Kind: Float, Default: 9.0, Min: Bound(0), Max: Bound(10), Doc: "stop=score: feedback scoring at least this (out of 10) stops"},
-	{Name: "temperature", Kind: Float, Default: 0.7, Min: Bound(0), Max: Bound(2), Doc: "sampling temperature of every call"},
+	temperatureParam("temperature", 0.7, "sampling temperature of every call"),
 	{Name: "max_tokens", Kind: Int, Default: 0, Min: Bound(0), Doc: "completion token limit per call (0: server default)"},
 	contextParam,
 }
 
 func newSelfRefine(v Values) (Strategy, error) {
 	s := &selfRefine{iterations: v.Int("iterations"), stop: v.String("stop"), stopPhrase: strings.TrimSpace(v.String("stop_phrase")),
-		scoreThreshold: v.Float("score_threshold"), temperature: v.Float("temperature"), maxTokens: v.Int("max_tokens"),
+		scoreThreshold: v.Float("score_threshold"), temperature: v.Temperature("temperature"), maxTokens: v.Int("max_tokens"),
 		context: v.String("context")}
 	if s.stop == StopPhrase && s.stopPhrase == "" {
 		return nil, errors.New("parameter stop_phrase: must not be empty with stop=phrase")

@@ -143,8 +143,16 @@ type TaskChecker interface {
 	CheckTask(t tasks.Task) error
 }
 
+// ChatOnly is implemented by strategies that may send more than one
+// message (their own turns, observations, tool calls) in a request: they
+// cannot run on a completions endpoint, which takes one prompt. NeedsChat
+// says why, or "" when the configured strategy sends one user turn.
+type ChatOnly interface {
+	NeedsChat() string
+}
+
 // askOne samples one completion of a single-turn prompt.
-func askOne(ctx context.Context, env Env, prompt, purpose string, temperature float64, maxTokens int) (string, error) {
+func askOne(ctx context.Context, env Env, prompt, purpose string, temperature *float64, maxTokens int) (string, error) {
 	resp, err := env.Sampler.Sample(ctx, llm.Request{Messages: userPrompt(prompt), Temperature: temperature,
 		MaxTokens: maxTokens, Seed: env.Seed, Purpose: purpose})
 	if err != nil {

@@ -19,7 +19,7 @@ import (
 type tot struct {
 	generate, evaluate, selection, search string
 	b, nGenerate, nEvaluate, steps        int
-	temperature                           float64
+	temperature                           *float64
 	scores                                evaluators.Scores
 	shareDuplicates                       bool
 	cacheScope                            string
@@ -39,7 +39,7 @@ var totParams = []Param{
 	{Name: "n_generate", Kind: Int, Default: 1, Min: Bound(1), Max: Bound(1000), Doc: "samples per state when generating"},
 	{Name: "n_evaluate", Kind: Int, Default: 3, Min: Bound(1), Max: Bound(1000), Doc: "samples per candidate (value) or votes per step (vote)"},
 	{Name: "steps", Kind: Int, Default: 0, Min: Bound(0), Max: Bound(100), Doc: "search depth (0: the task's, 4 for game24)"},
-	{Name: "temperature", Kind: Float, Default: 0.7, Min: Bound(0), Max: Bound(2), Doc: "sampling temperature of every call"},
+	temperatureParam("temperature", 0.7, "sampling temperature of every call; the diversity of proposals, samples and evaluations depends on it"),
 	{Name: "score_sure", Kind: Float, Default: 20.0, Doc: "value of the judgement 'sure'"},
 	{Name: "score_likely", Kind: Float, Default: 1.0, Doc: "value of the judgement 'likely'"},
 	{Name: "score_impossible", Kind: Float, Default: 0.001, Doc: "value of the judgement 'impossible'"},
@@ -54,7 +54,7 @@ func newToT(v Values) (Strategy, error) {
 	t := &tot{
 		generate: v.String("generate"), evaluate: v.String("evaluate"), selection: v.String("select"), search: v.String("search"),
 		b: v.Int("b"), nGenerate: v.Int("n_generate"), nEvaluate: v.Int("n_evaluate"), steps: v.Int("steps"),
-		temperature:     v.Float("temperature"),
+		temperature:     v.Temperature("temperature"),
 		scores:          evaluators.Scores{"sure": v.Float("score_sure"), "likely": v.Float("score_likely"), "impossible": v.Float("score_impossible")},
 		shareDuplicates: v.String("duplicates") == "share", cacheScope: v.String("value_cache"),
 		threshold: v.Float("threshold"), maxSteps: v.Int("max_steps"), solvedValue: v.Float("solved_value"),

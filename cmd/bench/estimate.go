@@ -33,6 +33,7 @@ func cmdEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	simParams := simFlags(fs)
 	skills := fs.String("skills", "0.2,0.5,0.8", "simulator skill levels of the dry runs (comma-separated); the estimate spans them")
 	loadBudget := budgetFlags(fs, &cfg)
+	loadModel := modelFlags(fs, &cfg)
 	file := fs.String("f", "", "experiment file (YAML): estimate every run it names")
 	repeats := fs.Int("repeats", 0, "as bench run: R runs per configuration")
 	asJSON := fs.Bool("json", false, "print the estimate as JSON")
@@ -49,6 +50,9 @@ func cmdEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return err
 	}
 	if err := loadBudget(); err != nil {
+		return usageError{err}
+	}
+	if err := loadModel(); err != nil {
 		return usageError{err}
 	}
 	levels, err := parseSkills(*skills)
@@ -150,6 +154,7 @@ func writeEstimate(w io.Writer, est bench.Estimate) error {
 		fmt.Fprintf(w, "- Price: $%g per 1M prompt tokens, $%g per 1M completion tokens (built-in table checked %s, or --prices).\n",
 			est.Price.Prompt, est.Price.Completion, llm.PricesChecked)
 	}
+	fmt.Fprintln(w, "- Prompts on --api completions are counted as their text alone; with --max-n a prompt is counted once per request it needs.")
 	fmt.Fprintln(w, "- One request per call (the server honours n); identical requests within a run are answered by the response cache and cost nothing; reasoning models' hidden reasoning tokens are not simulated.")
 	return nil
 }

@@ -37,7 +37,11 @@ func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			if len(p.Allowed) > 0 {
 				extra = " {" + strings.Join(p.Allowed, "|") + "}"
 			}
-			fmt.Fprintf(stdout, "      %-14s %-6s default %-8v %s%s\n", p.Name, p.Kind, p.Default, p.Doc, extra)
+			kind := string(p.Kind)
+			if p.ModelDefault {
+				kind += "|" + strategies.ModelDefaultValue
+			}
+			fmt.Fprintf(stdout, "      %-17s %-13s default %-8v %s%s\n", p.Name, kind, p.Default, p.Doc, extra)
 		}
 	}
 	fmt.Fprintln(stdout, "\npresets (bench run --preset NAME):")
@@ -51,5 +55,8 @@ func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fmt.Fprintln(stdout, "\nmodels:")
 	fmt.Fprintln(stdout, "  sim        built-in simulated model (default; offline; results labelled simulated); noise via --sim-* flags")
 	fmt.Fprintln(stdout, "  NAME       any model of an OpenAI-compatible endpoint given by --base-url or $OPENAI_BASE_URL")
+	fmt.Fprintln(stdout, "             --param NAME=VALUE sends any request field verbatim (reasoning_effort=high, top_p=0.9, a JSON value as JSON);")
+	fmt.Fprintln(stdout, "             --set temperature=default sends no temperature (reasoning models); --api completions for base models;")
+	fmt.Fprintln(stdout, "             --think split|keep and --think-tags for <think> blocks in the content; see README, Models and servers")
 	return nil
 }

@@ -29,6 +29,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.StringVar(&cfg.BaseURL, "base-url", os.Getenv("OPENAI_BASE_URL"), "OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (default $OPENAI_BASE_URL)")
 	apiKey := fs.String("api-key", "", "API key (default $OPENAI_API_KEY; never stored)")
 	loadBudget := budgetFlags(fs, &cfg)
+	loadModel := modelFlags(fs, &cfg)
 	fs.Int64Var(&cfg.Seed, "seed", cfg.Seed, "seed sent with every request")
 	fs.DurationVar(&cfg.Timeout, "timeout", cfg.Timeout, "per-request timeout")
 	fs.IntVar(&cfg.Retries, "retries", cfg.Retries, "extra attempts per request on 429, 5xx, timeouts (exponential backoff with jitter)")
@@ -45,6 +46,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	if err := loadBudget(); err != nil {
+		return usageError{err}
+	}
+	if err := loadModel(); err != nil {
 		return usageError{err}
 	}
 	cfg.Sim = *simParams
@@ -114,6 +118,10 @@ func stopped(sum bench.Summary, db string, err error) error {
 	if sum.RunID == 0 {
 		return err
 	}
+	var rp bench.RejectedParamError
+	if errors.As(err, &rp) { // redoing the run as it is would fail again
+		return usageError{fmt.Errorf("run %d failed: %v", sum.RunID, rp)}
+	}
 	why := err
 	if errors.Is(err, context.Canceled) {
 		why = errors.New("interrupted")
@@ -139,6 +147,10 @@ func runExperiment(ctx context.Context, exp bench.Experiment, apiKey, db string,
 	sums, err := eng.RunExperiment(ctx, exp, apiKey)
 	bar.finish()
 	if err != nil {
+		var rp bench.RejectedParamError
+		if errors.As(err, &rp) {
+			return usageError{fmt.Errorf("experiment %s stopped after %d of %d runs: %v", exp.ID, len(sums), len(exp.Runs), rp)}
+		}
 		if errors.Is(err, llm.ErrMaxCost) {
 			return fmt.Errorf("experiment %s stopped after %d of %d runs (%w); run the same command with a higher --max-cost (a ceiling per run) to continue", exp.ID, len(sums), len(exp.Runs), err)
 		}
@@ -172,6 +184,7 @@ func rowOf(s bench.Summary) report.Row {
 		RunID: s.RunID, Task: s.Task, Strategy: s.Strategy, Params: bench.ParamSummary(s.Strategy, s.Params),
 		Model: s.Model, Simulated: s.Simulated, Status: s.Status, N: s.N, Accuracy: s.Accuracy, Metrics: metrics,
 		Tokens: s.PromptTokens + s.CompletionTokens, Calls: s.Calls, Cost: s.Cost, WallSeconds: s.WallSeconds,
-		Rule: s.Rule, Prompts: s.PromptPack,
+		Rule: s.Rule, Prompts: s.PromptPack, ModelParams: s.ModelParams,
+		CompletionTokens: s.CompletionTokens, ReasoningTokens: s.ReasoningTokens,
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/llm/sim"
 )
 
 func cmdServeSim(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -19,20 +20,33 @@ func cmdServeSim(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	latency := fs.Duration("latency", 0, "delay added before answering each request")
 	maxN := fs.Int("max-n", 0, "most choices per request (0: as many as asked)")
 	ignoreN := fs.Bool("ignore-n", false, "answer one choice per request, as Ollama does")
+	thinkInline := fs.Bool("think-inline", false, "think before answering and write the thinking into the content as <think>…</think>, as a thinking model served without a reasoning parser does (the thinking is a draft that misleads any parser reading it)")
+	reasoningField := fs.String("reasoning-field", "", "think before answering and return the thinking in this message field (reasoning or reasoning_content), as a server with a reasoning parser does")
+	var reject stringList
+	fs.Var(&reject, "reject-param", "answer 400 naming this request field when a request carries it, in OpenAI's error shape (repeatable), e.g. temperature as OpenAI's reasoning models do")
+	noUsage := fs.Bool("no-usage", false, "send no usage in responses, as some servers do")
 	params := simFlags(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	model, err := bench.NewSim(*params)
+	if *thinkInline && *reasoningField != "" {
+		return usageError{errors.New("--think-inline and --reasoning-field: pick one place for the thinking")}
+	}
+	sm, err := bench.NewSim(*params)
 	if err != nil {
 		return usageError{err}
+	}
+	var model llm.Sampler = sm
+	if *thinkInline || *reasoningField != "" {
+		model = sim.Thinking(sm)
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return usageError{fmt.Errorf("listen on %s: %w (pick a free --addr)", *addr, err)}
 	}
-	srv := &http.Server{Handler: llm.NewServer(model, llm.ServerOptions{Latency: *latency, MaxN: *maxN, IgnoreN: *ignoreN}),
-		ReadHeaderTimeout: 10 * time.Second}
+	opts := llm.ServerOptions{Latency: *latency, MaxN: *maxN, IgnoreN: *ignoreN, ThinkInline: *thinkInline,
+		ReasoningField: *reasoningField, RejectParams: reject, NoUsage: *noUsage}
+	srv := &http.Server{Handler: llm.NewServer(model, opts), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stdout, "serving the simulated model at http://%s/v1 (skill %.2f, slip %.2f, misjudge %.2f)\n",
 		ln.Addr(), params.Skill, params.Slip, params.Misjudge)
 	go func() {

@@ -209,12 +209,13 @@ func (m *Model) Sample(ctx context.Context, req llm.Request) (llm.Response, erro
 	if len(req.Messages) == 0 {
 		return llm.Response{}, errors.New("sim: request has no messages")
 	}
-	p := Prompt{Messages: req.Messages, Tools: req.Tools, Temperature: req.Temperature, Stop: req.Stop}
+	temp := req.TemperatureOr(llm.DefaultTemperature) // unsent: the default, as a server would
+	p := Prompt{Messages: req.Messages, Tools: req.Tools, Temperature: temp, Stop: req.Stop}
 	base := promptHash(req)
 	resp := llm.Response{Model: "sim", Usage: llm.Usage{Requests: 1, PromptTokens: countTokens(p.Text())}}
 	for i := range req.Samples() {
 		seed := uint64(req.Seed)
-		if req.Temperature > 0 { // greedy decoding repeats itself
+		if temp > 0 { // greedy decoding repeats itself
 			seed += uint64(i)
 		}
 		rng := rand.New(rand.NewPCG(base, seed))
@@ -258,7 +259,7 @@ func promptHash(req llm.Request) uint64 {
 		h.Write(b)
 	}
 	var t [8]byte
-	binary.LittleEndian.PutUint64(t[:], uint64(req.Temperature*1e6))
+	binary.LittleEndian.PutUint64(t[:], uint64(req.TemperatureOr(llm.DefaultTemperature)*1e6))
 	h.Write(t[:])
 	return h.Sum64()
 }

@@ -25,7 +25,7 @@ func TestSampleSeedingAndStop(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	req := llm.Request{Messages: []llm.Message{{Role: "user", Content: "hi"}}, N: 6, Temperature: 0.7, Seed: 9, Stop: []string{" STOP"}}
+	req := llm.Request{Messages: []llm.Message{{Role: "user", Content: "hi"}}, N: 6, Temperature: llm.Temp(0.7), Seed: 9, Stop: []string{" STOP"}}
 	resp, err := m.Sample(ctx, req)
 	if err != nil {
 		t.Fatal(err)
@@ -40,7 +40,7 @@ func TestSampleSeedingAndStop(t *testing.T) {
 	if len(distinct) < 3 {
 		t.Errorf("6 samples at temperature 0.7 gave %d distinct answers", len(distinct))
 	}
-	req.Temperature = 0
+	req.Temperature = llm.Temp(0)
 	greedy, _ := m.Sample(ctx, req)
 	for _, c := range greedy.Choices {
 		if c.Content != greedy.Choices[0].Content {

@@ -39,7 +39,7 @@ func sampleAccuracy(t *testing.T, m *sim.Model, prompt string, puzzles []Puzzle,
 	correct, total := 0, 0
 	for _, p := range puzzles {
 		resp, err := m.Sample(context.Background(), llm.Request{
-			Messages: []llm.Message{{Role: "user", Content: renderBundled(t, prompt, p.Text())}}, N: n, Temperature: 0.7, Seed: 1})
+			Messages: []llm.Message{{Role: "user", Content: renderBundled(t, prompt, p.Text())}}, N: n, Temperature: llm.Temp(0.7), Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,7 +84,7 @@ func TestSimAnswersBundledPrompts(t *testing.T) {
 func TestSimCoTWritesParseableSteps(t *testing.T) {
 	m := simModel(t, sim.Params{Skill: 0.5, Slip: 0.3})
 	resp, err := m.Sample(context.Background(), llm.Request{
-		Messages: []llm.Message{{Role: "user", Content: renderBundled(t, "cot", "4 5 6 10")}}, N: 30, Temperature: 0.7})
+		Messages: []llm.Message{{Role: "user", Content: renderBundled(t, "cot", "4 5 6 10")}}, N: 30, Temperature: llm.Temp(0.7)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestSimCoTWritesParseableSteps(t *testing.T) {
 
 func TestSimIsDeterministicPerSeed(t *testing.T) {
 	m := simModel(t, sim.DefaultParams())
-	req := llm.Request{Messages: []llm.Message{{Role: "user", Content: renderBundled(t, "cot", "1 4 8 8")}}, N: 8, Temperature: 0.7, Seed: 42}
+	req := llm.Request{Messages: []llm.Message{{Role: "user", Content: renderBundled(t, "cot", "1 4 8 8")}}, N: 8, Temperature: llm.Temp(0.7), Seed: 42}
 	a, _ := m.Sample(context.Background(), req)
 	b, _ := m.Sample(context.Background(), req)
 	for i := range a.Choices {

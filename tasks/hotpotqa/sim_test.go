@@ -100,7 +100,7 @@ func accuracy(t *testing.T, m *sim.Model, qs []Question, n int, prompt func(Ques
 	correct, total := 0, 0
 	for _, q := range qs {
 		resp, err := m.Sample(context.Background(), llm.Request{
-			Messages: []llm.Message{{Role: "user", Content: prompt(q)}}, N: n, Temperature: 0.7, Seed: 1})
+			Messages: []llm.Message{{Role: "user", Content: prompt(q)}}, N: n, Temperature: llm.Temp(0.7), Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -208,7 +208,7 @@ func TestSimIsDeterministicPerSeed(t *testing.T) {
 	prompt := render(t, "cot", qaData{qs[7].Question, FormatParagraphs(qs[7].Context)})
 	ask := func(seed int64) []string {
 		resp, err := m.Sample(context.Background(), llm.Request{Messages: []llm.Message{{Role: "user", Content: prompt}},
-			N: 8, Temperature: 0.7, Seed: seed})
+			N: 8, Temperature: llm.Temp(0.7), Seed: seed})
 		if err != nil {
 			t.Fatal(err)
 		}
