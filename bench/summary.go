@@ -34,6 +34,9 @@ type Summary struct {
 	// the prompts ("bundled" or "folder:HASH"). Both from the run's spec.
 	Rule       string `json:"rule,omitempty"`
 	PromptPack string `json:"prompt_pack,omitempty"`
+	// Dataset is the digest of the data scored ("sha256:..."), from the
+	// run's spec; "" for runs recorded before it was kept.
+	Dataset string `json:"dataset,omitempty"`
 	// Series of multi-trial strategies (series.go), taken out of Metrics:
 	// accuracy after each Reflexion trial (after_trial_N) and the share of
 	// items that ran it (ran_trial_N); the same per Self-Refine iteration.
@@ -89,6 +92,7 @@ func Summarize(ctx context.Context, st *store.Store, runID int64) (Summary, erro
 		Requests: tot.Requests, Cost: tot.Cost, WallSeconds: run.WallSeconds,
 	}
 	s.Rule, s.PromptPack = specRuleAndPack(run.Spec)
+	s.Dataset = specDataset(run.Spec)
 	sums := map[string]float64{}
 	counts := map[string]int{}
 	for _, it := range items {
@@ -128,4 +132,13 @@ func specRuleAndPack(raw []byte) (rule, pack string) {
 		}
 	}
 	return rule, pack
+}
+
+// specDataset reads the data digest from a run's spec.
+func specDataset(raw []byte) string {
+	var spec recordedSpec
+	if json.Unmarshal(raw, &spec) != nil || spec.Dataset == nil {
+		return ""
+	}
+	return spec.Dataset.SHA256
 }
