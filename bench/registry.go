@@ -42,7 +42,7 @@ func LookupTask(name string) (TaskSpec, error) {
 		}
 		names = append(names, t.Name)
 	}
-	return TaskSpec{}, fmt.Errorf("unknown task %q (known: %s)", name, strings.Join(names, ", "))
+	return TaskSpec{}, fmt.Errorf("unknown task %q (known: %s; or file:PATH.jsonl for your own data)", name, strings.Join(names, ", "))
 }
 
 // NewSim builds the simulated model answering every bundled task and file

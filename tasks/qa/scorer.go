@@ -349,20 +349,21 @@ func (choiceScorer) Describe() string {
 }
 
 func (choiceScorer) Answer(output string) (string, bool) {
-	if a, ok := textAnswer(output); ok {
+	if a, ok := hotpotqa.ExtractAnswer(output); ok {
 		return a, true
 	}
 	// "The answer is (B)." without an Answer line.
-	if len(output) > maxNumericText {
-		output = output[len(output)-maxNumericText:]
+	tail := output
+	if len(tail) > maxNumericText {
+		tail = tail[len(tail)-maxNumericText:]
 	}
-	if i := strings.LastIndex(strings.ToLower(output), "answer is"); i >= 0 {
-		line, _, _ := strings.Cut(output[i+len("answer is"):], "\n")
-		if a := strings.TrimSpace(line); a != "" {
+	if i := strings.LastIndex(strings.ToLower(tail), "answer is"); i >= 0 {
+		line, _, _ := strings.Cut(tail[i+len("answer is"):], "\n")
+		if a := strings.TrimRight(strings.TrimSpace(line), "."); a != "" {
 			return truncate(a, 300), true
 		}
 	}
-	return "", false
+	return textAnswer(output)
 }
 
 // choiceIndex reads which choice an answer names, -1 when none: a letter

@@ -362,4 +362,3 @@ func isRejected(ans string, rej []string) bool {
 	}
 	return false
 }
-
