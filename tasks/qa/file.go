@@ -150,7 +150,7 @@ func jsonlRecords(name string, b []byte) ([]record, error) {
 		}
 		obj, ok := v.(map[string]any)
 		if !ok {
-			return nil, lineError(name, line, "a JSON %s, not an object; write one object per line, e.g. {\"question\": \"...\", \"answer\": \"...\"}", kindOf(v))
+			return nil, lineError(name, line, "%s, not an object; write one JSON object per line, e.g. {\"question\": \"...\", \"answer\": \"...\"}", article(kindOf(v)))
 		}
 		out = append(out, record{line: line, fields: obj})
 	}
@@ -269,12 +269,23 @@ func (p *rowParser) get(rec record, field string) (any, error) {
 		return nil, nil
 	}
 	k := kindOf(v)
+	if field == "answer" && k == "list" {
+		k = "text" // one answer or a list of accepted ones, row by row
+	}
 	if seen, ok := p.kinds[key]; !ok {
 		p.kinds[key] = kindSeen{k, rec.line}
 	} else if seen.kind != k {
-		return nil, lineError(p.name, rec.line, "%q is a %s here but a %s on line %d; give the field the same type on every row", key, k, seen.kind, seen.line)
+		return nil, lineError(p.name, rec.line, "%q is %s here but %s on line %d; give the field the same type on every row", key, article(kindOf(v)), article(seen.kind), seen.line)
 	}
 	return v, nil
+}
+
+// article puts "a" or "an" before a kind.
+func article(kind string) string {
+	if strings.ContainsRune("aeiou", rune(kind[0])) {
+		return "an " + kind
+	}
+	return "a " + kind
 }
 
 func (p *rowParser) missing(rec record, field, fix string) error {

@@ -442,3 +442,15 @@ func writeSteps(steps []chainStep) []string {
 	}
 	return out
 }
+
+// ConsideredAnswer is the answer the simulated model settles on for a
+// word problem when every step is chosen well and nothing slips: the
+// ceiling of its arithmetic (measured on GSM8K in tasks/gsm8k).
+func ConsideredAnswer(problem string) (string, bool) {
+	m, ok := readProblem(problem)
+	if !ok {
+		return "", false
+	}
+	_, v := m.considered()
+	return formatRat(v), true
+}
