@@ -40,8 +40,8 @@ func TestNumbers(t *testing.T) {
 		{"3e5x", []string{"3", "5"}},
 		{"-0", []string{"0"}},
 		{"-0.0", []string{"0"}},
-		{"١٢٣", []string{"123"}},      // Arabic-Indic digits
-		{"１２", []string{"12"}},       // fullwidth
+		{"١٢٣", []string{"123"}},          // Arabic-Indic digits
+		{"１２", []string{"12"}},            // fullwidth
 		{"𝟏𝟐 and 𝟗", []string{"12", "9"}}, // mathematical bold digits
 		{"The answer is 3.", []string{"3"}},
 		{"", nil},
