@@ -269,8 +269,8 @@ func (p *rowParser) get(rec record, field string) (any, error) {
 		return nil, nil
 	}
 	k := kindOf(v)
-	if field == "answer" && k == "list" {
-		k = "text" // one answer or a list of accepted ones, row by row
+	if (field == "answer" || field == "context") && k == "list" {
+		k = "text" // one answer or passage, or a list of them, row by row
 	}
 	if seen, ok := p.kinds[key]; !ok {
 		p.kinds[key] = kindSeen{k, rec.line}
