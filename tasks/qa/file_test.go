@@ -199,3 +199,28 @@ func TestLoadFileErrors(t *testing.T) {
 		t.Errorf("prompts folder %q is not relative to the spec", d.PromptDir())
 	}
 }
+
+func FuzzParseData(f *testing.F) {
+	f.Add(`{"question": "a", "answer": "b", "context": [["T", ["s1", "s2"]]], "choices": ["x", "b"]}`, true)
+	f.Add("question,answer,choices\n\"q, 1\",b,a|b\n", false)
+	f.Add(`{"question": 1e999, "answer": [null]}`, true)
+	f.Add("\xef\xbb\xbfquestion\n\"", false)
+	f.Fuzz(func(t *testing.T, text string, jsonl bool) {
+		format := FormatCSV
+		if jsonl {
+			format = FormatJSONL
+		}
+		rows, err := ParseData("fuzz", format, []byte(text), Fields{})
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error spans lines: %q", err)
+			}
+			return
+		}
+		for _, r := range rows {
+			if r.Question == "" || len(r.Answers) == 0 || r.Answers[0] == "" || len(r.Choices) == 1 || len(r.Choices) > maxChoices {
+				t.Fatalf("row accepted: %+v", r)
+			}
+		}
+	})
+}

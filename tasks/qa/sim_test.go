@@ -2,6 +2,7 @@ package qa
 
 import (
 	"context"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -207,3 +208,27 @@ func TestReadQuestion(t *testing.T) {
 }
 
 var _ tasks.Task = (*Task)(nil)
+
+func FuzzSimRespond(f *testing.F) {
+	lib, _ := prompts.Bundled()
+	var names []string
+	for _, n := range lib.Names() {
+		if strings.HasPrefix(n, "qa/") || strings.HasPrefix(n, "gsm8k/") {
+			names = append(names, n)
+		}
+	}
+	f.Add(uint8(0), "Tom has 3 apples and buys 5 more. How many?", "Observation: 12 and 1e999 -0")
+	f.Add(uint8(3), "Which?\nA. x\nB. y", "Reasoning so far:\n3 + = 5\nNext line:")
+	f.Add(uint8(7), "Q: 1/0 ١٢ twice half a dozen 50% of 3 times", "Choice 1:\nAnswer: 5\nChoice 2:\n")
+	f.Fuzz(func(t *testing.T, which uint8, question, tail string) {
+		text, _ := lib.Text(names[int(which)%len(names)])
+		prompt := strings.ReplaceAll(text, "{{.Input}}", question) + "\n" + tail
+		p := sim.Prompt{Messages: []llm.Message{{Role: "user", Content: prompt}, {Role: "assistant", Content: tail}, {Role: "user", Content: "Observation: " + tail}},
+			Tools: []llm.ToolSpec{{Name: "search", Description: "(the pages are: " + tail + ")"}}}
+		params := sim.DefaultParams()
+		for seed := range uint64(3) {
+			SimResponder{}.Respond(p, rand.New(rand.NewPCG(seed, 1)), params)
+			SimResponder{}.Respond(sim.Prompt{Messages: p.Messages[:1]}, rand.New(rand.NewPCG(seed, 2)), params)
+		}
+	})
+}
