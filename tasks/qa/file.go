@@ -22,6 +22,7 @@ type Data struct {
 	Rows []Row
 	// specDir is the spec's folder, which its prompts folder is relative to.
 	specDir string
+	source  string // the path as given, for errors
 }
 
 // Formats of data files.
@@ -34,7 +35,7 @@ const (
 // specPath ("" for the defaults). Every problem is reported as one line
 // naming the file, the line and the fix.
 func LoadFile(path, specPath string) (*Data, error) {
-	d := &Data{}
+	d := &Data{source: path}
 	if specPath != "" {
 		spec, text, err := ReadSpec(specPath)
 		if err != nil {

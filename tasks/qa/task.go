@@ -23,6 +23,7 @@ type Task struct {
 	steps   int
 	data    tasks.Dataset
 	prompts string // a prompts folder the spec names, or ""
+	source  string // the data file as the user named it, for errors
 }
 
 // defaultSteps is the thought space's depth without a spec: two lines of
@@ -42,6 +43,7 @@ type Options struct {
 	Steps   int // thought steps (0: 3)
 	Data    tasks.Dataset
 	Prompts string
+	Source  string // the data file as the user named it, for errors ("" for bundled data)
 }
 
 // New builds the task, checking every row's gold answer against the
@@ -52,7 +54,7 @@ func New(o Options) (tasks.Task, error) {
 		return nil, errors.New("no rows")
 	}
 	t := &Task{name: o.Name, kind: o.Kind, folders: o.Folders, rows: o.Rows, opts: o.Opts, rules: o.Rules,
-		steps: o.Steps, data: o.Data, prompts: o.Prompts}
+		steps: o.Steps, data: o.Data, prompts: o.Prompts, source: o.Source}
 	if len(t.folders) == 0 {
 		t.folders = []string{"qa"}
 	}
@@ -93,6 +95,9 @@ func (t *Task) setScorer(name string) error {
 	for i, r := range t.rows {
 		if err := s.Check(r); err != nil {
 			where := t.data.Name
+			if t.source != "" {
+				where = t.source
+			}
 			if r.Line > 0 {
 				where = fmt.Sprintf("%s:%d", where, r.Line)
 			} else {
@@ -124,7 +129,7 @@ func NewFileTask(d *Data, scorer string) (tasks.Task, error) {
 	}
 	base, _, _ := strings.Cut(scorer, ":")
 	return New(Options{Name: FileTaskName(d.Info), Kind: "file", Rows: d.Rows, Scorer: scorer, Opts: d.Spec.options(),
-		Rules: uniq(append([]string{base}, Scorers()...)), Steps: d.Spec.Steps, Data: d.Info, Prompts: d.PromptDir()})
+		Rules: uniq(append([]string{base}, Scorers()...)), Steps: d.Spec.Steps, Data: d.Info, Prompts: d.PromptDir(), Source: d.source})
 }
 
 func uniq(xs []string) []string {
