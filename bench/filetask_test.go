@@ -360,3 +360,20 @@ func mustLibrary(t *testing.T) *prompts.Library {
 	}
 	return lib
 }
+
+func TestExperimentFileTask(t *testing.T) {
+	dir := t.TempDir()
+	path := writeFile(t, dir, "qa.jsonl", qaRows)
+	yaml := "task: file:" + path + "\ntask_spec: \"\"\nscorer: exact:squad\nstrategies:\n  - cot: {k: [1, 3]}\n  - tot: {generate: sample, evaluate: vote, b: 2}\n"
+	exp, err := ParseExperiment("e.yaml", []byte(yaml), DefaultConfig(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(exp.Runs) != 3 || exp.Runs[0].Task != FileTaskPrefix+path || exp.Runs[0].Rule != "exact:squad" {
+		t.Fatalf("runs %+v", exp.Runs)
+	}
+	sums, err := (&Engine{Store: tempStore(t)}).RunExperiment(context.Background(), exp, "")
+	if err != nil || len(sums) != 3 || sums[2].Rule != "file/exact(squad)" {
+		t.Fatalf("%v %+v", err, sums)
+	}
+}

@@ -167,3 +167,16 @@ func TestHostileAnswers(t *testing.T) {
 		}
 	}
 }
+
+// TestEnormousOutput scores an 8 MB output with every scorer: reading it
+// is linear, bounded where it can be, and never a panic.
+func TestEnormousOutput(t *testing.T) {
+	big := strings.Repeat("Step: 12 × 3 = 36, so the total is 1,234. ", 200000) + "\nAnswer: 18"
+	row := Row{Question: "q", Answers: []string{"18"}, Choices: []string{"a", "b"}}
+	for _, name := range []string{"exact", "em_f1", "numeric", "choice", "regex"} {
+		sc := scoreOutput(mustScorer(t, name, ScorerOptions{}), row, big)
+		if name != "choice" && !sc.Correct {
+			t.Errorf("%s: the last Answer line is 18: %+v", name, sc.Reason)
+		}
+	}
+}
