@@ -320,7 +320,7 @@ func sampleLine(text string, rng *rand.Rand, params sim.Params) (llm.Choice, boo
 		}
 		done := len(lines) // one step a line
 		if !last && done < len(m.options) {
-			o := pickOp(m, done, rng, params, r.question)
+			o := m.pick(done, rng, params.Skill, params.Focus, r.question)
 			next, ok := apply(v, o, m.qs[done+1].val)
 			if o == opSkip || !ok {
 				return llm.Choice{Content: fmt.Sprintf("The %s does not matter here.", m.qs[done+1].text)}, true
@@ -328,7 +328,7 @@ func sampleLine(text string, rng *rand.Rand, params sim.Params) (llm.Choice, boo
 			return llm.Choice{Content: writeSteps([]chainStep{{before: v, op: o, q: m.qs[done+1], after: next}})[0]}, true
 		}
 		for i := done; i < len(m.options); i++ {
-			if next, ok := apply(v, pickOp(m, i, rng, params, r.question), m.qs[i+1].val); ok {
+			if next, ok := apply(v, m.pick(i, rng, params.Skill, params.Focus, r.question), m.qs[i+1].val); ok {
 				v = next
 			}
 		}
@@ -363,20 +363,6 @@ func sampleLine(text string, rng *rand.Rand, params sim.Params) (llm.Choice, boo
 	}
 	ans, _ := choose(b, rng, params, skill, r.question, nil)
 	return llm.Choice{Content: "Answer: " + ans}, true
-}
-
-// pickOp chooses step i's option: the most plausible with probability
-// Skill, else another by sim.Pick.
-func pickOp(m mathProblem, i int, rng *rand.Rand, params sim.Params, taste string) op {
-	opts := m.options[i]
-	if rng.Float64() < params.Skill {
-		return opts[0]
-	}
-	labels := make([]string, len(opts)-1)
-	for k, x := range opts[1:] {
-		labels[k] = string(x)
-	}
-	return opts[1+sim.Pick(rng, params.Focus, fmt.Sprintf("%s#%d", taste, i), labels)]
 }
 
 // citedIn tells whether a reasoning line cites the sentence.

@@ -1,7 +1,6 @@
 package qa
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -100,7 +99,7 @@ func respondReAct(p sim.Prompt, first string, rng *rand.Rand, params sim.Params,
 			query = t.titles[rng.IntN(len(t.titles))]
 			thought = "Maybe " + query + " helps."
 		} else {
-			query = dropLetter(query, rng)
+			query = sim.Mistype(query, rng)
 		}
 	}
 	return renderTurn(t, thought, hotpotqa.ToolSearch, "entity", query, rng), true
@@ -137,33 +136,7 @@ func searchQuery(t reactTurn) string {
 	return strings.Join(words, " ")
 }
 
-// dropLetter mistypes a query.
-func dropLetter(s string, rng *rand.Rand) string {
-	r := []rune(s)
-	if len(r) < 4 {
-		return s + "s"
-	}
-	i := 1 + rng.IntN(len(r)-2)
-	return string(r[:i]) + string(r[i+1:])
-}
-
 // renderTurn writes a turn in the conversation's protocol.
 func renderTurn(t reactTurn, thought, action, argName, input string, rng *rand.Rand) llm.Choice {
-	switch t.proto {
-	case "tools":
-		if t.last {
-			return llm.Choice{Reasoning: thought, Content: "Answer: " + input}
-		}
-		args, _ := json.Marshal(map[string]string{argName: input})
-		id := fmt.Sprintf("call_%d_%04x", t.searches, rng.IntN(1<<16))
-		return llm.Choice{Reasoning: thought, ToolCalls: []llm.ToolCall{{ID: id, Name: action, Arguments: string(args)}}}
-	case "json":
-		b, _ := json.Marshal(struct {
-			Thought string `json:"thought"`
-			Action  string `json:"action"`
-			Input   string `json:"input"`
-		}{thought, action, input})
-		return llm.Choice{Content: string(b)}
-	}
-	return llm.Choice{Content: fmt.Sprintf("Thought: %s\nAction: %s%s[%s]", thought, strings.ToUpper(action[:1]), action[1:], input)}
+	return sim.ReActTurn(t.proto, t.last, t.searches, thought, action, argName, input, rng)
 }

@@ -1,6 +1,7 @@
 package qa
 
 import (
+	"fmt"
 	"math/big"
 	"math/rand/v2"
 	"strings"
@@ -381,21 +382,25 @@ func (m mathProblem) considered() ([]op, *big.Rat) {
 	return beam[0].ops, beam[0].r
 }
 
+// pick chooses step i's option: the most plausible with probability
+// skill, else another by sim.Pick (a fixed ranking per problem and step).
+func (m mathProblem) pick(i int, rng *rand.Rand, skill, focus float64, taste string) op {
+	opts := m.options[i]
+	if rng.Float64() < skill {
+		return opts[0]
+	}
+	labels := make([]string, len(opts)-1)
+	for k, o := range opts[1:] {
+		labels[k] = string(o)
+	}
+	return opts[1+sim.Pick(rng, focus, fmt.Sprintf("%s#%d", taste, i), labels)]
+}
+
 // sampleChain draws a chain: each step well chosen with probability
 // skill, else another option by sim.Pick; with probability slip one step
 // is off by one.
 func (m mathProblem) sampleChain(rng *rand.Rand, skill, slip, focus float64, taste string) ([]chainStep, *big.Rat) {
-	steps, r := m.chain(func(i int) op {
-		opts := m.options[i]
-		if rng.Float64() < skill {
-			return opts[0]
-		}
-		labels := make([]string, len(opts)-1)
-		for k, o := range opts[1:] {
-			labels[k] = string(o)
-		}
-		return opts[1+sim.Pick(rng, focus, taste+"#"+string(rune('0'+i)), labels)]
-	})
+	steps, r := m.chain(func(i int) op { return m.pick(i, rng, skill, focus, taste) })
 	if len(steps) > 0 && rng.Float64() < slip {
 		k := rng.IntN(len(steps))
 		delta := big.NewRat(int64(1-2*rng.IntN(2)), 1)
