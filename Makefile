@@ -15,7 +15,9 @@ build:
 # comparison on its hard set (puzzles 900-999; IO and CoT with k=10 samples,
 # CoT-SC over 10 chains, ToT with beam 1 and 5), then IO, CoT with gold
 # context, CoT-SC and ReAct (text and native tool calls) on the 100 bundled
-# HotpotQA questions; each followed by its comparison table.
+# HotpotQA questions, then the self-consistency paper's GSM8K setting (CoT
+# greedy against CoT-SC over 40 paths) on the 1,319 test problems; each
+# followed by its comparison table.
 demo: build
 	rm -f $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm
 	$(BIN) run --db $(DEMO_DB) --task game24 --strategy io    --range $(HARD) --set k=10 >/dev/null
@@ -34,6 +36,11 @@ demo: build
 	@echo
 	@echo "HotpotQA, 100 questions (simulated model; accuracy = EM):"
 	@$(BIN) report --db $(DEMO_DB) --last 5
+	$(BIN) run --db $(DEMO_DB) --preset sc-gsm8k/cot >/dev/null
+	$(BIN) run --db $(DEMO_DB) --preset sc-gsm8k/cotsc-40 >/dev/null
+	@echo
+	@echo "GSM8K, 1,319 test problems, CoT (greedy) vs CoT-SC (40 paths, T=0.7) (simulated model; the paper's figures for its models are in README.md):"
+	@$(BIN) report --db $(DEMO_DB) --last 2
 
 fmt-check:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
@@ -62,6 +69,10 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzParseLATSScore -fuzztime=30s ./strategies/
 	$(GO) test -run='^$$' -fuzz=FuzzParseJSONAction -fuzztime=30s ./strategies/
 	$(GO) test -run='^$$' -fuzz=FuzzTextLineSplit -fuzztime=30s ./llm/tokens/
+	$(GO) test -run='^$$' -fuzz=FuzzNumbers -fuzztime=30s ./tasks/qa/
+	$(GO) test -run='^$$' -fuzz=FuzzScorers -fuzztime=30s ./tasks/qa/
+	$(GO) test -run='^$$' -fuzz=FuzzParseData -fuzztime=30s ./tasks/qa/
+	$(GO) test -run='^$$' -fuzz=FuzzSimRespond -fuzztime=30s ./tasks/qa/
 
 # Go benchmarks: harness overhead, parsers, search.
 bench-go:

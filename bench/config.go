@@ -21,6 +21,7 @@ const SimModel = "sim"
 // Config says what to run. It is recorded with the run, except the API key.
 type Config struct {
 	Task        string         `json:"task"`
+	TaskSpec    string         `json:"task_spec,omitempty"` // file tasks: the data's spec file (--task-spec)
 	Strategy    string         `json:"strategy"`
 	Params      map[string]any `json:"params"` // raw values; validated against the strategy's declaration
 	Range       string         `json:"range"`

@@ -61,10 +61,6 @@ func load(cfg Config) (*plan, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	ts, err := LookupTask(cfg.Task)
-	if err != nil {
-		return nil, err
-	}
 	spec, err := strategies.Lookup(cfg.Strategy)
 	if err != nil {
 		return nil, err
@@ -77,7 +73,7 @@ func load(cfg Config) (*plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("strategy %s: %w", spec.Name, err)
 	}
-	task, err := TaskWithRule(ts, cfg.Rule)
+	task, err := OpenTask(cfg.Task, cfg.TaskSpec, cfg.Rule)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +103,11 @@ func load(cfg Config) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	lib, err := prompts.WithOverrides(cfg.PromptDir)
+	promptDir := cfg.PromptDir
+	if promptDir == "" {
+		promptDir = promptDirOf(task) // a file task's spec may name one
+	}
+	lib, err := prompts.WithOverrides(promptDir)
 	if err != nil {
 		return nil, err
 	}
@@ -153,8 +153,14 @@ func (p *plan) configKey() string {
 		API         string                     `json:",omitempty"`
 		ModelParams map[string]json.RawMessage `json:",omitempty"`
 		Think       string                     `json:",omitempty"`
+		// A file task's data and spec digests: the same path with other
+		// contents is another cell.
+		Data string `json:",omitempty"`
 	}{Task: c.Task, Strategy: c.Strategy, Range: p.rng.String(), Model: c.Model, Endpoint: PublicEndpoint(c.BaseURL),
 		Prompts: c.PromptDir, Params: p.params, Seed: c.Seed, ModelParams: c.ModelParams}
+	if d := datasetOf(p.task); d != nil && d.Path != "" {
+		key.Data = d.SHA256 + " " + d.SpecSHA256
+	}
 	if c.API == llm.APICompletions {
 		key.API = c.API
 	}
@@ -218,6 +224,9 @@ type recordedSpec struct {
 	PromptPack string `json:"prompt_pack,omitempty"`
 	// Rule is the task's scoring rule, name and description.
 	Rule string `json:"rule,omitempty"`
+	// Dataset names the data scored: its digest (and a file task's paths
+	// and spec).
+	Dataset *tasks.Dataset `json:"dataset,omitempty"`
 }
 
 func (p *plan) backend() (llm.Sampler, error) {
@@ -273,13 +282,13 @@ func (e *Engine) start(ctx context.Context, p *plan) (Summary, error) {
 	}
 	cfg.Range = p.rng.String()
 	spec, _ := json.Marshal(recordedSpec{Config: cfg, Params: p.params, Prompts: hashes,
-		PromptPack: p.prompts.Pack(), Rule: tasks.Rule(p.task)})
+		PromptPack: p.prompts.Pack(), Rule: tasks.Rule(p.task), Dataset: datasetOf(p.task)})
 	simParams := json.RawMessage("{}")
 	if cfg.Simulated() {
 		simParams, _ = json.Marshal(cfg.Sim)
 	}
 	run := store.Run{
-		Experiment: cfg.Experiment, Task: cfg.Task, Strategy: cfg.Strategy, Params: p.params.JSON(),
+		Experiment: cfg.Experiment, Task: p.task.Name(), Strategy: cfg.Strategy, Params: p.params.JSON(),
 		Model: cfg.Model, Endpoint: PublicEndpoint(cfg.BaseURL), Simulated: cfg.Simulated(), SimParams: simParams,
 		Seed: cfg.Seed, Range: p.rng.String(), Spec: spec, CodeVersion: CodeVersion(), ConfigKey: p.configKey(),
 	}
@@ -332,8 +341,15 @@ func (e *Engine) ResumeWith(ctx context.Context, runID int64, o ResumeOptions) (
 	if cfg.Cache == "" {
 		cfg.Cache = llm.CacheReadWrite
 	}
+	if d := spec.Dataset; d != nil && d.Path != "" && IsFileTask(cfg.Task) {
+		// The files the run read, wherever this command runs from.
+		cfg.Task, cfg.TaskSpec = FileTaskPrefix+d.Path, d.Spec
+	}
 	p, err := load(cfg)
 	if err != nil {
+		return Summary{}, ConfigError{fmt.Errorf("run %d: %w", runID, err)}
+	}
+	if err := sameData(spec.Dataset, datasetOf(p.task)); err != nil {
 		return Summary{}, ConfigError{fmt.Errorf("run %d: %w", runID, err)}
 	}
 	for name, h := range spec.Prompts {

@@ -26,7 +26,7 @@ type Experiment struct {
 
 // experimentKeys are the top-level keys an experiment file may have.
 var experimentKeys = []string{"name", "task", "range", "model", "base_url", "concurrency", "seed", "seeds", "repeats",
-	"cache", "timeout_seconds", "retries", "prompts", "sim", "strategies"}
+	"cache", "timeout_seconds", "retries", "prompts", "sim", "strategies", "task_spec", "scorer"}
 
 var simKeys = []string{"skill", "slip", "misjudge", "boost", "focus"}
 
@@ -81,6 +81,10 @@ func ParseExperiment(name string, data []byte, base Config, forceRepeats int) (E
 			exp.ID, err = scalarString(v)
 		case "task":
 			cfg.Task, err = scalarString(v)
+		case "task_spec":
+			cfg.TaskSpec, err = scalarString(v)
+		case "scorer":
+			cfg.Rule, err = scalarString(v)
 		case "range":
 			cfg.Range, err = scalarString(v)
 		case "model":

@@ -23,6 +23,7 @@ type Preset struct {
 // file per paper (presets_NAME.go).
 func Presets() []Preset {
 	presets := append(totPresets(), ReflexionPresets()...)
+	presets = append(presets, scPresets()...)
 	return append(presets, LATSPresets()...)
 }
 

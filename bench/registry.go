@@ -7,7 +7,9 @@ import (
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/game24"
+	"github.com/reasonbench/reasonbench/tasks/gsm8k"
 	"github.com/reasonbench/reasonbench/tasks/hotpotqa"
+	"github.com/reasonbench/reasonbench/tasks/qa"
 )
 
 // TaskSpec declares a bundled task and how the simulator answers it.
@@ -26,6 +28,8 @@ func Tasks() []TaskSpec {
 			New: func() tasks.Task { return game24.NewTask() }, Sim: func() sim.Responder { return game24.NewSimResponder() }},
 		{Name: "hotpotqa", Doc: "HotpotQA: 100 hard distractor-setting questions (Reflexion's sample), EM and F1; contexts gold|distractor|none, ReAct over a local docstore",
 			New: func() tasks.Task { return hotpotqa.NewTask() }, Sim: func() sim.Responder { return hotpotqa.SimResponder{} }},
+		{Name: "gsm8k", Doc: "GSM8K: the 1,319 grade-school math word problems of the test split, numeric answers; few-shot prompts of our own",
+			New: gsm8k.NewTask, Sim: func() sim.Responder { return qa.SimResponder{} }},
 	}
 }
 
@@ -38,14 +42,20 @@ func LookupTask(name string) (TaskSpec, error) {
 		}
 		names = append(names, t.Name)
 	}
-	return TaskSpec{}, fmt.Errorf("unknown task %q (known: %s)", name, strings.Join(names, ", "))
+	return TaskSpec{}, fmt.Errorf("unknown task %q (known: %s; or file:PATH.jsonl for your own data)", name, strings.Join(names, ", "))
 }
 
-// NewSim builds the simulated model answering every bundled task.
+// NewSim builds the simulated model answering every bundled task and file
+// tasks. The qa responder (file tasks, GSM8K) comes first and answers only
+// the qa templates: a file's question that is also a bundled HotpotQA
+// question is answered from what the prompt shows, never from the bundled
+// answer.
 func NewSim(p sim.Params) (*sim.Model, error) {
-	var rs []sim.Responder
+	rs := []sim.Responder{qa.SimResponder{}}
 	for _, t := range Tasks() {
-		rs = append(rs, t.Sim())
+		if r := t.Sim(); r != sim.Responder(qa.SimResponder{}) {
+			rs = append(rs, r)
+		}
 	}
 	return sim.New(p, rs...)
 }

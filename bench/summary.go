@@ -40,6 +40,9 @@ type Summary struct {
 	// ModelParams says how the model was called when not as by default
 	// ("api=completions reasoning_effort=high think=keep"), from the spec.
 	ModelParams string `json:"model_params,omitempty"`
+	// Dataset is the digest of the data scored ("sha256:..."), from the
+	// run's spec; "" for runs recorded before it was kept.
+	Dataset string `json:"dataset,omitempty"`
 	// Series of multi-trial strategies (series.go), taken out of Metrics:
 	// accuracy after each Reflexion trial (after_trial_N) and the share of
 	// items that ran it (ran_trial_N); the same per Self-Refine iteration.
@@ -99,6 +102,7 @@ func Summarize(ctx context.Context, st *store.Store, runID int64) (Summary, erro
 	if json.Unmarshal(run.Spec, &spec) == nil {
 		s.ModelParams = ModelSettingsText(spec.Config)
 	}
+	s.Dataset = specDataset(run.Spec)
 	sums := map[string]float64{}
 	counts := map[string]int{}
 	for _, it := range items {
@@ -138,4 +142,13 @@ func specRuleAndPack(raw []byte) (rule, pack string) {
 		}
 	}
 	return rule, pack
+}
+
+// specDataset reads the data digest from a run's spec.
+func specDataset(raw []byte) string {
+	var spec recordedSpec
+	if json.Unmarshal(raw, &spec) != nil || spec.Dataset == nil {
+		return ""
+	}
+	return spec.Dataset.SHA256
 }

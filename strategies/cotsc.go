@@ -23,7 +23,7 @@ var cotscParams = []Param{
 	{Name: "k", Kind: Int, Default: 10, Min: Bound(1), Max: Bound(10000), Show: true, Doc: "chains sampled per instance"},
 	temperatureParam("temperature", 0.7, "sampling temperature of the k chains; their diversity, and so the vote, depends on it"),
 	{Name: "max_tokens", Kind: Int, Default: 0, Min: Bound(0), Doc: "completion token limit (0: server default)"},
-	{Name: "vote_key", Kind: String, Default: "", Doc: "what is voted on: game24 line|expression|canonical, hotpotqa answer (empty: the task's first)"},
+	{Name: "vote_key", Kind: String, Default: "", Doc: "what is voted on: game24 line|expression|canonical; hotpotqa, gsm8k and file tasks answer (the scorer's normalised answer) (empty: the task's first)"},
 	contextParam,
 }
 

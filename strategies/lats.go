@@ -165,6 +165,11 @@ func ParseLATSScore(reply string) (float64, bool) {
 	return min(max(v/10, 0), 1), true
 }
 
+func hasTemplate(env Env, name string) bool {
+	_, ok := env.Prompts.Text(name)
+	return ok
+}
+
 func (s *lats) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result, error) {
 	env.Memory = env.memory()
 	tb, ok := env.Task.(tasks.Toolbox)
@@ -172,9 +177,9 @@ func (s *lats) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result,
 		return Result{}, s.CheckTask(env.Task)
 	}
 	for _, name := range []string{"lats_react", "lats_value", "reflect", "self_eval"} {
-		if _, ok := env.Prompts.Text(env.Task.Name() + "/" + name); !ok {
-			return Result{}, fmt.Errorf("lats: task %s has no template %s/%s.txt (add it to prompts/ or a --prompts folder)",
-				env.Task.Name(), env.Task.Name(), name)
+		if full := tasks.TemplateName(env.Prompts, env.Task, name); !hasTemplate(env, full) {
+			return Result{}, fmt.Errorf("lats: task %s has no template %s.txt (add it to prompts/ or a --prompts folder)",
+				env.Task.Name(), full)
 		}
 	}
 	probe, err := tb.Tools(inst)

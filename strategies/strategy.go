@@ -99,9 +99,10 @@ type PromptData struct {
 	Context string // reading material shown with the input (a task's ContextRenderer); "" for none
 }
 
-// render renders the task's template called name ("cot" → "game24/cot").
+// render renders the task's template called name ("cot" → "game24/cot";
+// see tasks.TemplateName).
 func render(env Env, name string, data any) (string, error) {
-	return env.Prompts.Render(env.Task.Name()+"/"+name, data)
+	return env.Prompts.Render(tasks.TemplateName(env.Prompts, env.Task, name), data)
 }
 
 // userPrompt is a single-turn conversation.

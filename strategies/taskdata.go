@@ -12,7 +12,7 @@ import (
 // that have some (tasks.ContextRenderer).
 var contextParam = Param{
 	Name: "context", Kind: String, Default: "", Allowed: []string{"", "gold", "distractor", "none"},
-	Doc: "reading shown with the input, for tasks that have it: hotpotqa gold|distractor|none (empty: the task's default, gold)",
+	Doc: "reading shown with the input, for tasks that have it: hotpotqa gold|distractor|none, file tasks with context gold|none (empty: the task's default, gold)",
 }
 
 // checkContext rejects a context mode the task does not offer.

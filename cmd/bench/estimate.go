@@ -30,6 +30,7 @@ func cmdEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	model := fs.String("model", "", "the model whose tokenizer and prices to use, e.g. gpt-4o (default: the run's model)")
 	fs.Int64Var(&cfg.Seed, "seed", cfg.Seed, "seed of the dry run")
 	fs.StringVar(&cfg.PromptDir, "prompts", "", "folder of prompt templates overriding the bundled ones")
+	loadData := dataFlags(fs, &cfg)
 	simParams := simFlags(fs)
 	skills := fs.String("skills", "0.2,0.5,0.8", "simulator skill levels of the dry runs (comma-separated); the estimate spans them")
 	loadBudget := budgetFlags(fs, &cfg)
@@ -53,6 +54,9 @@ func cmdEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return usageError{err}
 	}
 	if err := loadModel(); err != nil {
+		return usageError{err}
+	}
+	if err := loadData(); err != nil {
 		return usageError{err}
 	}
 	levels, err := parseSkills(*skills)

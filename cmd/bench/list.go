@@ -9,17 +9,26 @@ import (
 	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/strategies"
 	"github.com/reasonbench/reasonbench/tasks"
+	"github.com/reasonbench/reasonbench/tasks/qa"
 )
 
 func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("list", stderr)
+	fileTask := fs.String("task", "", "describe this task only, e.g. file:PATH.jsonl: its data digest, rows and scorer")
+	spec := fs.String("task-spec", "", taskSpecHelp)
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if *fileTask != "" {
+		return listTask(stdout, *fileTask, *spec)
 	}
 	fmt.Fprintln(stdout, "tasks:")
 	for _, t := range bench.Tasks() {
 		fmt.Fprintf(stdout, "  %-10s %s\n", t.Name, t.Doc)
 		task := t.New()
+		if d, ok := task.(tasks.DataSource); ok {
+			fmt.Fprintf(stdout, "      data %s (%d rows)\n", d.Dataset().SHA256, d.Dataset().Rows)
+		}
 		if rc, ok := task.(tasks.RuleChooser); ok {
 			for _, r := range rc.Rules() {
 				rt, _ := rc.WithRule(r)
@@ -28,6 +37,11 @@ func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		} else if r := tasks.Rule(task); r != "" {
 			fmt.Fprintf(stdout, "      scoring rule %s\n", r)
 		}
+	}
+	fmt.Fprintf(stdout, "  %-10s %s\n", "file:PATH", "your own data: a JSONL or CSV file with question, answer and optional context, choices, id (--task-spec for other names); runs record its digest (bench list --task file:PATH shows it)")
+	fmt.Fprintln(stdout, "      scorers (--scorer NAME, or scorer: in the spec):")
+	for _, d := range qa.ScorerDocs {
+		fmt.Fprintf(stdout, "      %-8s %s\n", d.Name, d.Doc)
 	}
 	fmt.Fprintln(stdout, "\nstrategies (set parameters with --set NAME=VALUE):")
 	for _, s := range strategies.Registry() {
@@ -58,5 +72,38 @@ func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fmt.Fprintln(stdout, "             --param NAME=VALUE sends any request field verbatim (reasoning_effort=high, top_p=0.9, a JSON value as JSON);")
 	fmt.Fprintln(stdout, "             --set temperature=default sends no temperature (reasoning models); --api completions for base models;")
 	fmt.Fprintln(stdout, "             --think split|keep and --think-tags for <think> blocks in the content; see README, Models and servers")
+	return nil
+}
+
+// listTask describes one task: its name as runs record it, its data and
+// its scoring rule.
+func listTask(stdout io.Writer, name, spec string) error {
+	task, err := bench.OpenTask(name, spec, "")
+	if err != nil {
+		return usageError{err}
+	}
+	fmt.Fprintf(stdout, "task %s\n", task.Name())
+	if d, ok := task.(tasks.DataSource); ok {
+		ds := d.Dataset()
+		fmt.Fprintf(stdout, "  data  %s (%d rows)", ds.SHA256, ds.Rows)
+		if ds.Path != "" {
+			fmt.Fprintf(stdout, " %s", ds.Path)
+		}
+		fmt.Fprintln(stdout)
+		if ds.Spec != "" {
+			fmt.Fprintf(stdout, "  spec  %s %s\n", ds.SpecSHA256, ds.Spec)
+		}
+	}
+	fmt.Fprintf(stdout, "  rule  %s\n", tasks.Rule(task))
+	var caps []string
+	if _, ok := task.(tasks.ContextRenderer); ok {
+		caps = append(caps, "context=gold|none", "react and lats over a docstore of its context")
+	}
+	if ts, ok := task.(tasks.ThoughtSpace); ok {
+		caps = append(caps, fmt.Sprintf("tot and mcts with generate=sample evaluate=vote, %d steps", ts.Steps()))
+	}
+	if len(caps) > 0 {
+		fmt.Fprintf(stdout, "  offers %s\n", strings.Join(caps, "; "))
+	}
 	return nil
 }

@@ -36,6 +36,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.StringVar(&cfg.Cache, "cache", cfg.Cache, "response cache: readwrite, read or off (a rerun of a finished run then makes no model calls)")
 	fs.StringVar(&cfg.PromptDir, "prompts", "", "folder of prompt templates (task/name.txt) overriding the bundled ones")
 	fs.StringVar(&cfg.Rule, "rule", "", "scoring rule (default the task's; game24: strict|paper); recorded with the run")
+	loadData := dataFlags(fs, &cfg)
 	simParams := simFlags(fs)
 	db := dbFlag(fs)
 	asJSON := fs.Bool("json", false, "print the summary as one JSON object on stdout")
@@ -49,6 +50,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return usageError{err}
 	}
 	if err := loadModel(); err != nil {
+		return usageError{err}
+	}
+	if err := loadData(); err != nil {
 		return usageError{err}
 	}
 	cfg.Sim = *simParams

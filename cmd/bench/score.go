@@ -11,20 +11,21 @@ import (
 
 func cmdScore(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("score", stderr)
-	taskName := fs.String("task", "", "task whose scorer to use (see bench list)")
+	taskName := fs.String("task", "", "task whose scorer to use (see bench list), or file:PATH for a data file's")
 	in := fs.String("in", "", "JSON Lines file to score ('-' for stdin)")
 	var o bench.ScoreOptions
 	fs.StringVar(&o.GroupBy, "group-by", "", "field grouping samples of one instance (e.g. idx): adds a majority vote per group")
 	rule := fs.String("rule", "", "scoring rule (default the task's; game24: strict|paper)")
-	fs.StringVar(&o.Vote, "vote", "", "vote key with --group-by: game24 line|expression|canonical, hotpotqa answer (default: the task's first)")
+	spec := fs.String("task-spec", "", taskSpecHelp)
+	scorer := fs.String("scorer", "", scorerHelp)
+	fs.StringVar(&o.Vote, "vote", "", "vote key with --group-by: game24 line|expression|canonical, hotpotqa, gsm8k and file tasks answer (default: the task's first)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	ts, err := bench.LookupTask(*taskName)
-	if err != nil {
+	if err := applyScorer(rule, *scorer); err != nil {
 		return usageError{err}
 	}
-	task, err := bench.TaskWithRule(ts, *rule)
+	task, err := bench.OpenTask(*taskName, *spec, *rule)
 	if err != nil {
 		return usageError{err}
 	}

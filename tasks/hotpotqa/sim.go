@@ -1,7 +1,6 @@
 package hotpotqa
 
 import (
-	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -463,7 +462,7 @@ func respondReAct(p sim.Prompt, first string, rng *rand.Rand, params sim.Params)
 			input = distractorTitle(st.q, rng)
 			thought = fmt.Sprintf("Maybe %s is relevant. I will search it.", input)
 		default:
-			input = mistype(title, rng)
+			input = sim.Mistype(title, rng)
 			thought = fmt.Sprintf("I need to search %s.", title)
 		}
 	}
@@ -483,44 +482,11 @@ func distractorTitle(q Question, rng *rand.Rand) string {
 	return ds[rng.IntN(len(ds))]
 }
 
-// mistype drops one letter from the middle of s.
-func mistype(s string, rng *rand.Rand) string {
-	r := []rune(s)
-	if len(r) < 4 {
-		return s + "s"
-	}
-	i := 1 + rng.IntN(len(r)-2)
-	return string(r[:i]) + string(r[i+1:])
-}
-
 // renderReAct writes the turn in the conversation's protocol.
 func renderReAct(st reactState, thought, action, input string, rng *rand.Rand) llm.Choice {
-	switch st.proto {
-	case "tools":
-		if st.last {
-			return llm.Choice{Reasoning: thought, Content: "Answer: " + input}
-		}
-		argName := "entity"
-		if action == ToolFinish {
-			argName = "answer"
-		}
-		args, _ := json.Marshal(map[string]string{argName: input})
-		id := fmt.Sprintf("call_%d_%04x", st.turn, rng.IntN(1<<16))
-		return llm.Choice{Reasoning: thought, ToolCalls: []llm.ToolCall{{ID: id, Name: action, Arguments: string(args)}}}
-	case "json":
-		b, _ := json.Marshal(struct {
-			Thought string `json:"thought"`
-			Action  string `json:"action"`
-			Input   string `json:"input"`
-		}{thought, action, input})
-		return llm.Choice{Content: string(b)}
+	argName := "entity"
+	if action == ToolFinish {
+		argName = "answer"
 	}
-	return llm.Choice{Content: fmt.Sprintf("Thought: %s\nAction: %s[%s]", thought, capitalise(action), input)}
-}
-
-func capitalise(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
+	return sim.ReActTurn(st.proto, st.last, st.turn, thought, action, argName, input, rng)
 }

@@ -147,7 +147,7 @@ func refReActThought(q Question, body []string, n int, rng *rand.Rand, params si
 	case rng.IntN(2) == 0:
 		title = distractorTitle(q, rng)
 	default:
-		title = mistype(title, rng)
+		title = sim.Mistype(title, rng)
 	}
 	return fmt.Sprintf("I need a fact I have not read yet. I will search %s.", title)
 }
