@@ -23,7 +23,7 @@ func (c *mapCache) CacheGet(_ context.Context, key string) (json.RawMessage, tim
 	return raw, time.Millisecond, ok, nil
 }
 
-func (c *mapCache) CachePut(_ context.Context, key string, resp json.RawMessage, _ time.Duration) error {
+func (c *mapCache) CachePut(_ context.Context, key string, _, resp json.RawMessage, _ time.Duration) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.m[key] = resp

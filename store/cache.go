@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -9,25 +10,87 @@ import (
 	"time"
 )
 
+// RunCache is the response cache as one run uses it (llm.ResponseCache):
+// entries are shared by every run, and those a run stores are marked as its
+// own, so that deleting the run can drop them. An entry refers to the blobs
+// of the request and response, which the call that made them refers to too.
+type RunCache struct {
+	st  *Store
+	run int64
+}
+
+// ResponseCache returns the cache for a run's calls.
+func (s *Store) ResponseCache(runID int64) RunCache { return RunCache{st: s, run: runID} }
+
+// cacheKey is how a key is stored: 16 bytes of its SHA-256 (keys are
+// SHA-256 hex already; 128 bits keep collisions out of reach).
+func cacheKey(key string) []byte {
+	sum := sha256.Sum256([]byte(key))
+	return sum[:16]
+}
+
 // CacheGet returns a cached response and the latency it originally took.
-func (s *Store) CacheGet(ctx context.Context, key string) (json.RawMessage, time.Duration, bool, error) {
-	var resp string
-	var ms float64
-	err := s.db.QueryRowContext(ctx, `SELECT response, latency_ms FROM cache WHERE key = ?`, key).Scan(&resp, &ms)
+func (c RunCache) CacheGet(ctx context.Context, key string) (json.RawMessage, time.Duration, bool, error) {
+	s := c.st
+	var us int64
+	var respID int64
+	var reqID sql.NullInt64
+	var resp, req []byte
+	err := s.db.QueryRowContext(ctx, `SELECT c.latency_us, r.id, r.data, q.id, q.data FROM cache c
+		JOIN blobs r ON r.id = c.response LEFT JOIN blobs q ON q.id = c.request WHERE c.key = ?`, cacheKey(key)).
+		Scan(&us, &respID, &resp, &reqID, &req)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, 0, false, nil
 	}
 	if err != nil {
 		return nil, 0, false, fmt.Errorf("cache lookup: %w", err)
 	}
-	return json.RawMessage(resp), msToDuration(ms), true, nil
+	text, err := s.decode(ctx, s.db, resp)
+	if err != nil {
+		return nil, 0, false, fmt.Errorf("cache lookup: %w", err)
+	}
+	_, sum := contentHash(text)
+	s.memo.put(sum, respID)
+	// The recorder finds the request's blob in the memo when the call's
+	// request is the same text (the key leaves the purpose out).
+	if reqID.Valid {
+		if b, err := s.decode(ctx, s.db, req); err == nil {
+			_, sum := contentHash(b)
+			s.memo.put(sum, reqID.Int64)
+		}
+	}
+	return json.RawMessage(text), time.Duration(us) * time.Microsecond, true, nil
 }
 
-// CachePut stores a response; the first one stored for a key wins.
-func (s *Store) CachePut(ctx context.Context, key string, resp json.RawMessage, latency time.Duration) error {
-	_, err := s.db.ExecContext(ctx, `INSERT OR IGNORE INTO cache (key, response, latency_ms, created_at) VALUES (?, ?, ?, ?)`,
-		key, string(resp), float64(latency.Microseconds())/1000, time.Now().UTC().Format(time.RFC3339Nano))
+// CachePut stores a response and the request that asked for it; the first
+// one stored for a key wins.
+func (c RunCache) CachePut(ctx context.Context, key string, req, resp json.RawMessage, latency time.Duration) error {
+	s := c.st
+	if err := s.readyEncoder(ctx, s.db); err != nil {
+		return fmt.Errorf("cache store: %w", err)
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
+		return fmt.Errorf("cache store: %w", err)
+	}
+	defer tx.Rollback()
+	reqID, err := s.putBlob(ctx, tx, []byte(orEmptyObject(req)))
+	if err != nil {
+		return fmt.Errorf("cache store: %w", err)
+	}
+	respID, err := s.putBlob(ctx, tx, []byte(orEmptyObject(resp)))
+	if err != nil {
+		return fmt.Errorf("cache store: %w", err)
+	}
+	var run any
+	if c.run != 0 {
+		run = c.run
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO cache (key, request, response, latency_us, run_id) VALUES (?, ?, ?, ?, ?)`,
+		cacheKey(key), reqID, respID, latency.Microseconds(), run); err != nil {
+		return fmt.Errorf("cache store: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("cache store: %w", err)
 	}
 	return nil

@@ -101,7 +101,7 @@ func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *format != "jsonl" {
 		return usageError{fmt.Errorf("unknown format %q (known: jsonl)", *format)}
 	}
-	st, err := openStore(ctx, *db)
+	st, err := openExisting(ctx, *db)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,204 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"strings"
+	"sync"
+)
+
+// Blobs hold every request, response and search tree once, compressed: a
+// call, a cache entry and a rerun's call that replays it refer to the same
+// rows. A blob is found by the first 8 bytes of its content's SHA-256 and
+// confirmed by comparing the content, so equal texts share a row and a hash
+// collision costs a second row, never a wrong text.
+
+// contentHash is the blob index key of content.
+func contentHash(content []byte) (int64, [32]byte) {
+	sum := sha256.Sum256(content)
+	return int64(binary.BigEndian.Uint64(sum[:8])), sum
+}
+
+// putBlob returns the id of the blob holding content, storing it if no blob
+// does. q is the writer's transaction; the encoder must be ready.
+func (s *Store) putBlob(ctx context.Context, q querier, content []byte) (int64, error) {
+	h, sum := contentHash(content)
+	id, err := s.findBlob(ctx, q, h, content)
+	if err != nil || id != 0 {
+		if id != 0 {
+			s.memo.put(sum, id)
+		}
+		return id, err
+	}
+	stored, err := s.encode(content)
+	if err != nil {
+		return 0, err
+	}
+	res, err := q.ExecContext(ctx, `INSERT INTO blobs (hash, data) VALUES (?, ?)`, h, stored)
+	if err != nil {
+		return 0, fmt.Errorf("store blob: %w", err)
+	}
+	if id, err = res.LastInsertId(); err != nil {
+		return 0, fmt.Errorf("store blob: %w", err)
+	}
+	s.memo.put(sum, id)
+	return id, nil
+}
+
+// findBlob returns the id of a blob with this content, 0 if there is none.
+func (s *Store) findBlob(ctx context.Context, q querier, h int64, content []byte) (int64, error) {
+	rows, err := q.QueryContext(ctx, `SELECT id, data FROM blobs WHERE hash = ?`, h)
+	if err != nil {
+		return 0, fmt.Errorf("find blob: %w", err)
+	}
+	type candidate struct {
+		id   int64
+		data []byte
+	}
+	var cands []candidate
+	for rows.Next() {
+		var c candidate
+		if err := rows.Scan(&c.id, &c.data); err != nil {
+			rows.Close()
+			return 0, fmt.Errorf("find blob: %w", err)
+		}
+		cands = append(cands, c)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("find blob: %w", err)
+	}
+	for _, c := range cands {
+		got, err := s.decode(ctx, q, c.data)
+		if err != nil {
+			return 0, fmt.Errorf("blob %d: %w", c.id, err)
+		}
+		if bytes.Equal(got, content) {
+			return c.id, nil
+		}
+	}
+	return 0, nil
+}
+
+// readBlobs returns the contents of blobs by id; a missing id is an error.
+func (s *Store) readBlobs(ctx context.Context, q querier, ids []int64) (map[int64][]byte, error) {
+	out := make(map[int64][]byte, len(ids))
+	var todo []int64
+	for _, id := range ids {
+		if _, ok := out[id]; !ok {
+			out[id] = nil
+			todo = append(todo, id)
+		}
+	}
+	const chunk = 500
+	for len(todo) > 0 {
+		n := min(chunk, len(todo))
+		args := make([]any, n)
+		for i, id := range todo[:n] {
+			args[i] = id
+		}
+		rows, err := q.QueryContext(ctx, `SELECT id, data FROM blobs WHERE id IN (`+placeholders(n)+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("read blobs: %w", err)
+		}
+		stored := map[int64][]byte{}
+		for rows.Next() {
+			var id int64
+			var data []byte
+			if err := rows.Scan(&id, &data); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("read blobs: %w", err)
+			}
+			stored[id] = data
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("read blobs: %w", err)
+		}
+		// Decoded after the rows are closed: decoding may read dictionaries
+		// through the store's one connection.
+		for id, data := range stored {
+			if out[id], err = s.decode(ctx, q, data); err != nil {
+				return nil, fmt.Errorf("blob %d: %w", id, err)
+			}
+		}
+		todo = todo[n:]
+	}
+	for id, b := range out {
+		if b == nil {
+			return nil, fmt.Errorf("blob %d: %w", id, ErrNotFound)
+		}
+	}
+	return out, nil
+}
+
+// existingBlobs returns which of ids are blobs.
+func existingBlobs(ctx context.Context, q querier, ids []int64) (map[int64]bool, error) {
+	out := map[int64]bool{}
+	const chunk = 500
+	for len(ids) > 0 {
+		n := min(chunk, len(ids))
+		args := make([]any, n)
+		for i, id := range ids[:n] {
+			args[i] = id
+		}
+		rows, err := q.QueryContext(ctx, `SELECT id FROM blobs WHERE id IN (`+placeholders(n)+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("check blobs: %w", err)
+		}
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("check blobs: %w", err)
+			}
+			out[id] = true
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("check blobs: %w", err)
+		}
+		ids = ids[n:]
+	}
+	return out, nil
+}
+
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
+}
+
+// blobMemo remembers, by SHA-256 of the content, blobs this process stored
+// or read recently, so that recording a call whose request and response the
+// cache has just stored or replayed needs no lookup. An id from the memo is
+// checked to exist when used: another process may have collected it.
+type blobMemo struct {
+	mu sync.Mutex
+	m  map[[32]byte]int64
+}
+
+// memoSize bounds the memo (about 60 bytes an entry); it starts over when full.
+const memoSize = 1 << 17
+
+func (b *blobMemo) put(sum [32]byte, id int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.m == nil || len(b.m) >= memoSize {
+		b.m = make(map[[32]byte]int64)
+	}
+	b.m[sum] = id
+}
+
+func (b *blobMemo) get(sum [32]byte) int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.m[sum]
+}
+
+func (b *blobMemo) reset() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.m = nil
+}
