@@ -23,34 +23,34 @@ func contentHash(content []byte) (int64, [32]byte) {
 }
 
 // putBlob returns the id of the blob holding content, storing it if no blob
-// does. q is the writer's transaction; the encoder must be ready.
-func (s *Store) putBlob(ctx context.Context, q querier, content []byte) (int64, error) {
+// does. The encoder must be ready.
+func (w *writeTx) putBlob(ctx context.Context, content []byte) (int64, error) {
+	s := w.s
 	h, sum := contentHash(content)
-	id, err := s.findBlob(ctx, q, h, content)
-	if err != nil || id != 0 {
-		if id != 0 {
-			s.memo.put(sum, id)
-		}
-		return id, err
-	}
-	stored, err := s.encode(content)
+	id, err := s.findBlob(ctx, w, h, content)
 	if err != nil {
 		return 0, err
 	}
-	res, err := q.ExecContext(ctx, `INSERT INTO blobs (hash, data) VALUES (?, ?)`, h, stored)
-	if err != nil {
-		return 0, fmt.Errorf("store blob: %w", err)
+	if id == 0 {
+		stored, err := s.encode(content)
+		if err != nil {
+			return 0, err
+		}
+		res, err := s.exec(ctx, w, qBlobInsert, h, stored)
+		if err != nil {
+			return 0, fmt.Errorf("store blob: %w", err)
+		}
+		if id, err = res.LastInsertId(); err != nil {
+			return 0, fmt.Errorf("store blob: %w", err)
+		}
 	}
-	if id, err = res.LastInsertId(); err != nil {
-		return 0, fmt.Errorf("store blob: %w", err)
-	}
-	s.memo.put(sum, id)
+	w.learned = append(w.learned, learnedBlob{sum, id})
 	return id, nil
 }
 
 // findBlob returns the id of a blob with this content, 0 if there is none.
 func (s *Store) findBlob(ctx context.Context, q querier, h int64, content []byte) (int64, error) {
-	rows, err := q.QueryContext(ctx, `SELECT id, data FROM blobs WHERE hash = ?`, h)
+	rows, err := s.query(ctx, q, qBlobFind, h)
 	if err != nil {
 		return 0, fmt.Errorf("find blob: %w", err)
 	}
@@ -135,48 +135,19 @@ func (s *Store) readBlobs(ctx context.Context, q querier, ids []int64) (map[int6
 	return out, nil
 }
 
-// existingBlobs returns which of ids are blobs.
-func existingBlobs(ctx context.Context, q querier, ids []int64) (map[int64]bool, error) {
-	out := map[int64]bool{}
-	const chunk = 500
-	for len(ids) > 0 {
-		n := min(chunk, len(ids))
-		args := make([]any, n)
-		for i, id := range ids[:n] {
-			args[i] = id
-		}
-		rows, err := q.QueryContext(ctx, `SELECT id FROM blobs WHERE id IN (`+placeholders(n)+`)`, args...)
-		if err != nil {
-			return nil, fmt.Errorf("check blobs: %w", err)
-		}
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("check blobs: %w", err)
-			}
-			out[id] = true
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("check blobs: %w", err)
-		}
-		ids = ids[n:]
-	}
-	return out, nil
-}
-
 func placeholders(n int) string {
 	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
 }
 
 // blobMemo remembers, by SHA-256 of the content, blobs this process stored
 // or read recently, so that recording a call whose request and response the
-// cache has just stored or replayed needs no lookup. An id from the memo is
-// checked to exist when used: another process may have collected it.
+// cache has just stored or replayed needs no lookup. It belongs to one
+// generation of the gc table: collecting blobs starts a new one, and the
+// first write transaction to see it empties the memo.
 type blobMemo struct {
-	mu sync.Mutex
-	m  map[[32]byte]int64
+	mu  sync.Mutex
+	m   map[[32]byte]int64
+	gen int64
 }
 
 // memoSize bounds the memo (about 60 bytes an entry); it starts over when full.
@@ -191,14 +162,27 @@ func (b *blobMemo) put(sum [32]byte, id int64) {
 	b.m[sum] = id
 }
 
-func (b *blobMemo) get(sum [32]byte) int64 {
+// get returns the id of the blob with this content (0 if unknown) and the
+// generation it belongs to.
+func (b *blobMemo) get(sum [32]byte) (id, gen int64) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.m[sum]
+	return b.m[sum], b.gen
 }
 
-func (b *blobMemo) reset() {
+// generation is the gc generation the memo belongs to.
+func (b *blobMemo) generation() int64 {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.m = nil
+	return b.gen
+}
+
+// checkGeneration empties the memo if blobs were collected since it was
+// filled.
+func (b *blobMemo) checkGeneration(gen int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if gen != b.gen {
+		b.m, b.gen = nil, gen
+	}
 }

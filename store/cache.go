@@ -36,9 +36,7 @@ func (c RunCache) CacheGet(ctx context.Context, key string) (json.RawMessage, ti
 	var respID int64
 	var reqID sql.NullInt64
 	var resp, req []byte
-	err := s.db.QueryRowContext(ctx, `SELECT c.latency_us, r.id, r.data, q.id, q.data FROM cache c
-		JOIN blobs r ON r.id = c.response LEFT JOIN blobs q ON q.id = c.request WHERE c.key = ?`, cacheKey(key)).
-		Scan(&us, &respID, &resp, &reqID, &req)
+	err := s.queryRow(ctx, s.db, qCacheGet, cacheKey(key)).Scan(&us, &respID, &resp, &reqID, &req)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, 0, false, nil
 	}
@@ -66,19 +64,16 @@ func (c RunCache) CacheGet(ctx context.Context, key string) (json.RawMessage, ti
 // one stored for a key wins.
 func (c RunCache) CachePut(ctx context.Context, key string, req, resp json.RawMessage, latency time.Duration) error {
 	s := c.st
-	if err := s.readyEncoder(ctx, s.db); err != nil {
-		return fmt.Errorf("cache store: %w", err)
-	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	w, err := s.beginWrite(ctx)
 	if err != nil {
 		return fmt.Errorf("cache store: %w", err)
 	}
-	defer tx.Rollback()
-	reqID, err := s.putBlob(ctx, tx, []byte(orEmptyObject(req)))
+	defer w.Rollback()
+	reqID, err := w.putBlob(ctx, []byte(orEmptyObject(req)))
 	if err != nil {
 		return fmt.Errorf("cache store: %w", err)
 	}
-	respID, err := s.putBlob(ctx, tx, []byte(orEmptyObject(resp)))
+	respID, err := w.putBlob(ctx, []byte(orEmptyObject(resp)))
 	if err != nil {
 		return fmt.Errorf("cache store: %w", err)
 	}
@@ -86,11 +81,10 @@ func (c RunCache) CachePut(ctx context.Context, key string, req, resp json.RawMe
 	if c.run != 0 {
 		run = c.run
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO cache (key, request, response, latency_us, run_id) VALUES (?, ?, ?, ?, ?)`,
-		cacheKey(key), reqID, respID, latency.Microseconds(), run); err != nil {
+	if _, err := s.exec(ctx, w, qCachePut, cacheKey(key), reqID, respID, latency.Microseconds(), run); err != nil {
 		return fmt.Errorf("cache store: %w", err)
 	}
-	if err := tx.Commit(); err != nil {
+	if err := w.commit(); err != nil {
 		return fmt.Errorf("cache store: %w", err)
 	}
 	return nil

@@ -51,6 +51,7 @@ type CallLog struct {
 type pendingCall struct {
 	Call
 	req, resp int64 // blob ids the memo knew; 0: found or stored on flush
+	gen       int64 // the memo's generation when they were looked up
 }
 
 // CallLog returns an empty log for an item of a run.
@@ -67,9 +68,12 @@ func (l *CallLog) Add(c Call) {
 	c.Request, c.Response = json.RawMessage(orEmptyObject(c.Request)), json.RawMessage(orEmptyObject(c.Response))
 	p := pendingCall{Call: c}
 	_, sum := contentHash(c.Request)
-	p.req = l.st.memo.get(sum)
+	p.req, p.gen = l.st.memo.get(sum)
 	_, sum = contentHash(c.Response)
-	p.resp = l.st.memo.get(sum)
+	var gen int64
+	if p.resp, gen = l.st.memo.get(sum); gen != p.gen {
+		p.req, p.resp = 0, 0
+	}
 	l.mu.Lock()
 	l.pending = append(l.pending, p)
 	l.mu.Unlock()
@@ -99,50 +103,38 @@ func (s *Store) RecordCall(ctx context.Context, c Call) error {
 
 // storeCalls writes one batch.
 func (s *Store) storeCalls(ctx context.Context, runID int64, item int, calls []pendingCall) error {
-	if err := s.readyEncoder(ctx, s.db); err != nil {
-		return err
-	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	w, err := s.beginWrite(ctx)
 	if err != nil {
 		return err
 	}
-	defer tx.Rollback()
-	// Ids from the memo are used only if the blobs are still there.
-	var known []int64
-	for _, c := range calls {
-		for _, id := range []int64{c.req, c.resp} {
-			if id != 0 {
-				known = append(known, id)
-			}
-		}
-	}
-	exist, err := existingBlobs(ctx, tx, known)
-	if err != nil {
-		return err
-	}
+	defer w.Rollback()
 	var last int64
-	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(max(last_id), 0) FROM call_batches`).Scan(&last); err != nil {
+	if err := s.queryRow(ctx, w, qLastCall).Scan(&last); err != nil {
 		return err
 	}
+	gen := s.memo.generation()
 	recs := make([]callRecord, len(calls))
 	for i, c := range calls {
 		req, resp := c.req, c.resp
-		if !exist[req] {
-			if req, err = s.putBlob(ctx, tx, c.Request); err != nil {
+		if c.gen != gen { // blobs were collected since: the ids may be gone
+			req, resp = 0, 0
+		}
+		if req == 0 {
+			if req, err = w.putBlob(ctx, c.Request); err != nil {
 				return err
 			}
 		}
-		if !exist[resp] {
-			if resp, err = s.putBlob(ctx, tx, c.Response); err != nil {
+		if resp == 0 {
+			if resp, err = w.putBlob(ctx, c.Response); err != nil {
 				return err
 			}
 		}
 		recs[i] = newCallRecord(c.Call, last+int64(i)+1, req, resp)
 	}
-	if err := s.insertBatch(ctx, tx, runID, item, recs); err != nil {
+	if err := s.insertBatch(ctx, w, runID, item, recs); err != nil {
 		return err
 	}
-	return tx.Commit()
+	return w.commit()
 }
 
 // newCallRecord is a call as a batch holds it.
@@ -174,9 +166,7 @@ func (s *Store) insertBatch(ctx context.Context, q querier, runID int64, item in
 	if err != nil {
 		return err
 	}
-	_, err = q.ExecContext(ctx, `INSERT INTO call_batches (last_id, run_id, item_idx, calls, requests, prompt_tokens,
-		completion_tokens, reasoning_tokens, cost, hits, hit_prompt_tokens, hit_completion_tokens, hit_cost, data)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	_, err = s.exec(ctx, q, qBatchPut,
 		recs[len(recs)-1].ID, runID, item, t.Calls, t.Requests, t.PromptTokens, t.CompletionTokens, t.ReasoningTokens, t.Cost,
 		hits.Calls, hits.PromptTokens, hits.CompletionTokens, hits.Cost, data)
 	if err != nil {
@@ -293,10 +283,7 @@ func (s *Store) ItemTotals(ctx context.Context, runID int64, item int) (RunTotal
 // totals sums calls of a run, of one item when item >= 0.
 func (s *Store) totals(ctx context.Context, runID int64, item int) (RunTotals, error) {
 	var t RunTotals
-	err := s.db.QueryRowContext(ctx, `SELECT COALESCE(sum(calls),0), COALESCE(sum(requests),0), COALESCE(sum(prompt_tokens),0),
-		COALESCE(sum(completion_tokens),0), COALESCE(sum(reasoning_tokens),0), COALESCE(sum(cost),0)
-		FROM call_batches WHERE run_id = ? AND (? < 0 OR item_idx = ?)`,
-		runID, item, item).Scan(&t.Calls, &t.Requests, &t.PromptTokens, &t.CompletionTokens, &t.ReasoningTokens, &t.Cost)
+	err := s.queryRow(ctx, s.db, qTotals, runID, item, item).Scan(&t.Calls, &t.Requests, &t.PromptTokens, &t.CompletionTokens, &t.ReasoningTokens, &t.Cost)
 	if err != nil {
 		return t, fmt.Errorf("totals of run %d: %w", runID, err)
 	}

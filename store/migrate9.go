@@ -13,10 +13,12 @@ import (
 // keeps its id, texts byte for byte, usage, latency and time; an item's calls
 // become one batch, or two when a checkpoint falls between them (a resume
 // keeps the calls up to the checkpoint and drops the rest).
-func migrateCompact(ctx context.Context, s *Store, tx *sql.Tx) error {
-	if err := s.readyEncoder(ctx, tx); err != nil {
+func migrateCompact(ctx context.Context, s *Store, sqlTx *sql.Tx) error {
+	if err := s.readyEncoder(ctx, sqlTx); err != nil {
 		return err
 	}
+	// The memo learns nothing here: the transaction is not committed yet.
+	tx := &writeTx{Tx: sqlTx, s: s}
 	if err := migrateCalls(ctx, s, tx); err != nil {
 		return fmt.Errorf("calls: %w", err)
 	}
@@ -31,7 +33,7 @@ func migrateCompact(ctx context.Context, s *Store, tx *sql.Tx) error {
 	return err
 }
 
-func migrateCalls(ctx context.Context, s *Store, tx *sql.Tx) error {
+func migrateCalls(ctx context.Context, s *Store, tx *writeTx) error {
 	rows, err := tx.QueryContext(ctx, `SELECT c.id, c.run_id, c.item_idx, c.purpose, c.request, c.response, c.prompt_tokens,
 		c.completion_tokens, c.reasoning_tokens, c.requests, c.cost, c.latency_ms, c.cache_hit, c.error, c.created_at,
 		COALESCE(k.call_id, 0) FROM calls c LEFT JOIN checkpoints k ON k.run_id = c.run_id AND k.item_idx = c.item_idx
@@ -71,11 +73,11 @@ func migrateCalls(ctx context.Context, s *Store, tx *sql.Tx) error {
 			}
 			cur = k
 		}
-		reqID, err := s.putBlob(ctx, tx, []byte(req))
+		reqID, err := tx.putBlob(ctx, []byte(req))
 		if err != nil {
 			return err
 		}
-		respID, err := s.putBlob(ctx, tx, []byte(resp))
+		respID, err := tx.putBlob(ctx, []byte(resp))
 		if err != nil {
 			return err
 		}
@@ -90,7 +92,7 @@ func migrateCalls(ctx context.Context, s *Store, tx *sql.Tx) error {
 	return flush()
 }
 
-func migrateNodes(ctx context.Context, s *Store, tx *sql.Tx) error {
+func migrateNodes(ctx context.Context, s *Store, tx *writeTx) error {
 	rows, err := tx.QueryContext(ctx, `SELECT run_id, item_idx, node_id, parent, depth, thought, value, selected, pruned,
 		terminal, visits FROM nodes ORDER BY run_id, item_idx, node_id`)
 	if err != nil {
@@ -102,7 +104,7 @@ func migrateNodes(ctx context.Context, s *Store, tx *sql.Tx) error {
 		if len(tree) == 0 {
 			return nil
 		}
-		err := s.putTree(ctx, tx, tree[0].RunID, tree[0].Item, tree)
+		err := tx.putTree(ctx, tree[0].RunID, tree[0].Item, tree)
 		tree = tree[:0]
 		return err
 	}
@@ -127,7 +129,7 @@ func migrateNodes(ctx context.Context, s *Store, tx *sql.Tx) error {
 
 // migrateCache keeps every entry; which request and run made an old entry
 // is not known.
-func migrateCache(ctx context.Context, s *Store, tx *sql.Tx) error {
+func migrateCache(ctx context.Context, s *Store, tx *writeTx) error {
 	rows, err := tx.QueryContext(ctx, `SELECT key, response, latency_ms FROM cache`)
 	if err != nil {
 		return err
@@ -139,7 +141,7 @@ func migrateCache(ctx context.Context, s *Store, tx *sql.Tx) error {
 		if err := rows.Scan(&key, &resp, &ms); err != nil {
 			return err
 		}
-		id, err := s.putBlob(ctx, tx, []byte(resp))
+		id, err := tx.putBlob(ctx, []byte(resp))
 		if err != nil {
 			return err
 		}

@@ -34,27 +34,24 @@ func (s *Store) PutNodes(ctx context.Context, runID int64, item int, nodes []Nod
 		}
 		return nil
 	}
-	if err := s.readyEncoder(ctx, s.db); err != nil {
-		return fmt.Errorf("put nodes: %w", err)
-	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	w, err := s.beginWrite(ctx)
 	if err != nil {
 		return fmt.Errorf("put nodes: %w", err)
 	}
-	defer tx.Rollback()
-	if err := s.putTree(ctx, tx, runID, item, nodes); err != nil {
+	defer w.Rollback()
+	if err := w.putTree(ctx, runID, item, nodes); err != nil {
 		return err
 	}
-	return tx.Commit()
+	return w.commit()
 }
 
-// putTree stores a tree in a writer's transaction.
-func (s *Store) putTree(ctx context.Context, q querier, runID int64, item int, nodes []Node) error {
-	id, err := s.putBlob(ctx, q, encodeNodes(nodes))
+// putTree stores a tree.
+func (w *writeTx) putTree(ctx context.Context, runID int64, item int, nodes []Node) error {
+	id, err := w.putBlob(ctx, encodeNodes(nodes))
 	if err != nil {
 		return fmt.Errorf("put nodes: %w", err)
 	}
-	if _, err := q.ExecContext(ctx, `INSERT OR REPLACE INTO trees (run_id, item_idx, blob) VALUES (?, ?, ?)`, runID, item, id); err != nil {
+	if _, err := w.s.exec(ctx, w, qTreePut, runID, item, id); err != nil {
 		return fmt.Errorf("put nodes: %w", err)
 	}
 	return nil

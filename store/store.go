@@ -22,6 +22,7 @@ type Store struct {
 	path  string
 	codec codec
 	memo  blobMemo
+	stmts map[string]*sql.Stmt // prepared at open, read-only after
 }
 
 // Open opens (creating if needed) the database at path and migrates it to
@@ -49,11 +50,16 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		}
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
+	if err := s.prepare(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
 	return s, nil
 }
 
 // Close closes the database.
 func (s *Store) Close() error {
+	s.closeStmts()
 	s.codec.close()
 	return s.db.Close()
 }
@@ -228,6 +234,8 @@ var migrations = []string{
 		blob     INTEGER NOT NULL,
 		PRIMARY KEY (run_id, item_idx)
 	) WITHOUT ROWID;
+	CREATE TABLE gc (generation INTEGER NOT NULL); -- counts collections of unused blobs
+	INSERT INTO gc VALUES (0);
 	CREATE TABLE cache_v9 (
 		key        BLOB PRIMARY KEY, -- 16 bytes of the SHA-256 of the request key
 		request    INTEGER,          -- blob ids
