@@ -16,11 +16,15 @@ import (
 // confirmed by comparing the content, so equal texts share a row and a hash
 // collision costs a second row, never a wrong text.
 
-// contentHash is the blob index key of content.
-func contentHash(content []byte) (int64, [32]byte) {
+// contentHash is the blob index key of content, and the memo's key (the
+// first 128 bits of its SHA-256: equal keys are equal contents, short of a
+// collision no one has found).
+func contentHash(content []byte) (int64, memoKey) {
 	sum := sha256.Sum256(content)
-	return int64(binary.BigEndian.Uint64(sum[:8])), sum
+	return int64(binary.BigEndian.Uint64(sum[:8])), memoKey(sum[:16])
 }
+
+type memoKey [16]byte
 
 // putBlob returns the id of the blob holding content, storing it if no blob
 // does. The encoder must be ready.
@@ -139,35 +143,38 @@ func placeholders(n int) string {
 	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
 }
 
-// blobMemo remembers, by SHA-256 of the content, blobs this process stored
-// or read recently, so that recording a call whose request and response the
-// cache has just stored or replayed needs no lookup. It belongs to one
+// blobMemo remembers, by content hash, the blobs this process stored or
+// read last, so that recording a call whose request and response the cache
+// has just stored or replayed needs no lookup: the recorder asks right after
+// the cache answered, so a few thousand entries do. It belongs to one
 // generation of the gc table: collecting blobs starts a new one, and the
 // first write transaction to see it empties the memo.
 type blobMemo struct {
-	mu  sync.Mutex
-	m   map[[32]byte]int64
-	gen int64
+	mu        sync.Mutex
+	cur, prev map[memoKey]int64 // cur fills up to memoSize, then becomes prev
+	gen       int64
 }
 
-// memoSize bounds the memo (about 60 bytes an entry); it starts over when full.
-const memoSize = 1 << 17
+const memoSize = 1 << 13
 
-func (b *blobMemo) put(sum [32]byte, id int64) {
+func (b *blobMemo) put(sum memoKey, id int64) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.m == nil || len(b.m) >= memoSize {
-		b.m = make(map[[32]byte]int64)
+	if b.cur == nil || len(b.cur) >= memoSize {
+		b.prev, b.cur = b.cur, make(map[memoKey]int64, memoSize)
 	}
-	b.m[sum] = id
+	b.cur[sum] = id
 }
 
 // get returns the id of the blob with this content (0 if unknown) and the
 // generation it belongs to.
-func (b *blobMemo) get(sum [32]byte) (id, gen int64) {
+func (b *blobMemo) get(sum memoKey) (id, gen int64) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.m[sum], b.gen
+	if id, ok := b.cur[sum]; ok {
+		return id, b.gen
+	}
+	return b.prev[sum], b.gen
 }
 
 // generation is the gc generation the memo belongs to.
@@ -183,6 +190,6 @@ func (b *blobMemo) checkGeneration(gen int64) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if gen != b.gen {
-		b.m, b.gen = nil, gen
+		b.cur, b.prev, b.gen = nil, nil, gen
 	}
 }

@@ -30,20 +30,25 @@ func cacheKey(key string) []byte {
 }
 
 // CacheGet returns a cached response and the latency it originally took.
-func (c RunCache) CacheGet(ctx context.Context, key string) (json.RawMessage, time.Duration, bool, error) {
+func (c RunCache) CacheGet(ctx context.Context, key string) (resp json.RawMessage, latency time.Duration, ok bool, err error) {
+	c.st.onReader(func() { resp, latency, ok, err = c.get(ctx, key) })
+	return resp, latency, ok, err
+}
+
+func (c RunCache) get(ctx context.Context, key string) (json.RawMessage, time.Duration, bool, error) {
 	s := c.st
 	var us int64
 	var respID int64
 	var reqID sql.NullInt64
 	var resp, req []byte
-	err := s.queryRow(ctx, s.db, qCacheGet, cacheKey(key)).Scan(&us, &respID, &resp, &reqID, &req)
+	err := s.queryRow(ctx, s.rdb, qCacheGet, cacheKey(key)).Scan(&us, &respID, &resp, &reqID, &req)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, 0, false, nil
 	}
 	if err != nil {
 		return nil, 0, false, fmt.Errorf("cache lookup: %w", err)
 	}
-	text, err := s.decode(ctx, s.db, resp)
+	text, err := s.decode(ctx, s.rdb, resp)
 	if err != nil {
 		return nil, 0, false, fmt.Errorf("cache lookup: %w", err)
 	}
@@ -52,7 +57,7 @@ func (c RunCache) CacheGet(ctx context.Context, key string) (json.RawMessage, ti
 	// The recorder finds the request's blob in the memo when the call's
 	// request is the same text (the key leaves the purpose out).
 	if reqID.Valid {
-		if b, err := s.decode(ctx, s.db, req); err == nil {
+		if b, err := s.decode(ctx, s.rdb, req); err == nil {
 			_, sum := contentHash(b)
 			s.memo.put(sum, reqID.Int64)
 		}
@@ -69,11 +74,17 @@ func (c RunCache) CachePut(ctx context.Context, key string, req, resp json.RawMe
 		return fmt.Errorf("cache store: %w", err)
 	}
 	defer w.Rollback()
-	reqID, err := w.putBlob(ctx, []byte(orEmptyObject(req)))
+	if len(req) == 0 {
+		req = json.RawMessage("{}")
+	}
+	if len(resp) == 0 {
+		resp = json.RawMessage("{}")
+	}
+	reqID, err := w.putBlob(ctx, req)
 	if err != nil {
 		return fmt.Errorf("cache store: %w", err)
 	}
-	respID, err := w.putBlob(ctx, []byte(orEmptyObject(resp)))
+	respID, err := w.putBlob(ctx, resp)
 	if err != nil {
 		return fmt.Errorf("cache store: %w", err)
 	}

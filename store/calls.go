@@ -65,7 +65,12 @@ func (l *CallLog) Add(c Call) {
 		c.CreatedAt = time.Now()
 	}
 	c.RunID, c.Item = l.run, l.item
-	c.Request, c.Response = json.RawMessage(orEmptyObject(c.Request)), json.RawMessage(orEmptyObject(c.Response))
+	if len(c.Request) == 0 {
+		c.Request = json.RawMessage("{}")
+	}
+	if len(c.Response) == 0 {
+		c.Response = json.RawMessage("{}")
+	}
 	p := pendingCall{Call: c}
 	_, sum := contentHash(c.Request)
 	p.req, p.gen = l.st.memo.get(sum)

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 
 	"github.com/klauspost/compress/zstd"
@@ -28,6 +29,9 @@ const maxDecoded = 1 << 30
 
 // maxDictBytes bounds a dictionary. The bundled prompts make about 55 KB.
 const maxDictBytes = 256 << 10
+
+// dictWindow is the encoder's window: the dictionary and what follows it.
+const dictWindow = 2 * maxDictBytes
 
 // querier is what both *sql.DB and *sql.Tx offer.
 type querier interface {
@@ -98,8 +102,10 @@ func (s *Store) readyEncoder(ctx context.Context, q querier) error {
 		c.covered, c.stale = covered, false
 		return nil
 	}
+	// Writes are serialized on the store's one connection, so one encoder
+	// does; the window need only reach back over the dictionary.
 	enc, err := zstd.NewWriter(nil, zstd.WithEncoderCRC(false), zstd.WithEncoderDictRaw(uint32(id), content),
-		zstd.WithLowerEncoderMem(true))
+		zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(dictWindow), zstd.WithLowerEncoderMem(true))
 	if err != nil {
 		return fmt.Errorf("zstd encoder: %w", err)
 	}
@@ -164,7 +170,8 @@ func (s *Store) decoder(ctx context.Context, q querier, reload bool) (*zstd.Deco
 	if err != nil {
 		return nil, err
 	}
-	opts := []zstd.DOption{zstd.WithDecoderConcurrency(0), zstd.WithDecoderMaxMemory(maxDecoded), zstd.WithDecoderLowmem(true)}
+	opts := []zstd.DOption{zstd.WithDecoderConcurrency(min(4, runtime.GOMAXPROCS(0))), zstd.WithDecoderMaxMemory(maxDecoded),
+		zstd.WithDecoderLowmem(true)}
 	for id, data := range dicts {
 		opts = append(opts, zstd.WithDecoderDictRaw(uint32(id), data))
 	}

@@ -18,11 +18,14 @@ import (
 
 // Store is an open results database. It is safe for concurrent use.
 type Store struct {
-	db    *sql.DB
-	path  string
-	codec codec
-	memo  blobMemo
-	stmts map[string]*sql.Stmt // prepared at open, read-only after
+	db     *sql.DB // the one connection that writes (and reads)
+	rdb    *sql.DB // connections that only read, for the response cache
+	path   string
+	codec  codec
+	memo   blobMemo
+	stmts  map[string]*sql.Stmt // prepared at open on db, read-only after
+	rstmts map[string]*sql.Stmt // the same on rdb
+	reads  chan func()          // work for the goroutines reading on rdb
 }
 
 // Open opens (creating if needed) the database at path and migrates it to
@@ -50,17 +53,60 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		}
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
+	// Cache lookups, one per call, read in parallel with the writer: in
+	// WAL mode readers neither wait for it nor block it.
+	s.rdb, err = sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)&_pragma=query_only(1)&_pragma=cache_size(-1024)")
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	s.rdb.SetMaxOpenConns(readers)
+	s.reads = make(chan func())
+	for range readers {
+		go func() {
+			for f := range s.reads {
+				f()
+			}
+		}()
+	}
 	if err := s.prepare(ctx); err != nil {
+		s.rdb.Close()
 		db.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	return s, nil
 }
 
+// readers is the number of reading connections.
+const readers = 2
+
+// onReader runs f, a read of the response cache, on one of the long-lived
+// reading goroutines. SQLite's interpreter (transpiled to Go) needs a deep
+// stack: run on the short-lived goroutine of each request, it grew and
+// copied that goroutine's stack on every call, a tenth of a rerun's time.
+func (s *Store) onReader(f func()) {
+	if s.reads == nil { // a read-only store
+		f()
+		return
+	}
+	done := make(chan struct{})
+	s.reads <- func() {
+		defer close(done)
+		f()
+	}
+	<-done
+}
+
 // Close closes the database.
 func (s *Store) Close() error {
 	s.closeStmts()
 	s.codec.close()
+	if s.reads != nil {
+		close(s.reads)
+	}
+	if s.rdb != s.db {
+		s.rdb.Close()
+	}
 	return s.db.Close()
 }
 

@@ -16,7 +16,7 @@ type writeTx struct {
 }
 
 type learnedBlob struct {
-	sum [32]byte
+	sum memoKey
 	id  int64
 }
 
@@ -74,32 +74,46 @@ const (
 	qTreePut = `INSERT OR REPLACE INTO trees (run_id, item_idx, blob) VALUES (?, ?, ?)`
 )
 
-var preparedQueries = []string{qGCGeneration, qBlobFind, qBlobInsert, qCacheGet, qCachePut, qLastCall, qBatchPut, qTotals, qTreePut}
+var (
+	preparedQueries = []string{qGCGeneration, qBlobFind, qBlobInsert, qCachePut, qLastCall, qBatchPut, qTotals, qTreePut}
+	readQueries     = []string{qCacheGet} // on the reading connections
+)
 
-// prepare prepares preparedQueries; Open calls it after migrating.
+// prepare prepares the statements; Open calls it after migrating.
 func (s *Store) prepare(ctx context.Context) error {
-	s.stmts = make(map[string]*sql.Stmt, len(preparedQueries))
-	for _, q := range preparedQueries {
-		st, err := s.db.PrepareContext(ctx, q)
-		if err != nil {
-			s.closeStmts()
-			return fmt.Errorf("prepare %.40q: %w", q, err)
+	s.stmts, s.rstmts = map[string]*sql.Stmt{}, map[string]*sql.Stmt{}
+	for _, set := range []struct {
+		db      *sql.DB
+		queries []string
+		into    map[string]*sql.Stmt
+	}{{s.db, preparedQueries, s.stmts}, {s.rdb, readQueries, s.rstmts}} {
+		for _, q := range set.queries {
+			st, err := set.db.PrepareContext(ctx, q)
+			if err != nil {
+				s.closeStmts()
+				return fmt.Errorf("prepare %.40q: %w", q, err)
+			}
+			set.into[q] = st
 		}
-		s.stmts[q] = st
 	}
 	return nil
 }
 
 func (s *Store) closeStmts() {
-	for _, st := range s.stmts {
-		st.Close()
+	for _, m := range []map[string]*sql.Stmt{s.stmts, s.rstmts} {
+		for _, st := range m {
+			st.Close()
+		}
 	}
-	s.stmts = nil
+	s.stmts, s.rstmts = nil, nil
 }
 
 // stmt returns the prepared statement for query bound to q, nil if there
 // is none (as during a migration).
 func (s *Store) stmt(ctx context.Context, q querier, query string) *sql.Stmt {
+	if q == s.rdb && s.rdb != s.db {
+		return s.rstmts[query]
+	}
 	st := s.stmts[query]
 	if st == nil {
 		return nil
