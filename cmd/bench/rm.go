@@ -3,11 +3,8 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 
 	"github.com/reasonbench/reasonbench/store"
 )
@@ -17,31 +14,9 @@ func cmdRm(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	keepCache := fs.Bool("keep-cache", false, "keep the response cache entries the runs stored (a rerun of them then needs no model calls)")
 	force := fs.Bool("force", false, "also delete runs whose status is running (their process died; bench resume would finish them)")
 	db := dbFlag(fs)
-	const usage = "usage: bench rm RUN... [--keep-cache] [--force]"
-	var ids []int64
-	for len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		id, err := strconv.ParseInt(args[0], 10, 64)
-		if err != nil {
-			return usageError{fmt.Errorf("run %q: want a run id (see bench list --db)", args[0])}
-		}
-		ids = append(ids, id)
-		args = args[1:]
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usageError{err}
-	}
-	for _, a := range fs.Args() {
-		id, err := strconv.ParseInt(a, 10, 64)
-		if err != nil {
-			return usageError{fmt.Errorf("run %q: want a run id (see bench list --db)", a)}
-		}
-		ids = append(ids, id)
-	}
-	if len(ids) == 0 {
-		return usageError{errors.New(usage)}
+	ids, err := parseRunArgs(fs, args, "usage: bench rm RUN... [--keep-cache] [--force]")
+	if err != nil {
+		return err
 	}
 	st, err := openExisting(ctx, *db)
 	if err != nil {
