@@ -60,6 +60,8 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzParseLATSScore -fuzztime=30s ./strategies/
 	$(GO) test -run='^$$' -fuzz=FuzzParseJSONAction -fuzztime=30s ./strategies/
 	$(GO) test -run='^$$' -fuzz=FuzzTextLineSplit -fuzztime=30s ./llm/tokens/
+	$(GO) test -run='^$$' -fuzz=FuzzDecodeCalls -fuzztime=30s ./store/
+	$(GO) test -run='^$$' -fuzz=FuzzDecodeNodes -fuzztime=30s ./store/
 
 # Go benchmarks: harness overhead, parsers, search.
 bench-go:

@@ -74,6 +74,13 @@ func (c RunCache) CachePut(ctx context.Context, key string, req, resp json.RawMe
 		return fmt.Errorf("cache store: %w", err)
 	}
 	defer w.Rollback()
+	var stored bool
+	if err := w.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM cache WHERE key = ?)`, cacheKey(key)).Scan(&stored); err != nil {
+		return fmt.Errorf("cache store: %w", err)
+	}
+	if stored { // the first one stored wins: keep no texts for this one
+		return nil
+	}
 	if len(req) == 0 {
 		req = json.RawMessage("{}")
 	}

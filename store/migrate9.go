@@ -14,6 +14,16 @@ import (
 // become one batch, or two when a checkpoint falls between them (a resume
 // keeps the calls up to the checkpoint and drops the rest).
 func migrateCompact(ctx context.Context, s *Store, sqlTx *sql.Tx) error {
+	drop := `DROP TABLE calls; DROP TABLE nodes; DROP TABLE cache; ALTER TABLE cache_v9 RENAME TO cache;`
+	var any bool
+	if err := sqlTx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM calls) OR EXISTS (SELECT 1 FROM nodes)
+		OR EXISTS (SELECT 1 FROM cache)`).Scan(&any); err != nil {
+		return err
+	}
+	if !any { // a new database
+		_, err := sqlTx.ExecContext(ctx, drop)
+		return err
+	}
 	if err := s.readyEncoder(ctx, sqlTx); err != nil {
 		return err
 	}
@@ -28,8 +38,7 @@ func migrateCompact(ctx context.Context, s *Store, sqlTx *sql.Tx) error {
 	if err := migrateCache(ctx, s, tx); err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
-	_, err := tx.ExecContext(ctx, `DROP TABLE calls; DROP TABLE nodes; DROP TABLE cache;
-		ALTER TABLE cache_v9 RENAME TO cache;`)
+	_, err := tx.ExecContext(ctx, drop)
 	return err
 }
 
