@@ -103,9 +103,11 @@ func (s *Store) readyEncoder(ctx context.Context, q querier) error {
 		return nil
 	}
 	// Writes are serialized on the store's one connection, so one encoder
-	// does; the window need only reach back over the dictionary.
+	// does; the window need only reach back over the dictionary. On texts
+	// this short the fastest level compresses as well as the default.
 	enc, err := zstd.NewWriter(nil, zstd.WithEncoderCRC(false), zstd.WithEncoderDictRaw(uint32(id), content),
-		zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(dictWindow), zstd.WithLowerEncoderMem(true))
+		zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(dictWindow), zstd.WithLowerEncoderMem(true),
+		zstd.WithEncoderLevel(zstd.SpeedFastest))
 	if err != nil {
 		return fmt.Errorf("zstd encoder: %w", err)
 	}
