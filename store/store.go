@@ -55,7 +55,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	// Cache lookups, one per call, read in parallel with the writer: in
 	// WAL mode readers neither wait for it nor block it.
-	s.rdb, err = sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)&_pragma=query_only(1)&_pragma=cache_size(-1024)")
+	s.rdb, err = sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)&_pragma=query_only(1)&_pragma=cache_size(-256)")
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
