@@ -49,39 +49,21 @@ func cmdDB(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return usageError{errors.New(usage)}
 	}
 	sub, args := args[0], args[1:]
+	if sub != "stats" && sub != "vacuum" {
+		return usageError{fmt.Errorf("unknown db command %q; %s", sub, usage)}
+	}
 	fs := newFlags("db "+sub, stderr)
 	db := dbFlag(fs)
-	switch sub {
-	case "stats":
-		asJSON := fs.Bool("json", false, "print the figures as JSON")
-		if err := parse(fs, args); err != nil {
-			return err
-		}
-		st, err := openExisting(ctx, *db)
-		if err != nil {
-			return err
-		}
-		defer st.Close()
-		stats, err := st.Stats(ctx)
-		if err != nil {
-			return err
-		}
-		if *asJSON {
-			enc := json.NewEncoder(stdout)
-			enc.SetIndent("", "  ")
-			return enc.Encode(stats)
-		}
-		writeStats(stdout, stats)
-		return nil
-	case "vacuum":
-		if err := parse(fs, args); err != nil {
-			return err
-		}
-		st, err := openExisting(ctx, *db)
-		if err != nil {
-			return err
-		}
-		defer st.Close()
+	asJSON := fs.Bool("json", false, "stats: print the figures as JSON")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	st, err := openExisting(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if sub == "vacuum" {
 		before, wal := st.FileSize()
 		c, err := st.Vacuum(ctx)
 		if err != nil {
@@ -92,7 +74,17 @@ func cmdDB(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			humanBytes(before+wal), humanBytes(after))
 		return nil
 	}
-	return usageError{fmt.Errorf("unknown db command %q; %s", sub, usage)}
+	stats, err := st.Stats(ctx)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(stats)
+	}
+	writeStats(stdout, stats)
+	return nil
 }
 
 // writeStats prints Stats for people.

@@ -190,9 +190,7 @@ func runsTable(ctx context.Context, st *store.Store, runs []store.Run) (table, e
 	for _, p := range paramNames {
 		t.cols = append(t.cols, column{name: "param_" + p, typ: kindType(kinds[p]), optional: true})
 	}
-	for _, m := range metrics {
-		t.cols = append(t.cols, column{name: "metric_" + m, typ: tFloat64, optional: true})
-	}
+	t.cols = append(t.cols, metricColumns(metrics)...)
 	for i, r := range runs {
 		s := sums[i]
 		saved, err := st.CacheSavings(ctx, r.ID)
@@ -210,16 +208,29 @@ func runsTable(ctx context.Context, st *store.Store, runs []store.Run) (table, e
 		for _, c := range t.cols[fixed : fixed+len(paramNames)] {
 			row = append(row, paramValue(params[strings.TrimPrefix(c.name, "param_")], c.typ))
 		}
-		for _, m := range metrics {
-			if v, ok := s.Metrics[m]; ok {
-				row = append(row, v)
-			} else {
-				row = append(row, nil)
-			}
-		}
-		t.rows = append(t.rows, row)
+		t.rows = append(t.rows, append(row, metricCells(metrics, s.Metrics)...))
 	}
 	return t, nil
+}
+
+// metricColumns are optional double columns metric_NAME.
+func metricColumns(names []string) []column {
+	cols := make([]column, len(names))
+	for i, m := range names {
+		cols[i] = column{name: "metric_" + m, typ: tFloat64, optional: true}
+	}
+	return cols
+}
+
+// metricCells are the values of metricColumns, nil for a metric not in values.
+func metricCells(names []string, values map[string]float64) []any {
+	cells := make([]any, len(names))
+	for i, m := range names {
+		if v, ok := values[m]; ok {
+			cells[i] = v
+		}
+	}
+	return cells
 }
 
 func kindType(k strategies.Kind) reflect.Type {
@@ -284,21 +295,12 @@ func itemsTable(ctx context.Context, st *store.Store, runs []store.Run) (table, 
 		all = append(all, items...)
 	}
 	metrics := slices.Sorted(maps.Keys(metricSet))
-	for _, m := range metrics {
-		t.cols = append(t.cols, column{name: "metric_" + m, typ: tFloat64, optional: true})
-	}
+	t.cols = append(t.cols, metricColumns(metrics)...)
 	for _, it := range all {
 		row := []any{it.RunID, int64(it.Index), it.Key, it.Input, it.Output, it.Correct, it.Score, int64(it.PromptTokens),
 			int64(it.CompletionTokens), int64(it.ReasoningTokens), int64(it.Calls), int64(it.Requests), it.Cost,
 			it.WallSeconds, it.Error, string(it.Detail)}
-		for _, m := range metrics {
-			if v, ok := it.Metrics[m]; ok {
-				row = append(row, v)
-			} else {
-				row = append(row, nil)
-			}
-		}
-		t.rows = append(t.rows, row)
+		t.rows = append(t.rows, append(row, metricCells(metrics, it.Metrics)...))
 	}
 	return t, nil
 }
