@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"modernc.org/sqlite" // registers the "sqlite" driver
@@ -26,6 +27,9 @@ type Store struct {
 	stmts  map[string]*sql.Stmt // prepared at open on db, read-only after
 	rstmts map[string]*sql.Stmt // the same on rdb
 	reads  chan func()          // work for the goroutines reading on rdb
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // Open opens (creating if needed) the database at path and migrates it to
@@ -97,17 +101,20 @@ func (s *Store) onReader(f func()) {
 	<-done
 }
 
-// Close closes the database.
+// Close closes the database. Closing again does nothing.
 func (s *Store) Close() error {
-	s.closeStmts()
-	s.codec.close()
-	if s.reads != nil {
-		close(s.reads)
-	}
-	if s.rdb != s.db {
-		s.rdb.Close()
-	}
-	return s.db.Close()
+	s.closeOnce.Do(func() {
+		s.closeStmts()
+		s.codec.close()
+		if s.reads != nil {
+			close(s.reads)
+		}
+		if s.rdb != s.db {
+			s.rdb.Close()
+		}
+		s.closeErr = s.db.Close()
+	})
+	return s.closeErr
 }
 
 // Path is the database file.
