@@ -6,7 +6,7 @@ BIN     := bin/bench
 DEMO_DB := results/demo.db
 HARD    := 900:1000
 
-.PHONY: build demo test fmt-check vet fuzz bench-go clean figures screenshots
+.PHONY: build demo test fmt-check vet fuzz bench-go bench-store clean figures screenshots
 
 build:
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/bench
@@ -73,10 +73,17 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzScorers -fuzztime=30s ./tasks/qa/
 	$(GO) test -run='^$$' -fuzz=FuzzParseData -fuzztime=30s ./tasks/qa/
 	$(GO) test -run='^$$' -fuzz=FuzzSimRespond -fuzztime=30s ./tasks/qa/
+	$(GO) test -run='^$$' -fuzz=FuzzDecodeCalls -fuzztime=30s ./store/
+	$(GO) test -run='^$$' -fuzz=FuzzDecodeNodes -fuzztime=30s ./store/
 
 # Go benchmarks: harness overhead, parsers, search.
 bench-go:
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
+
+# The store at research scale: a 1,000-puzzle ToT run and its cached rerun on
+# bin/bench (bytes per call, rerun time and growth, peak RSS, report time).
+bench-store: build
+	scripts/bench-store.sh $(BIN)
 
 clean:
 	rm -rf bin

@@ -462,22 +462,20 @@ func ItemSeed(runSeed int64, index int) int64 {
 	return int64(h.Sum64() % (1 << 30))
 }
 
-// itemRecorder stores an item's calls.
-type itemRecorder struct {
-	st    *store.Store
-	run   int64
-	index int
-}
+// itemRecorder collects an item's calls in its log, which solveOne stores
+// when the item ends (and itemCheckpoint at each checkpoint).
+type itemRecorder struct{ log *store.CallLog }
 
 func (r itemRecorder) RecordCall(ctx context.Context, c llm.CallRecord) error {
-	call := store.Call{RunID: r.run, Item: r.index, Purpose: c.Purpose, Request: c.Request, Response: c.Response,
+	call := store.Call{Purpose: c.Purpose, Request: c.Request, Response: c.Response,
 		PromptTokens: c.Usage.PromptTokens, CompletionTokens: c.Usage.CompletionTokens, ReasoningTokens: c.Usage.ReasoningTokens,
 		Requests: c.Usage.Requests,
 		Cost:     c.Usage.Cost, Latency: c.Latency, CacheHit: c.CacheHit}
 	if c.Err != nil {
 		call.Error = c.Err.Error()
 	}
-	return r.st.RecordCall(ctx, call)
+	r.log.Add(call)
+	return nil
 }
 
 // solveAll solves every instance on a bounded pool. The first
@@ -548,17 +546,23 @@ func (e *Engine) solveAll(ctx context.Context, runID int64, p *plan, sampler llm
 func maxCostStop(b *llm.Budget) error { return llm.MaxCostError{Max: b.Max(), Spent: b.Spent()} }
 
 func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base llm.Sampler, budget *llm.Budget, inst tasks.Instance) (store.Item, error) {
+	calls := e.Store.CallLog(runID, inst.Index)
 	// Model parameters join the request before it is recorded and keyed;
 	// thinking is split after the cache, which keeps responses as sent.
-	sampler := llm.Chain(base, budget.Gate(), llm.WithExtra(p.cfg.ModelParams),
-		llm.Record(itemRecorder{st: e.Store, run: runID, index: inst.Index}),
-		p.think, llm.Cache(e.Store, p.cfg.Cache, p.cfg.BackendIdentity()))
+	sampler := llm.Chain(base, budget.Gate(), llm.WithExtra(p.cfg.ModelParams), llm.Record(itemRecorder{log: calls}),
+		p.think, llm.Cache(e.Store.ResponseCache(runID), p.cfg.Cache, p.cfg.BackendIdentity()))
+	trace := itemTrace{st: e.Store, run: runID, index: inst.Index}
 	env := strategies.Env{Sampler: sampler, Task: p.task, Prompts: p.prompts, Seed: ItemSeed(p.cfg.Seed, inst.Index),
-		Trace:      itemTrace{st: e.Store, run: runID, index: inst.Index},
-		Checkpoint: itemCheckpoint{st: e.Store, run: runID, index: inst.Index},
+		Trace:      trace,
+		Checkpoint: itemCheckpoint{itemTrace: trace, calls: calls},
 		Memory:     runMemory{st: e.Store, run: runID, task: p.task.Name()}}
 	start := time.Now()
 	res, err := p.strategy.Solve(ctx, env, inst)
+	// Stored whatever happened: an interrupted item's calls are kept for
+	// inspection until a resume drops them.
+	if ferr := calls.Flush(context.WithoutCancel(ctx)); ferr != nil {
+		return store.Item{}, ferr
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return store.Item{}, ctx.Err()

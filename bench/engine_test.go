@@ -350,4 +350,20 @@ func TestAPIKeyNeverStored(t *testing.T) {
 			t.Errorf("%s contains the API key", f)
 		}
 	}
+	// Requests and responses are stored compressed, where the scan above
+	// cannot see them: read them back.
+	ro, err := store.OpenReadOnly(ctx, filepath.Join(dir, "k.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	calls, err := ro.Calls(ctx, sum.RunID, -1)
+	if err != nil || len(calls) == 0 {
+		t.Fatalf("calls: %v %v", calls, err)
+	}
+	for _, c := range calls {
+		if bytes.Contains(c.Request, []byte("NEVER-STORE")) || bytes.Contains(c.Response, []byte("NEVER-STORE")) {
+			t.Errorf("call %d contains the API key", c.ID)
+		}
+	}
 }

@@ -30,12 +30,18 @@ func (t itemTrace) Step(ctx context.Context, trial, step int, kind, content stri
 }
 
 // itemCheckpoint keeps an item's progress in the store.
-type itemCheckpoint itemTrace
+type itemCheckpoint struct {
+	itemTrace
+	calls *store.CallLog // stored first: the checkpoint covers the calls made so far
+}
 
 func (c itemCheckpoint) Save(ctx context.Context, next int, state any) error {
 	b, err := json.Marshal(state)
 	if err != nil {
 		return fmt.Errorf("checkpoint: %w", err)
+	}
+	if err := c.calls.Flush(context.WithoutCancel(ctx)); err != nil {
+		return err
 	}
 	return c.st.SaveCheckpoint(context.WithoutCancel(ctx), c.run, c.index, next, b)
 }

@@ -20,10 +20,12 @@ const (
 // CacheModes lists the modes for flags.
 var CacheModes = []string{CacheReadWrite, CacheRead, CacheOff}
 
-// ResponseCache keeps responses by key; the store implements it.
+// ResponseCache keeps responses by key; the store implements it. CachePut
+// also gets the request as Record encodes it, so that a store can keep one
+// copy of both for the cache entry and the recorded call.
 type ResponseCache interface {
 	CacheGet(ctx context.Context, key string) (json.RawMessage, time.Duration, bool, error)
-	CachePut(ctx context.Context, key string, resp json.RawMessage, latency time.Duration) error
+	CachePut(ctx context.Context, key string, req, resp json.RawMessage, latency time.Duration) error
 }
 
 // CacheKey identifies a request exactly: the backend (model, endpoint or
@@ -130,7 +132,11 @@ func cacheOnce(ctx context.Context, c ResponseCache, mode, key string, req Reque
 	if mode != CacheReadWrite {
 		return resp, nil
 	}
-	if err := c.CachePut(context.WithoutCancel(ctx), key, b, resp.Latency); err != nil {
+	rb, err := json.Marshal(req)
+	if err != nil {
+		return resp, fmt.Errorf("cache request: %w", err)
+	}
+	if err := c.CachePut(context.WithoutCancel(ctx), key, rb, b, resp.Latency); err != nil {
 		return resp, err
 	}
 	return resp, nil

@@ -12,8 +12,9 @@ import (
 
 // mapCache is a ResponseCache in memory (the store's is tested in store/).
 type mapCache struct {
-	mu sync.Mutex
-	m  map[string]json.RawMessage
+	mu   sync.Mutex
+	m    map[string]json.RawMessage
+	reqs map[string]json.RawMessage // the requests CachePut was given
 }
 
 func (c *mapCache) CacheGet(_ context.Context, key string) (json.RawMessage, time.Duration, bool, error) {
@@ -23,12 +24,47 @@ func (c *mapCache) CacheGet(_ context.Context, key string) (json.RawMessage, tim
 	return raw, time.Millisecond, ok, nil
 }
 
-func (c *mapCache) CachePut(_ context.Context, key string, resp json.RawMessage, _ time.Duration) error {
+func (c *mapCache) CachePut(_ context.Context, key string, req, resp json.RawMessage, _ time.Duration) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.m[key] = resp
+	if c.reqs == nil {
+		c.reqs = map[string]json.RawMessage{}
+	}
+	c.reqs[key] = req
 	return nil
 }
+
+// The cache hands the store the request and response exactly as Record
+// encodes them, so that one stored copy serves the cache entry and the call.
+func TestCachePutGetsWhatRecordRecords(t *testing.T) {
+	mc := &mapCache{m: map[string]json.RawMessage{}}
+	var recorded []CallRecord
+	rec := recorderFunc(func(c CallRecord) { recorded = append(recorded, c) })
+	model := SamplerFunc(func(_ context.Context, req Request) (Response, error) {
+		return Response{Choices: []Choice{{Content: "4 + 5 = 9 (left: 6 9)"}}, Usage: Usage{PromptTokens: 3, Requests: 1}}, nil
+	})
+	s := Chain(model, Record(rec), Cache(mc, CacheReadWrite, "test"))
+	req := Request{Messages: []Message{{Role: "user", Content: "Input: 4 5 6 <&>"}}, N: 2, Temperature: Temp(0.7), Seed: 3, Purpose: "propose"}
+	for range 2 {
+		if _, err := s.Sample(t.Context(), req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	key := CacheKey("test", req)
+	if len(recorded) != 2 || !recorded[1].CacheHit {
+		t.Fatalf("recorded %+v", recorded)
+	}
+	for i, c := range recorded {
+		if string(c.Request) != string(mc.reqs[key]) || string(c.Response) != string(mc.m[key]) {
+			t.Errorf("call %d recorded\n%s\n%s\nthe cache was given\n%s\n%s", i, c.Request, c.Response, mc.reqs[key], mc.m[key])
+		}
+	}
+}
+
+type recorderFunc func(CallRecord)
+
+func (f recorderFunc) RecordCall(_ context.Context, c CallRecord) error { f(c); return nil }
 
 // gate answers after release is closed, counting calls per prompt; fail
 // makes the first call of each prompt fail.

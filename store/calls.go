@@ -1,10 +1,13 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
+	"sync"
 	"time"
 )
 
@@ -27,52 +30,248 @@ type Call struct {
 	CreatedAt        time.Time
 }
 
-// RecordCall appends a call.
-func (s *Store) RecordCall(ctx context.Context, c Call) error {
+// Calls are stored in batches: one row of call_batches holds the calls of one
+// item made between two flushes (the item's end, or a checkpoint), as
+// records that name their request and response by blob id, with the batch's
+// sums in columns for totals. Call ids are allocated per batch, in order.
+
+// CallLog collects the calls of one item of a run and stores them together
+// on Flush, in one transaction: one row per item instead of one per call,
+// which is what makes a rerun from the cache cheap. Calls not yet flushed
+// are lost if the process dies; a resume redoes that item anyway.
+type CallLog struct {
+	st   *Store
+	run  int64
+	item int
+
+	mu      sync.Mutex
+	pending []pendingCall
+}
+
+type pendingCall struct {
+	Call
+	req, resp int64 // blob ids the memo knew; 0: found or stored on flush
+	gen       int64 // the memo's generation when they were looked up
+}
+
+// CallLog returns an empty log for an item of a run.
+func (s *Store) CallLog(runID int64, item int) *CallLog {
+	return &CallLog{st: s, run: runID, item: item}
+}
+
+// Add appends a call to the log. It does not touch the database.
+func (l *CallLog) Add(c Call) {
 	if c.CreatedAt.IsZero() {
 		c.CreatedAt = time.Now()
 	}
-	_, err := s.db.ExecContext(ctx, `INSERT INTO calls
-		(run_id, item_idx, purpose, request, response, prompt_tokens, completion_tokens, reasoning_tokens, requests, cost, latency_ms, cache_hit, error, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		c.RunID, c.Item, c.Purpose, orEmptyObject(c.Request), orEmptyObject(c.Response), c.PromptTokens, c.CompletionTokens,
-		c.ReasoningTokens, c.Requests, c.Cost, float64(c.Latency.Microseconds())/1000, c.CacheHit, c.Error, c.CreatedAt.UTC().Format(time.RFC3339Nano))
+	c.RunID, c.Item = l.run, l.item
+	if len(c.Request) == 0 {
+		c.Request = json.RawMessage("{}")
+	}
+	if len(c.Response) == 0 {
+		c.Response = json.RawMessage("{}")
+	}
+	p := pendingCall{Call: c}
+	_, sum := contentHash(c.Request)
+	p.req, p.gen = l.st.memo.get(sum)
+	_, sum = contentHash(c.Response)
+	var gen int64
+	if p.resp, gen = l.st.memo.get(sum); gen != p.gen {
+		p.req, p.resp = 0, 0
+	}
+	l.mu.Lock()
+	l.pending = append(l.pending, p)
+	l.mu.Unlock()
+}
+
+// Flush stores the calls added since the last flush. On failure they stay
+// in the log.
+func (l *CallLog) Flush(ctx context.Context) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.pending) == 0 {
+		return nil
+	}
+	if err := l.st.storeCalls(ctx, l.run, l.item, l.pending); err != nil {
+		return fmt.Errorf("record calls of run %d item %d: %w", l.run, l.item, err)
+	}
+	l.pending = nil
+	return nil
+}
+
+// RecordCall stores one call at once, as a batch of its own.
+func (s *Store) RecordCall(ctx context.Context, c Call) error {
+	l := s.CallLog(c.RunID, c.Item)
+	l.Add(c)
+	return l.Flush(ctx)
+}
+
+// storeCalls writes one batch.
+func (s *Store) storeCalls(ctx context.Context, runID int64, item int, calls []pendingCall) error {
+	w, err := s.beginWrite(ctx)
 	if err != nil {
-		return fmt.Errorf("record call for run %d item %d: %w", c.RunID, c.Item, err)
+		return err
+	}
+	defer w.Rollback()
+	var last int64
+	if err := s.queryRow(ctx, w, qLastCall).Scan(&last); err != nil {
+		return err
+	}
+	gen := s.memo.generation()
+	recs := make([]callRecord, len(calls))
+	for i, c := range calls {
+		req, resp := c.req, c.resp
+		if c.gen != gen { // blobs were collected since: the ids may be gone
+			req, resp = 0, 0
+		}
+		if req == 0 {
+			if req, err = w.putBlob(ctx, c.Request); err != nil {
+				return err
+			}
+		}
+		if resp == 0 {
+			if resp, err = w.putBlob(ctx, c.Response); err != nil {
+				return err
+			}
+		}
+		recs[i] = newCallRecord(c.Call, last+int64(i)+1, req, resp)
+	}
+	if err := s.insertBatch(ctx, w, runID, item, recs); err != nil {
+		return err
+	}
+	return w.commit()
+}
+
+// newCallRecord is a call as a batch holds it.
+func newCallRecord(c Call, id, req, resp int64) callRecord {
+	r := callRecord{ID: id, Purpose: c.Purpose, Request: req, Response: resp, PromptTokens: c.PromptTokens,
+		CompletionTokens: c.CompletionTokens, ReasoningTokens: c.ReasoningTokens, Requests: c.Requests, Cost: c.Cost,
+		LatencyUS: c.Latency.Microseconds(), CacheHit: c.CacheHit, Error: c.Error}
+	if c.CreatedAt.IsZero() {
+		r.NoCreated = true
+	} else {
+		r.Created = c.CreatedAt.UnixNano()
+	}
+	return r
+}
+
+// insertBatch stores records (ascending ids, all above every stored call id)
+// with their sums.
+func (s *Store) insertBatch(ctx context.Context, q querier, runID int64, item int, recs []callRecord) error {
+	var t, hits RunTotals
+	for _, c := range recs {
+		u := RunTotals{Calls: 1, Requests: c.Requests, PromptTokens: c.PromptTokens, CompletionTokens: c.CompletionTokens,
+			ReasoningTokens: c.ReasoningTokens, Cost: c.Cost}
+		t = t.add(u)
+		if c.CacheHit {
+			hits = hits.add(u)
+		}
+	}
+	data, err := s.encode(encodeCalls(recs))
+	if err != nil {
+		return err
+	}
+	_, err = s.exec(ctx, q, qBatchPut,
+		recs[len(recs)-1].ID, runID, item, t.Calls, t.Requests, t.PromptTokens, t.CompletionTokens, t.ReasoningTokens, t.Cost,
+		hits.Calls, hits.PromptTokens, hits.CompletionTokens, hits.Cost, data)
+	if err != nil {
+		return fmt.Errorf("store call batch: %w", err)
 	}
 	return nil
 }
 
-// Calls returns the calls of one item of a run (item < 0: all items), in order.
+// Calls returns the calls of one item of a run (item < 0: all items), in
+// id order, with their requests and responses in full.
 func (s *Store) Calls(ctx context.Context, runID int64, item int) ([]Call, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, run_id, item_idx, purpose, request, response, prompt_tokens,
-		completion_tokens, reasoning_tokens, requests, cost, latency_ms, cache_hit, error, created_at FROM calls
-		WHERE run_id = ? AND (? < 0 OR item_idx = ?) ORDER BY id`, runID, item, item)
+	type batch struct {
+		item int
+		recs []callRecord
+	}
+	var batches []batch
+	err := s.eachBatch(ctx, s.db, `WHERE run_id = ? AND (? < 0 OR item_idx = ?)`, []any{runID, item, item},
+		func(_ int64, item int, recs []callRecord) error {
+			batches = append(batches, batch{item, recs})
+			return nil
+		})
 	if err != nil {
 		return nil, fmt.Errorf("calls of run %d: %w", runID, err)
 	}
-	defer rows.Close()
-	var out []Call
-	for rows.Next() {
-		var c Call
-		var req, resp, created string
-		var latencyMS float64
-		if err := rows.Scan(&c.ID, &c.RunID, &c.Item, &c.Purpose, &req, &resp, &c.PromptTokens, &c.CompletionTokens,
-			&c.ReasoningTokens, &c.Requests, &c.Cost, &latencyMS, &c.CacheHit, &c.Error, &created); err != nil {
-			return nil, fmt.Errorf("calls of run %d: %w", runID, err)
+	var ids []int64
+	for _, b := range batches {
+		for _, r := range b.recs {
+			ids = append(ids, r.Request, r.Response)
 		}
-		c.Request, c.Response = json.RawMessage(req), json.RawMessage(resp)
-		c.Latency = msToDuration(latencyMS)
-		c.CreatedAt, _ = time.Parse(time.RFC3339Nano, created)
-		out = append(out, c)
 	}
-	return out, rows.Err()
+	texts, err := s.readBlobs(ctx, s.db, ids)
+	if err != nil {
+		return nil, fmt.Errorf("calls of run %d: %w", runID, err)
+	}
+	var out []Call
+	for _, b := range batches {
+		for _, r := range b.recs {
+			out = append(out, Call{ID: r.ID, RunID: runID, Item: b.item, Purpose: r.Purpose,
+				Request: texts[r.Request], Response: texts[r.Response], PromptTokens: r.PromptTokens,
+				CompletionTokens: r.CompletionTokens, ReasoningTokens: r.ReasoningTokens, Requests: r.Requests, Cost: r.Cost,
+				Latency: time.Duration(r.LatencyUS) * time.Microsecond, CacheHit: r.CacheHit, Error: r.Error,
+				CreatedAt: r.createdAt()})
+		}
+	}
+	slices.SortFunc(out, func(a, b Call) int { return cmp.Compare(a.ID, b.ID) })
+	return out, nil
+}
+
+// eachBatch decodes the call batches a WHERE clause selects.
+func (s *Store) eachBatch(ctx context.Context, q querier, where string, args []any, fn func(runID int64, item int, recs []callRecord) error) error {
+	rows, err := q.QueryContext(ctx, `SELECT run_id, item_idx, data FROM call_batches `+where, args...)
+	if err != nil {
+		return err
+	}
+	type raw struct {
+		run  int64
+		item int
+		data []byte
+	}
+	var all []raw
+	for rows.Next() {
+		var r raw
+		if err := rows.Scan(&r.run, &r.item, &r.data); err != nil {
+			rows.Close()
+			return err
+		}
+		all = append(all, r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	// Decoded after the rows are closed: decoding may read dictionaries
+	// through the store's one connection.
+	for _, r := range all {
+		b, err := s.decode(ctx, q, r.data)
+		if err != nil {
+			return fmt.Errorf("call batch of run %d item %d: %w", r.run, r.item, err)
+		}
+		recs, err := decodeCalls(b)
+		if err != nil {
+			return fmt.Errorf("call batch of run %d item %d: %w", r.run, r.item, err)
+		}
+		if err := fn(r.run, r.item, recs); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // RunTotals sums the usage recorded for a run's calls.
 type RunTotals struct {
 	Calls, Requests, PromptTokens, CompletionTokens, ReasoningTokens int
 	Cost                                                             float64
+}
+
+func (t RunTotals) add(u RunTotals) RunTotals {
+	return RunTotals{Calls: t.Calls + u.Calls, Requests: t.Requests + u.Requests, PromptTokens: t.PromptTokens + u.PromptTokens,
+		CompletionTokens: t.CompletionTokens + u.CompletionTokens, ReasoningTokens: t.ReasoningTokens + u.ReasoningTokens,
+		Cost: t.Cost + u.Cost}
 }
 
 // Totals sums a run's recorded calls.
@@ -89,14 +288,45 @@ func (s *Store) ItemTotals(ctx context.Context, runID int64, item int) (RunTotal
 // totals sums calls of a run, of one item when item >= 0.
 func (s *Store) totals(ctx context.Context, runID int64, item int) (RunTotals, error) {
 	var t RunTotals
-	err := s.db.QueryRowContext(ctx, `SELECT count(*), COALESCE(sum(requests),0), COALESCE(sum(prompt_tokens),0),
-		COALESCE(sum(completion_tokens),0), COALESCE(sum(reasoning_tokens),0), COALESCE(sum(cost),0)
-		FROM calls WHERE run_id = ? AND (? < 0 OR item_idx = ?)`,
-		runID, item, item).Scan(&t.Calls, &t.Requests, &t.PromptTokens, &t.CompletionTokens, &t.ReasoningTokens, &t.Cost)
+	err := s.queryRow(ctx, s.db, qTotals, runID, item, item).Scan(&t.Calls, &t.Requests, &t.PromptTokens, &t.CompletionTokens, &t.ReasoningTokens, &t.Cost)
 	if err != nil {
 		return t, fmt.Errorf("totals of run %d: %w", runID, err)
 	}
+	if t.Cost != 0 {
+		t.Cost, err = s.sumCost(ctx, `WHERE run_id = ? AND (? < 0 OR item_idx = ?)`, []any{runID, item, item}, false)
+		if err != nil {
+			return t, fmt.Errorf("totals of run %d: %w", runID, err)
+		}
+	}
 	return t, nil
+}
+
+// sumCost adds up the cost of the calls in the selected batches (only the
+// cache hits if hits is set) one by one, in item and id order, with
+// Neumaier's compensated summation: what SQLite's sum() gave over the
+// per-call rows of schema 8, so that a migrated run's cost is the same to the
+// last bit. The batch sums are the same figure up to rounding.
+func (s *Store) sumCost(ctx context.Context, where string, args []any, hits bool) (float64, error) {
+	var sum, comp float64
+	err := s.eachBatch(ctx, s.db, where+` ORDER BY item_idx, last_id`, args, func(_ int64, _ int, recs []callRecord) error {
+		for _, c := range recs {
+			if hits && !c.CacheHit {
+				continue
+			}
+			t := sum + c.Cost
+			if math.Abs(sum) > math.Abs(c.Cost) {
+				comp += (sum - t) + c.Cost
+			} else {
+				comp += (c.Cost - t) + sum
+			}
+			sum = t
+		}
+		return nil
+	})
+	if math.IsInf(comp, 0) || math.IsNaN(comp) {
+		return sum, err
+	}
+	return sum + comp, err
 }
 
 // msToDuration reads a latency stored in milliseconds with microsecond

@@ -88,11 +88,11 @@ func (s *Store) DropIncomplete(ctx context.Context, runID int64) error {
 	defer tx.Rollback()
 	const incomplete = `run_id = ? AND item_idx NOT IN (SELECT idx FROM items WHERE run_id = ?)`
 	stmts := []string{
-		`DELETE FROM calls WHERE ` + incomplete + ` AND id > COALESCE((SELECT c.call_id FROM checkpoints c
-			WHERE c.run_id = calls.run_id AND c.item_idx = calls.item_idx), 0)`,
+		`DELETE FROM call_batches WHERE ` + incomplete + ` AND last_id > COALESCE((SELECT c.call_id FROM checkpoints c
+			WHERE c.run_id = call_batches.run_id AND c.item_idx = call_batches.item_idx), 0)`,
 		`DELETE FROM steps WHERE ` + incomplete + ` AND trial >= COALESCE((SELECT c.next_trial FROM checkpoints c
 			WHERE c.run_id = steps.run_id AND c.item_idx = steps.item_idx), 0)`,
-		`DELETE FROM nodes WHERE ` + incomplete,
+		`DELETE FROM trees WHERE ` + incomplete,
 	}
 	for _, q := range stmts {
 		if _, err := tx.ExecContext(ctx, q, runID, runID); err != nil {
@@ -103,10 +103,12 @@ func (s *Store) DropIncomplete(ctx context.Context, runID int64) error {
 }
 
 // SaveCheckpoint records that an item's trials before nextTrial are done,
-// with the strategy's state; the calls recorded so far are kept on resume.
+// with the strategy's state; the calls recorded so far are kept on resume
+// (flush the item's CallLog first). A batch of calls is never split by a
+// checkpoint, so it is kept or dropped whole.
 func (s *Store) SaveCheckpoint(ctx context.Context, runID int64, item, nextTrial int, state json.RawMessage) error {
 	_, err := s.db.ExecContext(ctx, `INSERT OR REPLACE INTO checkpoints (run_id, item_idx, next_trial, state, call_id)
-		VALUES (?, ?, ?, ?, (SELECT COALESCE(max(id), 0) FROM calls WHERE run_id = ? AND item_idx = ?))`,
+		VALUES (?, ?, ?, ?, (SELECT COALESCE(max(last_id), 0) FROM call_batches WHERE run_id = ? AND item_idx = ?))`,
 		runID, item, nextTrial, orEmptyObject(state), runID, item)
 	if err != nil {
 		return fmt.Errorf("checkpoint item %d of run %d: %w", item, runID, err)

@@ -1,8 +1,12 @@
 package store
 
 import (
+	"cmp"
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
+	"slices"
 )
 
 // Node is one state of a search tree (Tree of Thoughts).
@@ -20,48 +24,60 @@ type Node struct {
 	Visits   int // MCTS iterations through the node; 0 for other searches
 }
 
-// PutNodes stores an item's tree in one transaction, replacing any earlier
-// tree of the same item.
+// PutNodes stores an item's tree, replacing any earlier tree of the same
+// item. A tree is one blob, so a rerun that grows the same tree stores it
+// once.
 func (s *Store) PutNodes(ctx context.Context, runID int64, item int, nodes []Node) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("put nodes: %w", err)
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `DELETE FROM nodes WHERE run_id = ? AND item_idx = ?`, runID, item); err != nil {
-		return fmt.Errorf("put nodes: %w", err)
-	}
-	st, err := tx.PrepareContext(ctx, `INSERT INTO nodes (run_id, item_idx, node_id, parent, depth, thought, value, selected, pruned, terminal, visits)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		return fmt.Errorf("put nodes: %w", err)
-	}
-	defer st.Close()
-	for _, n := range nodes {
-		if _, err := st.ExecContext(ctx, runID, item, n.ID, n.Parent, n.Depth, n.Thought, n.Value, n.Selected, n.Pruned, n.Terminal, n.Visits); err != nil {
-			return fmt.Errorf("put node %d: %w", n.ID, err)
+	if len(nodes) == 0 {
+		if _, err := s.db.ExecContext(ctx, `DELETE FROM trees WHERE run_id = ? AND item_idx = ?`, runID, item); err != nil {
+			return fmt.Errorf("put nodes: %w", err)
 		}
+		return nil
 	}
-	return tx.Commit()
+	w, err := s.beginWrite(ctx)
+	if err != nil {
+		return fmt.Errorf("put nodes: %w", err)
+	}
+	defer w.Rollback()
+	if err := w.putTree(ctx, runID, item, nodes); err != nil {
+		return err
+	}
+	return w.commit()
+}
+
+// putTree stores a tree.
+func (w *writeTx) putTree(ctx context.Context, runID int64, item int, nodes []Node) error {
+	id, err := w.putBlob(ctx, encodeNodes(nodes))
+	if err != nil {
+		return fmt.Errorf("put nodes: %w", err)
+	}
+	if _, err := w.s.exec(ctx, w, qTreePut, runID, item, id); err != nil {
+		return fmt.Errorf("put nodes: %w", err)
+	}
+	return nil
 }
 
 // Nodes returns an item's tree ordered by node id.
 func (s *Store) Nodes(ctx context.Context, runID int64, item int) ([]Node, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT node_id, parent, depth, thought, value, selected, pruned, terminal, visits
-		FROM nodes WHERE run_id = ? AND item_idx = ? ORDER BY node_id`, runID, item)
+	var data []byte
+	err := s.db.QueryRowContext(ctx, `SELECT b.data FROM trees t JOIN blobs b ON b.id = t.blob
+		WHERE t.run_id = ? AND t.item_idx = ?`, runID, item).Scan(&data)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("nodes of run %d item %d: %w", runID, item, err)
 	}
-	defer rows.Close()
-	var out []Node
-	for rows.Next() {
-		n := Node{RunID: runID, Item: item}
-		if err := rows.Scan(&n.ID, &n.Parent, &n.Depth, &n.Thought, &n.Value, &n.Selected, &n.Pruned, &n.Terminal, &n.Visits); err != nil {
-			return nil, fmt.Errorf("nodes of run %d item %d: %w", runID, item, err)
-		}
-		out = append(out, n)
+	b, err := s.decode(ctx, s.db, data)
+	if err != nil {
+		return nil, fmt.Errorf("nodes of run %d item %d: %w", runID, item, err)
 	}
-	return out, rows.Err()
+	nodes, err := decodeNodes(b, runID, item)
+	if err != nil {
+		return nil, fmt.Errorf("nodes of run %d item %d: %w", runID, item, err)
+	}
+	slices.SortStableFunc(nodes, func(a, b Node) int { return cmp.Compare(a.ID, b.ID) })
+	return nodes, nil
 }
 
 // Step is one step of an agent's trajectory.

@@ -11,6 +11,8 @@ func (s *Store) PutPrompt(ctx context.Context, hash, name, text string) error {
 	if _, err := s.db.ExecContext(ctx, `INSERT OR IGNORE INTO prompts (hash, name, text) VALUES (?, ?, ?)`, hash, name, text); err != nil {
 		return fmt.Errorf("store prompt %s: %w", name, err)
 	}
+	// The templates are the compression dictionary of requests.
+	s.codec.promptStored(hash)
 	return nil
 }
 

@@ -71,5 +71,10 @@ func OpenReadOnly(ctx context.Context, path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("open %s: schema version %d is older than this build's (%d); upgrade it once with any writing command, e.g. bench report --db %s", path, version, len(migrations), path)
 	}
-	return &Store{db: db, path: path}, nil
+	s := &Store{db: db, rdb: db, path: path}
+	if err := s.prepare(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	return s, nil
 }

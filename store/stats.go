@@ -20,11 +20,16 @@ func (c CacheSavings) Tokens() int { return c.PromptTokens + c.CompletionTokens 
 // CacheSavings sums a run's calls with cache_hit set.
 func (s *Store) CacheSavings(ctx context.Context, runID int64) (CacheSavings, error) {
 	var c CacheSavings
-	err := s.db.QueryRowContext(ctx, `SELECT count(*), COALESCE(sum(prompt_tokens),0), COALESCE(sum(completion_tokens),0),
-		COALESCE(sum(cost),0) FROM calls WHERE run_id = ? AND cache_hit != 0`, runID).
+	err := s.db.QueryRowContext(ctx, `SELECT COALESCE(sum(hits),0), COALESCE(sum(hit_prompt_tokens),0), COALESCE(sum(hit_completion_tokens),0),
+		COALESCE(sum(hit_cost),0) FROM call_batches WHERE run_id = ?`, runID).
 		Scan(&c.Hits, &c.PromptTokens, &c.CompletionTokens, &c.Cost)
 	if err != nil {
 		return c, fmt.Errorf("cache savings of run %d: %w", runID, err)
+	}
+	if c.Cost != 0 {
+		if c.Cost, err = s.sumCost(ctx, `WHERE run_id = ?`, []any{runID}, true); err != nil {
+			return c, fmt.Errorf("cache savings of run %d: %w", runID, err)
+		}
 	}
 	return c, nil
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"modernc.org/sqlite" // registers the "sqlite" driver
@@ -18,8 +19,17 @@ import (
 
 // Store is an open results database. It is safe for concurrent use.
 type Store struct {
-	db   *sql.DB
-	path string
+	db     *sql.DB // the one connection that writes (and reads)
+	rdb    *sql.DB // connections that only read, for the response cache
+	path   string
+	codec  codec
+	memo   blobMemo
+	stmts  map[string]*sql.Stmt // prepared at open on db, read-only after
+	rstmts map[string]*sql.Stmt // the same on rdb
+	reads  chan func()          // work for the goroutines reading on rdb
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // Open opens (creating if needed) the database at path and migrates it to
@@ -47,11 +57,65 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		}
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
+	// Cache lookups, one per call, read in parallel with the writer: in
+	// WAL mode readers neither wait for it nor block it.
+	s.rdb, err = sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)&_pragma=query_only(1)&_pragma=cache_size(-256)")
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	s.rdb.SetMaxOpenConns(readers)
+	s.reads = make(chan func())
+	for range readers {
+		go func() {
+			for f := range s.reads {
+				f()
+			}
+		}()
+	}
+	if err := s.prepare(ctx); err != nil {
+		s.rdb.Close()
+		db.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
 	return s, nil
 }
 
-// Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+// readers is the number of reading connections.
+const readers = 2
+
+// onReader runs f, a read of the response cache, on one of the long-lived
+// reading goroutines. SQLite's interpreter (transpiled to Go) needs a deep
+// stack: run on the short-lived goroutine of each request, it grew and
+// copied that goroutine's stack on every call, a tenth of a rerun's time.
+func (s *Store) onReader(f func()) {
+	if s.reads == nil { // a read-only store
+		f()
+		return
+	}
+	done := make(chan struct{})
+	s.reads <- func() {
+		defer close(done)
+		f()
+	}
+	<-done
+}
+
+// Close closes the database. Closing again does nothing.
+func (s *Store) Close() error {
+	s.closeOnce.Do(func() {
+		s.closeStmts()
+		s.codec.close()
+		if s.reads != nil {
+			close(s.reads)
+		}
+		if s.rdb != s.db {
+			s.rdb.Close()
+		}
+		s.closeErr = s.db.Close()
+	})
+	return s.closeErr
+}
 
 // Path is the database file.
 func (s *Store) Path() string { return s.path }
@@ -184,6 +248,60 @@ var migrations = []string{
 	// 8: reasoning tokens (a part of completion tokens) per call and item.
 	`ALTER TABLE calls ADD COLUMN reasoning_tokens INTEGER NOT NULL DEFAULT 0;
 	ALTER TABLE items ADD COLUMN reasoning_tokens INTEGER NOT NULL DEFAULT 0;`,
+	// 9: compact storage. Texts (requests, responses, trees) are blobs,
+	// stored once and compressed with a dictionary of the prompt
+	// templates; an item's calls are one call_batches row per flush; cache
+	// entries refer to blobs. migrateCompact (migrate9.go) moves the calls,
+	// nodes and cache tables' contents over and drops them.
+	`CREATE TABLE dicts (
+		id   INTEGER PRIMARY KEY,
+		hash BLOB NOT NULL UNIQUE,
+		data BLOB NOT NULL
+	);
+	CREATE TABLE blobs (
+		id   INTEGER PRIMARY KEY AUTOINCREMENT, -- never reused: a process may remember an id
+		hash INTEGER NOT NULL,                  -- first 8 bytes of the content's SHA-256
+		data BLOB NOT NULL                      -- codec byte, then the (compressed) content
+	);
+	CREATE INDEX blobs_by_hash ON blobs(hash);
+	CREATE TABLE call_batches (
+		last_id               INTEGER PRIMARY KEY, -- id of the batch's last call
+		run_id                INTEGER NOT NULL REFERENCES runs(id),
+		item_idx              INTEGER NOT NULL,
+		calls                 INTEGER NOT NULL,
+		requests              INTEGER NOT NULL,
+		prompt_tokens         INTEGER NOT NULL,
+		completion_tokens     INTEGER NOT NULL,
+		reasoning_tokens      INTEGER NOT NULL,
+		cost                  REAL NOT NULL,
+		hits                  INTEGER NOT NULL, -- cache hits, and what they would have cost
+		hit_prompt_tokens     INTEGER NOT NULL,
+		hit_completion_tokens INTEGER NOT NULL,
+		hit_cost              REAL NOT NULL,
+		data                  BLOB NOT NULL     -- codec byte, then the call records
+	);
+	CREATE INDEX call_batches_by_item ON call_batches(run_id, item_idx);
+	CREATE TABLE trees (
+		run_id   INTEGER NOT NULL REFERENCES runs(id),
+		item_idx INTEGER NOT NULL,
+		blob     INTEGER NOT NULL,
+		PRIMARY KEY (run_id, item_idx)
+	) WITHOUT ROWID;
+	CREATE TABLE gc (generation INTEGER NOT NULL); -- counts collections of unused blobs
+	INSERT INTO gc VALUES (0);
+	CREATE TABLE cache_v9 (
+		key        BLOB PRIMARY KEY, -- 16 bytes of the SHA-256 of the request key
+		request    INTEGER,          -- blob ids
+		response   INTEGER NOT NULL,
+		latency_us INTEGER NOT NULL,
+		run_id     INTEGER           -- the run that stored it
+	) WITHOUT ROWID;`,
+}
+
+// migrationSteps are Go steps run after the SQL of the migration with the
+// same number, in the same transaction, for data SQL alone cannot move.
+var migrationSteps = map[int]func(context.Context, *Store, *sql.Tx) error{
+	9: migrateCompact,
 }
 
 func (s *Store) migrate(ctx context.Context) error {
@@ -214,6 +332,11 @@ func (s *Store) migrate(ctx context.Context) error {
 	for i := version; i < len(migrations); i++ {
 		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
 			return fmt.Errorf("migration %d: %w", i+1, err)
+		}
+		if step := migrationSteps[i+1]; step != nil {
+			if err := step(ctx, s, tx); err != nil {
+				return fmt.Errorf("migration %d: %w", i+1, err)
+			}
 		}
 	}
 	if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, len(migrations))); err != nil {

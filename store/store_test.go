@@ -110,6 +110,20 @@ func TestRunsFilter(t *testing.T) {
 	}
 }
 
+// Commands close a store explicitly and again in a defer.
+func TestCloseTwice(t *testing.T) {
+	st, err := Open(context.Background(), filepath.Join(t.TempDir(), "c.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Errorf("second Close: %v", err)
+	}
+}
+
 func TestReopenKeepsData(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "b.db")

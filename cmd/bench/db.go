@@ -2,8 +2,13 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"flag"
+	"fmt"
+	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/reasonbench/reasonbench/store"
 )
@@ -15,10 +20,98 @@ func dbFlag(fs *flag.FlagSet) *string {
 	return fs.String("db", defaultDB, "SQLite results database")
 }
 
+// openStore opens the database a command writes to, creating it if needed.
 func openStore(ctx context.Context, path string) (*store.Store, error) {
 	st, err := store.Open(ctx, path)
 	if err != nil {
 		return nil, usageError{err}
 	}
 	return st, nil
+}
+
+// openExisting opens the database of a command that only reads results
+// (report, show, export, plot, list --db): a missing file is an error, never
+// an empty database, so a mistyped --db does not print an empty table. An
+// older schema is migrated in place.
+func openExisting(ctx context.Context, path string) (*store.Store, error) {
+	st, err := store.OpenExisting(ctx, path)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return st, nil
+}
+
+// cmdDB is `bench db stats|vacuum`: where a database's bytes are, and
+// reclaiming the space deleted runs left.
+func cmdDB(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	const usage = "usage: bench db stats [--json] | bench db vacuum"
+	if len(args) == 0 {
+		return usageError{errors.New(usage)}
+	}
+	sub, args := args[0], args[1:]
+	if sub != "stats" && sub != "vacuum" {
+		return usageError{fmt.Errorf("unknown db command %q; %s", sub, usage)}
+	}
+	fs := newFlags("db "+sub, stderr)
+	db := dbFlag(fs)
+	asJSON := fs.Bool("json", false, "stats: print the figures as JSON")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	st, err := openExisting(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if sub == "vacuum" {
+		before, wal := st.FileSize()
+		c, err := st.Vacuum(ctx)
+		if err != nil {
+			return err
+		}
+		after, _ := st.FileSize()
+		fmt.Fprintf(stdout, "%s: %d unused blobs (%s) collected; %s -> %s\n", *db, c.Blobs, humanBytes(c.Bytes),
+			humanBytes(before+wal), humanBytes(after))
+		return nil
+	}
+	stats, err := st.Stats(ctx)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(stats)
+	}
+	writeStats(stdout, stats)
+	return nil
+}
+
+// writeStats prints Stats for people.
+func writeStats(w io.Writer, s store.Stats) {
+	fmt.Fprintf(w, "%s: %s (write-ahead log %s, free pages %s), %d calls", s.Path, humanBytes(s.FileBytes),
+		humanBytes(s.WALBytes), humanBytes(s.FreeBytes), s.Calls)
+	if s.Calls > 0 {
+		fmt.Fprintf(w, ", %d bytes per call", (s.FileBytes+s.WALBytes)/int64(s.Calls))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "\ntables (with their indexes):")
+	for _, t := range s.Tables {
+		rows := ""
+		if !strings.HasPrefix(t.Name, "sqlite_") { // SQLite's own
+			rows = fmt.Sprintf("%10d rows", t.Rows)
+		}
+		fmt.Fprintf(w, "  %-16s %10s %s\n", t.Name, humanBytes(t.Bytes), rows)
+	}
+	fmt.Fprintln(w, "\nruns (rows: its own items, calls, steps; blobs: requests, responses, trees it uses; own: blobs only it uses):")
+	fmt.Fprintf(w, "  %5s  %-11s %-9s %-10s %6s %8s %10s %10s %10s %8s\n", "run", "status", "task", "strategy", "items", "calls",
+		"rows", "blobs", "own", "B/call")
+	for _, r := range s.Runs {
+		perCall := "-"
+		if r.Calls > 0 {
+			perCall = fmt.Sprint((r.RowBytes + r.OwnBytes) / int64(r.Calls))
+		}
+		fmt.Fprintf(w, "  %5d  %-11s %-9s %-10s %6d %8d %10s %10s %10s %8s\n", r.ID, r.Status, r.Task, r.Strategy, r.Items,
+			r.Calls, humanBytes(r.RowBytes), humanBytes(r.BlobBytes), humanBytes(r.OwnBytes), perCall)
+	}
 }

@@ -4,9 +4,13 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/reasonbench/reasonbench/store"
@@ -90,25 +94,45 @@ type (
 
 func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("export", stderr)
-	format := fs.String("format", "jsonl", "jsonl: a {\"run\": ...} header line, then one JSON object per item")
-	out := fs.String("out", "", "output file (default: stdout)")
+	format := fs.String("format", "jsonl", "jsonl: a {\"run\": ...} header line, then one JSON object per item; "+
+		"parquet: runs.parquet, items.parquet and calls.parquet in the --out folder")
+	out := fs.String("out", "", "output file (default: stdout); for parquet, the folder")
 	withCalls := fs.Bool("calls", false, "include each item's model calls (requests and responses in full)")
 	db := dbFlag(fs)
-	runID, err := parseRunArg(fs, args, "usage: bench export RUN [--format jsonl] [--out FILE] [--calls]")
+	const usage = "usage: bench export RUN [--format jsonl] [--out FILE] [--calls] | bench export RUN... --format parquet --out DIR"
+	ids, err := parseRunArgs(fs, args, usage)
 	if err != nil {
 		return err
 	}
-	if *format != "jsonl" {
-		return usageError{fmt.Errorf("unknown format %q (known: jsonl)", *format)}
+	switch *format {
+	case "jsonl":
+		if len(ids) != 1 {
+			return usageError{errors.New("--format jsonl exports one run; --format parquet takes several")}
+		}
+	case "parquet":
+		if *out == "" {
+			return usageError{errors.New("--format parquet needs --out DIR, the folder for runs.parquet, items.parquet and calls.parquet")}
+		}
+	default:
+		return usageError{fmt.Errorf("unknown format %q (known: jsonl, parquet)", *format)}
 	}
-	st, err := openStore(ctx, *db)
+	st, err := openExisting(ctx, *db)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	run, err := st.GetRun(ctx, runID)
-	if err != nil {
-		return usageError{err}
+	runs := make([]store.Run, len(ids))
+	for i, id := range ids {
+		if runs[i], err = st.GetRun(ctx, id); err != nil {
+			return usageError{err}
+		}
+	}
+	if *format == "parquet" {
+		if err := exportParquet(ctx, st, runs, *out); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "bench export: runs.parquet, items.parquet, calls.parquet in %s\n", *out)
+		return nil
 	}
 	w := stdout
 	var file *os.File
@@ -118,7 +142,7 @@ func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		w = file
 	}
-	err = exportRunJSONL(ctx, st, run, *withCalls, w)
+	err = exportRunJSONL(ctx, st, runs[0], *withCalls, w)
 	if file != nil {
 		if cerr := file.Close(); err == nil {
 			err = cerr
@@ -128,6 +152,41 @@ func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	}
 	return err
+}
+
+// parseRunArgs reads one or more leading run ids, then the flags (run ids
+// after the flags are taken too).
+func parseRunArgs(fs *flag.FlagSet, args []string, usage string) ([]int64, error) {
+	var ids []int64
+	take := func(a string) error {
+		id, err := strconv.ParseInt(a, 10, 64)
+		if err != nil {
+			return usageError{fmt.Errorf("run %q: want a run id (see bench list --db)", a)}
+		}
+		ids = append(ids, id)
+		return nil
+	}
+	for len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		if err := take(args[0]); err != nil {
+			return nil, err
+		}
+		args = args[1:]
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		}
+		return nil, usageError{err}
+	}
+	for _, a := range fs.Args() {
+		if err := take(a); err != nil {
+			return nil, err
+		}
+	}
+	if len(ids) == 0 {
+		return nil, usageError{errors.New(usage)}
+	}
+	return ids, nil
 }
 
 func rfc3339(t time.Time) string {

@@ -7,17 +7,32 @@ import (
 	"strings"
 
 	"github.com/reasonbench/reasonbench/bench"
+	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/qa"
 )
 
-func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	fs := newFlags("list", stderr)
 	fileTask := fs.String("task", "", "describe this task only, e.g. file:PATH.jsonl: its data digest, rows and scorer")
 	spec := fs.String("task-spec", "", taskSpecHelp)
+	db := fs.String("db", "", "also list the runs stored in this database (never creates it)")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if *db != "" {
+		// Opened first, so that a missing file fails before anything is printed.
+		st, err := openExisting(ctx, *db)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		defer func() {
+			if err == nil {
+				err = listRuns(ctx, st, stdout)
+			}
+		}()
 	}
 	if *fileTask != "" {
 		return listTask(stdout, *fileTask, *spec)
@@ -104,6 +119,27 @@ func listTask(stdout io.Writer, name, spec string) error {
 	}
 	if len(caps) > 0 {
 		fmt.Fprintf(stdout, "  offers %s\n", strings.Join(caps, "; "))
+	}
+	return nil
+}
+
+// listRuns prints one line per stored run.
+func listRuns(ctx context.Context, st *store.Store, w io.Writer) error {
+	runs, err := st.Runs(ctx, store.RunFilter{})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nruns in %s:\n", st.Path())
+	if len(runs) == 0 {
+		fmt.Fprintln(w, "  (none)")
+	}
+	for _, r := range runs {
+		exp := ""
+		if r.Experiment != "" {
+			exp = "  experiment " + r.Experiment
+		}
+		fmt.Fprintf(w, "  %4d  %-11s %-9s %-10s %-24s %-12s range %s  started %s%s\n", r.ID, r.Status, r.Task, r.Strategy,
+			bench.ParamSummary(r.Strategy, r.Params), r.Model, r.Range, r.StartedAt.Local().Format("2006-01-02 15:04"), exp)
 	}
 	return nil
 }

@@ -23,10 +23,13 @@ usage:
   bench report --experiment ID [--format md|csv|latex|json]   one row per configuration, 95% intervals
   bench plot --experiment ID --x tokens|calls|cost|wall [--y accuracy|per_trial] --out fig.svg|.png
   bench export RUN [--format jsonl] [--out FILE] [--calls]
+  bench export RUN... --format parquet --out DIR             runs, items and calls tables for pandas/polars
   bench score --task game24 --in FILE.jsonl
   bench resume RUN | bench resume --last
   bench show RUN [--item I]
-  bench list
+  bench list [--db F]                                        tasks, strategies, presets (and the runs in F)
+  bench rm RUN... [--keep-cache] [--force]                   delete runs; unused stored texts are collected
+  bench db stats [--json] | bench db vacuum                  sizes per table and run; shrink the file
   bench view [--db F] [--addr 127.0.0.1:8090] [--open]         browse runs, trees and comparisons (read-only)
   bench serve-sim --addr 127.0.0.1:8088
   bench prompts import --from tot|reflexion SRC --out DIR | bench prompts export DIR
@@ -69,6 +72,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		"prompts":   cmdPrompts,
 		"estimate":  cmdEstimate,
 		"view":      cmdView,
+		"rm":        cmdRm,
+		"db":        cmdDB,
 	}
 	name, rest := args[0], args[1:]
 	if name == "help" || name == "-h" || name == "--help" {

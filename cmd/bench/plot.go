@@ -60,7 +60,7 @@ func cmdPlot(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 	}
-	st, err := openStore(ctx, *db)
+	st, err := openExisting(ctx, *db)
 	if err != nil {
 		return err
 	}

@@ -40,7 +40,15 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 	}
-	st, err := openStore(ctx, *db)
+	// A bad format is reported before the database is looked for.
+	formats := report.Formats
+	if *by != "" {
+		formats = report.SeriesFormats
+	}
+	if !slices.Contains(formats, *format) {
+		return usageError{fmt.Errorf("unknown format %q (known: %s)", *format, strings.Join(formats, ", "))}
+	}
+	st, err := openExisting(ctx, *db)
 	if err != nil {
 		return err
 	}

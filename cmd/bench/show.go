@@ -22,7 +22,7 @@ func cmdShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	st, err := openStore(ctx, *db)
+	st, err := openExisting(ctx, *db)
 	if err != nil {
 		return err
 	}
