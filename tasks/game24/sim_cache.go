@@ -9,12 +9,27 @@ import (
 	"github.com/reasonbench/reasonbench/llm/sim"
 )
 
-// moveCache memoises, per ordered state, the moves and which of them keep
-// 24 reachable: the simulator's "thinking" would otherwise dominate the
-// cost of a simulated completion. A nil cache computes every time.
+// moveCache memoises, per ordered state, the simulator's order of
+// preference among the moves and which of them keep 24 reachable: ranking
+// and solving would otherwise dominate the cost of a simulated completion.
+// For every state it keeps indexes into Moves(state); the moves themselves,
+// kilobytes of rationals a state, only for the states seen last (two
+// generations of hotStates), which are those of the puzzles in flight.
+// Keeping the moves of every state a 1,000-puzzle ToT run visits was most
+// of the run's memory. A nil cache computes every time.
 type moveCache struct {
-	mu sync.Mutex
-	m  map[string]options
+	mu       sync.Mutex
+	m        map[string]ranking
+	hot, old map[string]options
+}
+
+// hotStates is the size of a generation of states kept with their moves.
+const hotStates = 1 << 10
+
+// ranking is a state's moves by index into Moves(state): all of them in
+// the simulator's order of preference, and the good ones in that order.
+type ranking struct {
+	all, good []uint8
 }
 
 // options are a state's moves in the simulator's stable order of
@@ -26,7 +41,31 @@ type options struct {
 // maxCachedStates bounds the cache; past it, states are computed afresh.
 const maxCachedStates = 1 << 18
 
-func newMoveCache() *moveCache { return &moveCache{m: map[string]options{}} }
+func newMoveCache() *moveCache { return &moveCache{m: map[string]ranking{}, hot: map[string]options{}} }
+
+// lookup returns the state's options if it is hot, else its ranking if
+// known.
+func (c *moveCache) lookup(key string) (options, ranking, bool, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if o, ok := c.hot[key]; ok {
+		return o, ranking{}, true, true
+	}
+	if o, ok := c.old[key]; ok {
+		c.keep(key, o)
+		return o, ranking{}, true, true
+	}
+	r, ok := c.m[key]
+	return options{}, r, false, ok
+}
+
+// keep makes key hot; c.mu is held.
+func (c *moveCache) keep(key string, o options) {
+	if len(c.hot) >= hotStates {
+		c.old, c.hot = c.hot, make(map[string]options, hotStates)
+	}
+	c.hot[key] = o
+}
 
 func stateKey(state []*big.Rat) string {
 	var b strings.Builder
@@ -37,44 +76,61 @@ func stateKey(state []*big.Rat) string {
 	return b.String()
 }
 
-// options returns the moves from state (in Moves order) and the good ones.
-// Callers must not modify the returned slices.
+// options returns the moves from state in the simulator's order of
+// preference and the good ones. Callers must not modify the slices.
 func (c *moveCache) options(state []*big.Rat) options {
-	var key string
-	if c != nil {
-		key = stateKey(state)
-		c.mu.Lock()
-		o, ok := c.m[key]
-		c.mu.Unlock()
-		if ok {
-			return o
+	if c == nil {
+		moves := Moves(state)
+		return rankMoves(state, moves).apply(moves)
+	}
+	key := stateKey(state)
+	o, r, hot, known := c.lookup(key)
+	if hot {
+		return o
+	}
+	moves := Moves(state)
+	if !known {
+		r = rankMoves(state, moves)
+	}
+	o = r.apply(moves)
+	c.mu.Lock()
+	if !known && len(c.m) < maxCachedStates {
+		c.m[key] = r
+	}
+	c.keep(key, o)
+	c.mu.Unlock()
+	return o
+}
+
+// rankMoves ranks the moves of state and finds the good ones.
+func rankMoves(state []*big.Rat, moves []Move) ranking {
+	var r ranking
+	for _, i := range rank(state, moves) {
+		r.all = append(r.all, uint8(i))
+		if Solvable(moves[i].Left) {
+			r.good = append(r.good, uint8(i))
 		}
 	}
-	o := options{all: ranked(state, Moves(state))}
-	for _, m := range o.all {
-		if Solvable(m.Left) {
-			o.good = append(o.good, m)
-		}
+	return r
+}
+
+func (r ranking) apply(moves []Move) options {
+	o := options{all: make([]Move, len(r.all)), good: make([]Move, len(r.good))}
+	for k, i := range r.all {
+		o.all[k] = moves[i]
 	}
-	if c != nil {
-		c.mu.Lock()
-		if len(c.m) < maxCachedStates {
-			c.m[key] = o
-		}
-		c.mu.Unlock()
+	for k, i := range r.good {
+		o.good[k] = moves[i]
 	}
 	return o
 }
 
-// ranked orders moves by the simulator's preference in this state.
-func ranked(state []*big.Rat, moves []Move) []Move {
+// rank returns the indexes of moves in the simulator's order of
+// preference in this state.
+func rank(state []*big.Rat, moves []Move) []int {
 	labels := make([]string, len(moves))
 	for i, m := range moves {
 		labels[i] = fmt.Sprintf("%s%c%s", m.A.RatString(), m.Op, m.B.RatString())
 	}
-	out := make([]Move, len(moves))
-	for r, i := range sim.Rank(FormatState(state), labels) {
-		out[r] = moves[i]
-	}
-	return out
+	return sim.Rank(FormatState(state), labels)
 }
