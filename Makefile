@@ -73,6 +73,8 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzScorers -fuzztime=30s ./tasks/qa/
 	$(GO) test -run='^$$' -fuzz=FuzzParseData -fuzztime=30s ./tasks/qa/
 	$(GO) test -run='^$$' -fuzz=FuzzSimRespond -fuzztime=30s ./tasks/qa/
+	$(GO) test -run='^$$' -fuzz=FuzzReading -fuzztime=30s ./tasks/reading/
+	$(GO) test -run='^$$' -fuzz=FuzzSimRespond -fuzztime=30s ./tasks/hotpotqa/
 
 # Go benchmarks: harness overhead, parsers, search.
 bench-go:

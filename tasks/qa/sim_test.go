@@ -188,26 +188,6 @@ func TestSimLeavesOtherPromptsAlone(t *testing.T) {
 	}
 }
 
-func TestReadQuestion(t *testing.T) {
-	for _, tc := range []struct {
-		text, q string
-		choices []string
-	}{
-		{"Question: a?\nAnswer: x\n\nQuestion: Which?\nA. red\nB. blue", "Which?", []string{"red", "blue"}},
-		{"Question: How many?\nReasoning so far:\n(none)", "How many?", nil},
-		{"intro\nQuestion: Two\nlines?\n\nPassages:", "Two lines?", nil},
-		{"Question: A. B.\nA. x\nC. y", "A. B.", []string{"x"}},
-	} {
-		q, ch, ok := reading.ReadQuestion(tc.text)
-		if !ok || q != tc.q || strings.Join(ch, "|") != strings.Join(tc.choices, "|") {
-			t.Errorf("ReadQuestion(%q) = %q %q %v", tc.text, q, ch, ok)
-		}
-	}
-	if _, _, ok := reading.ReadQuestion("no question here"); ok {
-		t.Error("found a question in text without one")
-	}
-}
-
 var _ tasks.Task = (*Task)(nil)
 
 func FuzzSimRespond(f *testing.F) {

@@ -151,37 +151,64 @@ func support(want map[string]bool, sents ...Sentence) float64 {
 }
 
 // candidates are the names and numbers a sentence gives that the question
-// does not say; a name that is part of the sentence's title gives way to
-// the title.
-func candidates(q string, s Sentence) []string {
+// does not say, nearest the words of near first; a name that is part of
+// the sentence's title gives way to the title.
+func candidates(q question, s Sentence, near map[string]bool) []string {
 	title := StripParens(s.Title)
-	useTitle := title != "" && !mentions(q, title)
+	useTitle := title != "" && !q.padded.has(title)
+	t := pad(title)
 	var out []string
-	for _, c := range Spans(s.Text, q) {
-		if useTitle && mentions(title, c) {
+	for _, c := range spansNear(s.Text, q.padded, near) {
+		if useTitle && t.has(c) {
 			c = title
 		}
-		if !ContainsText(out, c) {
-			out = append(out, c)
-		}
+		out = append(out, c)
 	}
-	if useTitle && !ContainsText(out, title) {
+	if useTitle {
 		out = append(out, title)
 	}
-	return byType(q, out)
+	return byType(q.number, distinct(out))
+}
+
+// question is a question read once for repeated use.
+type question struct {
+	padded padded
+	number bool // it asks for a number or a date
+}
+
+func readQ(q string) question { return question{pad(q), wantsNumber(q)} }
+
+// read is a sentence with its texts normalised once, for repeated
+// searches.
+type read struct {
+	Sentence
+	title, text, lead padded
+}
+
+func prepare(sents []Sentence) []read {
+	out := make([]read, len(sents))
+	for i, s := range sents {
+		out[i] = read{Sentence: s, title: pad(StripParens(s.Title)), text: pad(s.Text)}
+		if s.Title == "" {
+			out[i].lead = pad(s.Lead)
+		}
+	}
+	return out
 }
 
 // relates tells whether a sentence is about name: its page is titled so,
-// or it says the name.
-func relates(s Sentence, name string) bool {
-	return SameText(StripParens(s.Title), name) || mentions(s.Text, name) || s.Title == "" && mentions(s.Lead, name)
+// or it (or, untitled, its paragraph's first sentence) says the name.
+func (r read) relates(name string) bool {
+	n := squad.Normalize(name)
+	return n != "" && (string(r.title) == " "+n+" " || r.text.has(name) || r.Title == "" && r.lead.has(name))
 }
 
 func considerBridge(q string, sents []Sentence) Belief {
 	want := ContentWords(q)
 	order := rankBy(want, sents)
 	hop1 := sents[order[0]]
-	first := candidates(q, hop1)
+	qq := readQ(q)
+	first := candidates(qq, hop1, want)
 	chain := []Sentence{hop1}
 	rem := map[string]bool{}
 	covered := ContentWords(hop1.Text + " " + hop1.about())
@@ -192,14 +219,14 @@ func considerBridge(q string, sents []Sentence) Belief {
 	}
 	var last []string
 	if len(rem) > 0 {
+		rs := prepare(sents)
 		best, bestN, via := -1, 0, ""
 		for _, i := range order[1:] {
-			s := sents[i]
 			for _, b := range first {
-				if hasDigitOnly(b) || !relates(s, b) {
+				if hasDigitOnly(b) || !rs[i].relates(b) {
 					continue
 				}
-				if n := Overlap(rem, s.Text+" "+s.about()); n > bestN {
+				if n := Overlap(rem, sents[i].Text+" "+sents[i].about()); n > bestN {
 					best, bestN, via = i, n, b
 				}
 				break
@@ -208,8 +235,9 @@ func considerBridge(q string, sents []Sentence) Belief {
 		if best >= 0 {
 			hop2 := sents[best]
 			chain = append(chain, hop2)
-			for _, c := range candidates(q, hop2) {
-				if !SameText(c, via) && !mentions(via, c) {
+			v := pad(via)
+			for _, c := range candidates(qq, hop2, rem) {
+				if !v.has(c) {
 					last = append(last, c)
 				}
 			}
@@ -217,14 +245,9 @@ func considerBridge(q string, sents []Sentence) Belief {
 	}
 	answers := append(last, first...)
 	for _, i := range order[1:] {
-		answers = append(answers, candidates(q, sents[i])...)
+		answers = append(answers, candidates(qq, sents[i], want)...)
 	}
-	b := Belief{Evidence: chain, Support: support(want, chain...)}
-	for _, a := range answers {
-		if !ContainsText(b.Answers, a) {
-			b.Answers = append(b.Answers, a)
-		}
-	}
+	b := Belief{Answers: distinct(answers), Evidence: chain, Support: support(want, chain...)}
 	if len(b.Answers) == 0 {
 		b.Answers = []string{"unknown"}
 	}
@@ -263,12 +286,13 @@ func considerYesNo(q string, sents []Sentence) Belief {
 	entities := Names(q)
 	prop := without(want, entities)
 	var b Belief
+	rs := prepare(sents)
 	yes, about := true, 0
 	if len(prop) > 0 {
 		for _, e := range entities {
 			best, bestN := -1, -1
-			for i, s := range sents {
-				if !relates(s, e) {
+			for i, s := range rs {
+				if !s.relates(e) {
 					continue
 				}
 				n := Overlap(prop, s.Text)
@@ -355,10 +379,11 @@ func considerAlternatives(q string, sents []Sentence, alts []string) Belief {
 		year  string // the first year its sentences give
 	}
 	opts := make([]option, len(alts))
+	rs := prepare(sents)
 	for k, a := range alts {
 		o := option{best: -1, score: -1}
-		for i, s := range sents {
-			if !relates(s, a) {
+		for i, s := range rs {
+			if !s.relates(a) {
 				continue
 			}
 			if n := Overlap(prop, s.Text); n > o.score {

@@ -123,9 +123,32 @@ func ContainsText(list []string, s string) bool {
 }
 
 // mentions tells whether text says phrase (normalised, as whole words).
-func mentions(text, phrase string) bool {
+func mentions(text, phrase string) bool { return pad(text).has(phrase) }
+
+// padded is a normalised text between spaces, for repeated whole-word
+// searches.
+type padded string
+
+func pad(text string) padded { return padded(" " + squad.Normalize(text) + " ") }
+
+// has tells whether the text says phrase as whole words.
+func (t padded) has(phrase string) bool {
 	p := squad.Normalize(phrase)
-	return p != "" && strings.Contains(" "+squad.Normalize(text)+" ", " "+p+" ")
+	return p != "" && strings.Contains(string(t), " "+p+" ")
+}
+
+// distinct keeps the first of the texts that normalise alike, and drops
+// those that normalise to nothing.
+func distinct(texts []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, t := range texts {
+		if n := squad.Normalize(t); n != "" && !seen[n] {
+			seen[n] = true
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // StripParens drops a trailing disambiguation: "Love and Theft (duo)".
@@ -163,27 +186,49 @@ var starters = map[string]bool{
 var connectors = map[string]bool{"of": true, "the": true, "de": true, "da": true, "di": true, "du": true,
 	"la": true, "le": true, "van": true, "von": true, "der": true, "del": true}
 
-// names are the runs of capitalised words and numbers in text, each with
-// whether it holds a number: "Jørn Utzon", "2 March 1972". A sentence's
-// first word counts unless it is a common starter ("The", "He", "Which").
+// names are the runs of capitalised words and numbers in text: "Jørn
+// Utzon", "2 March 1972". A sentence's first word counts unless it is a
+// common starter ("The", "He", "Which").
 func names(text string) []string {
-	var out, run []string
+	var out []string
+	for _, n := range namesAt(text) {
+		out = append(out, n.text)
+	}
+	return out
+}
+
+// name is a name and the index of its first word among the text's fields.
+type name struct {
+	text string
+	at   int
+}
+
+func namesAt(text string) []name {
+	var out []name
+	var run []string
 	var held []string // connectors waiting for the next capitalised word
+	at := 0
 	flush := func() {
 		if len(run) > 0 {
-			out = append(out, strings.Join(run, " "))
+			out = append(out, name{strings.Join(run, " "), at})
 		}
 		run, held = run[:0], held[:0]
 	}
 	start := true
-	for _, w := range strings.Fields(text) {
+	for k, w := range strings.Fields(text) {
 		core := strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 		r, _ := utf8.DecodeRuneInString(core)
 		lower := strings.ToLower(core)
+		if core != "" && strings.ContainsAny(w[:strings.Index(w, core)], "(\"“'") {
+			flush() // an opening quote or bracket starts a new name
+		}
 		switch {
 		case core == "":
 			flush()
 		case unicode.IsDigit(r) || unicode.IsUpper(r) && !(start && starters[lower]):
+			if len(run) == 0 {
+				at = k
+			}
 			run = append(append(run, held...), core)
 			held = held[:0]
 		case len(run) > 0 && connectors[lower] && core == w:
@@ -192,7 +237,7 @@ func names(text string) []string {
 			flush()
 		}
 		start = strings.HasSuffix(w, ".") || strings.HasSuffix(w, "?") || strings.HasSuffix(w, "!")
-		if core != w && strings.ContainsAny(w, ",;:()\".?!") {
+		if tail := w[strings.Index(w, core)+len(core):]; core == "" || strings.ContainsAny(tail, ",;:()\".?!”'") {
 			flush()
 		}
 	}
@@ -229,15 +274,80 @@ func quoted(text string) []string {
 }
 
 // Spans are the answer-like phrases of a sentence that the question does
-// not already say: its names and numbers.
+// not already say: its names and numbers, in order.
 func Spans(sentence, question string) []string {
-	var out []string
-	for _, s := range names(sentence) {
-		if !mentions(question, s) && squad.Normalize(s) != "" && !ContainsText(out, s) {
-			out = append(out, s)
+	return spansNear(sentence, pad(question), nil)
+}
+
+// spansNear are Spans ordered by how close each stands to a word of near
+// in the sentence (the words it shares with the question: an answer sits
+// next to what the question asks about), ties in order.
+func spansNear(sentence string, q padded, near map[string]bool) []string {
+	var anchors []int
+	if len(near) > 0 {
+		for k, w := range strings.Fields(sentence) {
+			if near[wordKey(w)] {
+				anchors = append(anchors, k)
+			}
 		}
 	}
-	return out
+	type cand struct {
+		text string
+		dist int
+	}
+	var cs []cand
+	for _, n := range namesAt(sentence) {
+		if q.has(n.text) {
+			continue
+		}
+		d := 0
+		if len(anchors) > 0 {
+			d = 1 << 30
+			for _, a := range anchors {
+				// Twice the distance, one more before the anchor: at equal
+				// distance the phrase after the word the question shares
+				// ("disbanded in 2004") is its complement.
+				if n.at > a {
+					d = min(d, 2*(n.at-a))
+				} else {
+					d = min(d, 2*(a-n.at)+1)
+				}
+			}
+		}
+		cs = append(cs, cand{n.text, d})
+	}
+	for a := 1; a < len(cs); a++ {
+		for b := a; b > 0 && cs[b].dist < cs[b-1].dist; b-- {
+			cs[b], cs[b-1] = cs[b-1], cs[b]
+		}
+	}
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.text
+	}
+	return distinct(out)
+}
+
+// wordKey is one word as Words gives it (lower case, ASCII punctuation
+// dropped, stemmed), or "" for a stopword.
+func wordKey(w string) string {
+	w = strings.Map(func(r rune) rune {
+		if r < utf8.RuneSelf && strings.ContainsRune("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", r) {
+			return -1
+		}
+		return r
+	}, strings.ToLower(w))
+	if w == "" || stopwords[w] {
+		return ""
+	}
+	return stem(w)
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // Names are the things a question names, quoted titles first, then its
@@ -245,11 +355,11 @@ func Spans(sentence, question string) []string {
 func Names(question string) []string {
 	var out []string
 	for _, s := range append(quoted(question), names(question)...) {
-		if squad.Normalize(s) != "" && !hasDigitOnly(s) && !ContainsText(out, s) {
+		if !hasDigitOnly(s) {
 			out = append(out, s)
 		}
 	}
-	return out
+	return distinct(out)
 }
 
 func hasDigit(s string) bool { return strings.IndexFunc(s, unicode.IsDigit) >= 0 }
@@ -271,8 +381,7 @@ func wantsNumber(q string) bool {
 // byType puts the candidates of the kind the question asks for first (a
 // number for "when", "what year", "how many"; a name otherwise), keeping
 // the order within each kind.
-func byType(q string, cands []string) []string {
-	num := wantsNumber(q)
+func byType(num bool, cands []string) []string {
 	var first, rest []string
 	for _, c := range cands {
 		if hasDigit(c) == num {
