@@ -82,8 +82,8 @@ func TestAlternatives(t *testing.T) {
 		"Which restaurant chain's headquarters is further north, Pizza Inn or Papa Gino's?": {"Pizza Inn", "Papa Gino's"},
 		`Which movie was filmed first "The Guest" or "You're Next"?`:                        {"The Guest", "You're Next"},
 		"Is Velvetpark or Shape magazine written more for women?":                           {"Velvetpark", "Shape"},
-		"Who won, or did nobody?":                                                           nil,
-		"Where was Anna Berg born?":                                                         nil,
+		"Who won, or did nobody?":   nil,
+		"Where was Anna Berg born?": nil,
 	} {
 		if got := Alternatives(q); !reflect.DeepEqual(got, want) {
 			t.Errorf("Alternatives(%q) = %q, want %q", q, got, want)
