@@ -61,7 +61,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzExtractAnswer -fuzztime=30s ./tasks/hotpotqa/
 	$(GO) test -run='^$$' -fuzz=FuzzPyFormat -fuzztime=30s ./prompts/
 	$(GO) test -run='^$$' -fuzz=FuzzPyStrings -fuzztime=30s ./prompts/
-	$(GO) test -run='^$$' -fuzz=FuzzNormalize -fuzztime=30s ./tasks/hotpotqa/
+	$(GO) test -run='^$$' -fuzz=FuzzNormalize -fuzztime=30s ./tasks/squad/
 	$(GO) test -run='^$$' -fuzz=FuzzParseVote -fuzztime=30s ./tasks/hotpotqa/
 	$(GO) test -run='^$$' -fuzz=FuzzParseTextAction -fuzztime=30s ./strategies/
 	$(GO) test -run='^$$' -fuzz=FuzzSplitThinking -fuzztime=30s ./llm/
@@ -75,6 +75,8 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzSimRespond -fuzztime=30s ./tasks/qa/
 	$(GO) test -run='^$$' -fuzz=FuzzDecodeCalls -fuzztime=30s ./store/
 	$(GO) test -run='^$$' -fuzz=FuzzDecodeNodes -fuzztime=30s ./store/
+	$(GO) test -run='^$$' -fuzz=FuzzReading -fuzztime=30s ./tasks/reading/
+	$(GO) test -run='^$$' -fuzz=FuzzSimRespond -fuzztime=30s ./tasks/hotpotqa/
 
 # Go benchmarks: harness overhead, parsers, search.
 bench-go:

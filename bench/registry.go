@@ -47,9 +47,9 @@ func LookupTask(name string) (TaskSpec, error) {
 
 // NewSim builds the simulated model answering every bundled task and file
 // tasks. The qa responder (file tasks, GSM8K) comes first and answers only
-// the qa templates: a file's question that is also a bundled HotpotQA
-// question is answered from what the prompt shows, never from the bundled
-// answer.
+// the qa templates. No responder looks a question up in bundled data: they
+// answer from what the prompt shows (tasks/reading), so a question answers
+// alike whichever task asks it, in process or through serve-sim.
 func NewSim(p sim.Params) (*sim.Model, error) {
 	rs := []sim.Responder{qa.SimResponder{}}
 	for _, t := range Tasks() {

@@ -162,7 +162,10 @@ func TestLATSResumesFromCheckpoint(t *testing.T) {
 	model := latsModel(t)
 	lib, _ := prompts.Bundled()
 	insts, _ := hotpotqa.NewTask().Instances()
-	s := newStrategy(t, "lats", map[string]any{"iterations": 6, "evaluator": "self"})
+	// One child an expansion: the simulated self-evaluator, which judges
+	// by its own reading, accepts one of five finishing children within an
+	// iteration or two, and this test needs items searched for 4 or more.
+	s := newStrategy(t, "lats", map[string]any{"iterations": 6, "evaluator": "self", "n_generate": 1})
 	count := func() (llm.Sampler, *int) {
 		n := 0
 		var mu sync.Mutex

@@ -7,11 +7,15 @@ import "strings"
 // responders. It is deliberately this small:
 //
 //   - A reflection or feedback written by the simulator names the failure
-//     of the attempt it criticises only when that attempt really failed;
-//     it then contains NamedFailure ("What went wrong: the step 4 + 8 = 13
-//     is wrong arithmetic ..."). A critique of an attempt that was right
-//     (as the self-evaluator may wrongly ask for) cannot name a real
-//     failure and is vague.
+//     of the attempt it criticises only when it can see one, from the
+//     prompt alone; it then contains NamedFailure ("What went wrong: the
+//     step 4 + 8 = 13 is wrong arithmetic ..."). On the Game of 24 it
+//     checks the arithmetic, so a critique of an attempt that was right (as
+//     the self-evaluator may wrongly ask for) cannot name a real failure
+//     and is vague. On question-answer tasks (tasks/reading) it cannot
+//     check an answer against anything but its own reading: a reflection
+//     is asked for after a failure, so it names one and quotes the
+//     rejected answer, which later answers avoid.
 //   - Every critique in a prompt that names a failure raises Skill by Boost
 //     for the answer written in reply (absolute, capped at 1): a Reflexion
 //     trial whose prompt shows three such reflections answers with Skill +

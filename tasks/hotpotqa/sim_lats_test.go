@@ -1,6 +1,7 @@
 package hotpotqa
 
 import (
+	"context"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/prompts"
+	"github.com/reasonbench/reasonbench/tasks/reading"
 )
 
 func TestLATSTemplatesCarryTheMarkers(t *testing.T) {
@@ -28,36 +30,42 @@ func TestLATSTemplatesCarryTheMarkers(t *testing.T) {
 				t.Errorf("hotpotqa/%s lacks %q", name, m)
 			}
 		}
-		if strings.Contains(text, markerQA) || strings.Contains(text, sim.NamedFailure) || strings.Contains(strings.ToLower(text), markerLastStep) {
+		if strings.Contains(text, markerQA) || strings.Contains(text, sim.NamedFailure) || strings.Contains(strings.ToLower(text), reading.MarkerLastStep) {
 			t.Errorf("hotpotqa/%s carries another prompt's marker", name)
 		}
 	}
 }
 
+// TestSimLATSValueFollowsPagesFound: a trajectory that read the page of a
+// name the question gives scores above one whose searches failed.
 func TestSimLATSValueFollowsPagesFound(t *testing.T) {
 	qs, err := Questions()
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := qs[0]
-	gold := goldTitles(q)
-	para, _ := paragraph(q, gold[0])
-	ask := func(traj string) int {
-		p := sim.Prompt{Messages: []llm.Message{{Role: "user", Content: "Rate how promising the trajectory below is.\n\nQuestion: " + q.Question + "\n" + traj}}}
-		c, ok := respondLATSValue(p, rand.New(rand.NewPCG(1, 2)), sim.Params{})
-		if !ok {
-			t.Fatal("value prompt not answered")
+	for _, q := range qs[:20] {
+		name := reading.Names(q.Question)[0]
+		obs, _ := NewLocalDocstore(q.Context).Search(context.Background(), name)
+		if strings.HasPrefix(obs, "Could not find") {
+			continue
 		}
-		v, ok := parseScore(c.Content)
-		if !ok {
-			t.Fatalf("no score in %q", c.Content)
+		ask := func(traj string) int {
+			p := sim.Prompt{Messages: []llm.Message{{Role: "user", Content: "Rate how promising the trajectory below is.\n\nQuestion: " + q.Question + "\n" + traj}}}
+			c, ok := respondLATSValue(p, rand.New(rand.NewPCG(1, 2)), sim.Params{})
+			if !ok {
+				t.Fatal("value prompt not answered")
+			}
+			v, ok := parseScore(c.Content)
+			if !ok {
+				t.Fatalf("no score in %q", c.Content)
+			}
+			return v
 		}
-		return v
-	}
-	none := ask("Thought 1: I will search.\nAction 1: Search[Nothing]\nObservation 1: Could not find Nothing.")
-	one := ask("Thought 1: I will search.\nAction 1: Search[" + gold[0] + "]\nObservation 1: " + para.Text())
-	if !(one > none) {
-		t.Errorf("score with a gold page %d, without %d", one, none)
+		none := ask("Thought 1: I will search.\nAction 1: Search[Nothing]\nObservation 1: Could not find Nothing. Similar: ['A'].")
+		one := ask("Thought 1: I will search.\nAction 1: Search[" + name + "]\nObservation 1: " + obs)
+		if !(one > none) {
+			t.Errorf("%s: score after reading %s %d, after a failed search %d", q.ID, name, one, none)
+		}
 	}
 }
 

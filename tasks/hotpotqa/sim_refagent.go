@@ -8,6 +8,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
+	"github.com/reasonbench/reasonbench/tasks/reading"
 )
 
 // respondRefAgent answers the prompts of the Reflexion reference agents
@@ -16,24 +17,22 @@ import (
 // one user turn whose text ends, after its last "Question:" line, in
 // scratchpad lines and then a label to complete — "Thought:" or "Action:"
 // (CoT), "Thought n:" or "Action n:" (ReAct), or a blank line and
-// "Reflection:" (a reflection request).
+// "Reflection:" (a reflection request). It reads only the prompt.
 //
-//   - CoT Thought: the answer is chosen as the CoT answer is (effective
-//     skill from the gold paragraphs the prompt shows, raised by Boost for
-//     every reflection in the prompt that names a failure); the thought
-//     ends "So the answer is X." and the Action turn copies X into
-//     Finish[X]. The Action turn reads only the thought.
+//   - CoT Thought: the answer is chosen as the CoT answer is, from the
+//     paragraphs the prompt shows ("Relevant Context:", or none), with Skill
+//     raised by Boost for every reflection in the prompt that names a
+//     failure and the answers they quote avoided; the thought ends "So the
+//     answer is X." and the Action turn copies X into Finish[X]. The Action
+//     turn reads only the thought.
 //   - ReAct Thought n: the ReAct policy of respondReAct over the
-//     scratchpad's observations (a gold page counts as found when its first
-//     sentence was observed): search the next gold title with probability
-//     Skill, else a distractor or a mistyped title; finish when every gold
-//     page is found or at step 5 (the model does not know the step limit).
+//     scratchpad's actions and observations; it answers by reading.Finish,
+//     at step 5 at the latest (the model does not know the step limit).
 //     The Action turn copies the thought's decision.
-//   - Reflection: names the failure (sim.NamedFailure) when the scratchpad
-//     shows the attempt failed — its Finish observation says INCORRECT, or
-//     it has no Finish — from the prompt alone; it never compares with the
-//     gold answer.
-func respondRefAgent(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm.Choice, bool) {
+//   - Reflection: names the failure when the scratchpad shows the attempt
+//     failed — its Finish observation says INCORRECT, or it has no Finish —
+//     quoting the answer; otherwise a vague reflection naming nothing.
+func respondRefAgent(p sim.Prompt, rng *rand.Rand, params sim.Params, avoid func(string) bool) (llm.Choice, bool) {
 	if len(p.Messages) != 1 || p.Messages[0].Role != "user" {
 		return llm.Choice{}, false
 	}
@@ -46,14 +45,7 @@ func respondRefAgent(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm.Choic
 			break
 		}
 	}
-	if qi < 0 {
-		return llm.Choice{}, false
-	}
-	// The question line carries the scratchpad's first label when the
-	// scratchpad is empty so far ("Question: q" + "\nThought:" puts it on
-	// the next line, so this only strips a trailing space).
-	q, ok := FindQuestion(strings.TrimSpace(strings.TrimPrefix(lines[qi], "Question:")))
-	if !ok {
+	if qi < 0 || strings.TrimSpace(strings.TrimPrefix(lines[qi], "Question:")) == "" {
 		return llm.Choice{}, false
 	}
 	pad := lines[qi+1:]
@@ -82,11 +74,11 @@ func respondRefAgent(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm.Choic
 	case m[1] == "Action":
 		return llm.Choice{Content: refActionFrom(body)}, true
 	case m[2] == "":
-		return llm.Choice{Content: refCoTThought(q, text, rng, params)}, true
+		return llm.Choice{Content: refCoTThought(text, rng, params, avoid)}, true
 	default:
 		var n int
 		fmt.Sscan(m[2], &n)
-		return llm.Choice{Content: refReActThought(q, body, n, rng, params)}, true
+		return refReActThought(text, n, rng, params, avoid)
 	}
 }
 
@@ -99,10 +91,10 @@ var (
 )
 
 // refCoTThought writes the CoT agent's thought.
-func refCoTThought(q Question, text string, rng *rand.Rand, params sim.Params) string {
-	out := answerQA(q, text, rng, params) // "Answer: x" (the pack's wording has no CoT marker)
-	ans := strings.TrimSpace(strings.TrimPrefix(out[strings.LastIndex(out, "Answer:"):], "Answer:"))
-	return fmt.Sprintf("I connect the facts the question needs. So the answer is %s.", ans)
+func refCoTThought(text string, rng *rand.Rand, params sim.Params, avoid func(string) bool) string {
+	r, _ := readPrompt(text)
+	out := answerQA(r, false, rng, params, avoid) // "Answer: x"
+	return fmt.Sprintf("I connect the facts the question needs. So the answer is %s.", strings.TrimPrefix(out, "Answer: "))
 }
 
 // refActionFrom turns the last thought into its action.
@@ -120,36 +112,22 @@ func refActionFrom(body []string) string {
 	return "Finish[unknown]"
 }
 
-// refReActThought plays ReAct step n.
-func refReActThought(q Question, body []string, n int, rng *rand.Rand, params sim.Params) string {
-	gold := goldTitles(q)
-	obs := ""
-	for _, l := range body {
-		if strings.HasPrefix(l, "Observation") {
-			obs += l + "\n"
-		}
+// refLastStep is the step at which the ReAct agent answers at the latest.
+const refLastStep = 5
+
+// refReActThought plays ReAct step n over the scratchpad.
+func refReActThought(text string, n int, rng *rand.Rand, params sim.Params, avoid func(string) bool) (llm.Choice, bool) {
+	t, ok := reading.ReadScratchpad(text)
+	if !ok {
+		return llm.Choice{}, false
 	}
-	next, found := -1, 0
-	for i, t := range gold {
-		if para, ok := paragraph(q, t); ok && len(para.Sentences) > 0 && strings.Contains(obs, firstSentence(para)) {
-			found++
-		} else if next < 0 {
-			next = i
-		}
+	t.Last = n >= refLastStep
+	plan := searchPlan(t)
+	if ans, _, done := reading.Finish(reading.Plain{}, t, maxSearches, len(plan) == 0, rng, params, avoid); done {
+		return llm.Choice{Content: fmt.Sprintf("I have read what I could find. So the answer is %s.", ans)}, true
 	}
-	if next < 0 || n >= 5 {
-		g := float64(found) / float64(max(1, len(gold)))
-		return fmt.Sprintf("I have read what I could find. So the answer is %s.", chooseAnswer(q, effectiveSkill(params.Skill, g), rng, params))
-	}
-	title := gold[next]
-	switch {
-	case rng.Float64() < params.Skill:
-	case rng.IntN(2) == 0:
-		title = distractorTitle(q, rng)
-	default:
-		title = sim.Mistype(title, rng)
-	}
-	return fmt.Sprintf("I need a fact I have not read yet. I will search %s.", title)
+	query, _ := nextSearch(t, plan, rng, params)
+	return llm.Choice{Content: fmt.Sprintf("I need a fact I have not read yet. I will search %s.", query)}, true
 }
 
 // refReflect reflects on a scratchpad from what it shows.
@@ -163,13 +141,8 @@ func refReflect(body []string) string {
 			}
 		}
 	}
-	failed := ans == "" || strings.Contains(verdict, "INCORRECT")
-	switch {
-	case !failed:
+	if ans != "" && !strings.Contains(verdict, "INCORRECT") {
 		return "I am not sure what went wrong: my answer seems to follow from what I read. Next time I will check each hop once more before answering."
-	case ans == "":
-		return sim.NamedFailure + " I did not finish with an answer. Next time I will look up the entities the question names first and finish as soon as I know the answer."
-	default:
-		return fmt.Sprintf("%s %s. Next time I will find the fact each hop needs and check that the answer is the kind of thing the question asks for.", sim.NamedFailure, capitalFirst(failure(ans)))
 	}
+	return reading.Reflection(ans)
 }

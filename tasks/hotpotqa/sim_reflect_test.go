@@ -9,6 +9,7 @@ import (
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/prompts"
+	"github.com/reasonbench/reasonbench/tasks/reading"
 )
 
 // learnData carries every field the Reflexion and Self-Refine templates use.
@@ -61,8 +62,8 @@ func TestLearningTemplatesCarryTheMarkers(t *testing.T) {
 				t.Errorf("hotpotqa/%s lacks %q", name, m)
 			}
 		}
-		if strings.Contains(strings.ToLower(text), markerLastStep) {
-			t.Errorf("hotpotqa/%s says %q", name, markerLastStep)
+		if strings.Contains(strings.ToLower(text), reading.MarkerLastStep) {
+			t.Errorf("hotpotqa/%s says %q", name, reading.MarkerLastStep)
 		}
 	}
 	// Empty memory renders the plain prompts; a full one goes before the
@@ -93,76 +94,77 @@ func TestSimReflectionsOnQuestions(t *testing.T) {
 	m := simModel(t, sim.DefaultParams())
 	for _, c := range []struct {
 		actor, answer string
-		named         bool
 		want          string
 	}{
-		{"cot", "Neverland", true, `The answer "Neverland" does not answer the question`},
-		{"react", "Neverland", true, `I answered "Neverland"`},
-		{"react", "(none)", true, "I used up my steps"},
-		{"cot", q.Answer, false, "I am not sure what went wrong"},
+		{"cot", "Neverland", reading.AnsweredMarker + `Neverland"`},
+		{"react", "Neverland", reading.AnsweredMarker + `Neverland"`},
+		{"react", "(none)", "I gave no answer in time"},
+		{"cot", q.Answer, reading.AnsweredMarker + q.Answer + `"`},
 	} {
+		// A reflection is asked for after a failed trial, so it names the
+		// failure whatever the answer was: the model cannot check it.
 		prompt := render(t, "reflect", learnData{Input: q.Question, Actor: c.actor, Trajectory: "Thought: ...", Answer: c.answer})
 		got := ask(t, m, prompt, 1)
-		if strings.Contains(got, sim.NamedFailure) != c.named || !strings.Contains(got, c.want) || strings.Contains(got, q.Answer) && c.named {
+		if !strings.Contains(got, sim.NamedFailure) || !strings.Contains(got, c.want) {
 			t.Errorf("%s reflection on %q:\n%s", c.actor, c.answer, got)
 		}
 	}
 }
 
+// TestSimJudgesAnswersAtTheRate: self-evaluation and feedback call the
+// model's own considered answer correct, and another incorrect, each
+// wrong with probability Misjudge; the gold answer plays no part.
 func TestSimJudgesAnswersAtTheRate(t *testing.T) {
 	qs, _ := Questions()
 	p := sim.DefaultParams()
 	p.Misjudge = 0.25
 	m := simModel(t, p)
-	lib, err := prompts.Bundled()
-	if err != nil {
-		t.Fatal(err)
-	}
-	render := func(t *testing.T, name string, d learnData) string {
-		s, err := lib.Render("hotpotqa/"+name, d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
 	const n = 1000
-	for _, right := range []bool{true, false} {
+	mine := make([]string, len(qs))
+	for i, q := range qs {
+		mine[i] = reading.Consider(mustRead(t, render(t, "cot", qaData{q.Question, FormatParagraphs(q.Gold())}))).Answers[0]
+	}
+	for _, own := range []bool{true, false} {
 		wrongEval, wrongFeedback := 0, 0
 		for i := range n {
 			q := qs[i%len(qs)]
-			ans := q.Answer
-			if !right {
-				ans = misconception(q)
+			ctx := FormatParagraphs(q.Gold())
+			ans := mine[i%len(qs)]
+			if !own {
+				ans = "Neverland"
 			}
-			ev := ask(t, m, render(t, "self_eval", learnData{Input: q.Question, Trajectory: "Answer: " + ans, Answer: ans}), int64(i))
-			if strings.HasSuffix(ev, "Judgement: correct") != right {
+			ev := ask(t, m, render(t, "self_eval", learnData{Input: q.Question, Context: ctx, Trajectory: "Answer: " + ans, Answer: ans}), int64(i))
+			if strings.HasSuffix(ev, "Judgement: correct") != own {
 				wrongEval++
 			}
-			fb := ask(t, m, render(t, "feedback", learnData{Input: q.Question, Output: "Answer: " + ans, Answer: ans}), int64(i))
+			fb := ask(t, m, render(t, "feedback", learnData{Input: q.Question, Context: ctx, Output: "Answer: " + ans, Answer: ans}), int64(i))
 			stop := strings.Contains(fb, "No change needed.")
-			if stop != right {
+			if stop != own {
 				wrongFeedback++
 			}
-			if strings.Contains(fb, sim.NamedFailure) && (right || stop) {
-				t.Fatalf("feedback names a failure of a right answer: %s", fb)
+			if strings.Contains(fb, sim.NamedFailure) == stop {
+				t.Fatalf("feedback names a failure and stops, or neither: %s", fb)
 			}
-			if _, ok := lineAfter(fb, "Score:"); !ok {
+			if reading.LineAfter(fb, "Score:") == "" {
 				t.Fatalf("feedback without a score: %s", fb)
 			}
 		}
 		for what, k := range map[string]int{"self_eval": wrongEval, "feedback": wrongFeedback} {
 			if rate := float64(k) / n; math.Abs(rate-p.Misjudge) > 0.04 {
-				t.Errorf("%s on right=%v answers is wrong %.3f of the time, want %.2f", what, right, rate, p.Misjudge)
+				t.Errorf("%s on own=%v answers is wrong %.3f of the time, want %.2f", what, own, rate, p.Misjudge)
 			}
 		}
 	}
 }
 
+// TestSimQALearnsOnlyFromNamedFailures: at skill 0 the model never gives
+// its considered answer; a critique naming a failure (boost 1) makes it
+// give it always, a vague one changes nothing.
 func TestSimQALearnsOnlyFromNamedFailures(t *testing.T) {
 	qs, _ := Questions()
 	m := simModel(t, sim.Params{Skill: 0, Boost: 1})
 	gold := func(q Question) string { return FormatParagraphs(q.Gold()) }
-	named := sim.NamedFailure + ` the answer "x" does not answer the question.`
+	named := reading.Reflection("x")
 	prompts := map[string]func(Question) string{
 		"plain": func(q Question) string {
 			return render(t, "reflexion_cot", learnData{Input: q.Question, Context: gold(q)})
@@ -181,13 +183,58 @@ func TestSimQALearnsOnlyFromNamedFailures(t *testing.T) {
 		},
 	}
 	for name, prompt := range prompts {
-		acc := accuracy(t, m, qs[:30], 2, prompt)
-		want := 0.0
-		if strings.HasSuffix(name, "named") {
-			want = 1
+		own, total := 0, 0
+		for _, q := range qs[:30] {
+			p := prompt(q)
+			b := reading.Consider(mustRead(t, p))
+			if len(b.Answers) < 2 {
+				continue // nothing else to say
+			}
+			for seed := range int64(2) {
+				total++
+				if ans, _ := ExtractAnswer(ask(t, m, p, seed)); reading.SameText(ans, b.Answers[0]) {
+					own++
+				}
+			}
 		}
-		if acc != want {
-			t.Errorf("%s at skill 0, boost 1: EM %.3f, want %.0f", name, acc, want)
+		want := 0
+		if strings.HasSuffix(name, "named") {
+			want = total
+		}
+		if own != want {
+			t.Errorf("%s at skill 0, boost 1: the considered answer %d of %d times, want %d", name, own, total, want)
 		}
 	}
+}
+
+// TestSimAvoidsRejectedAnswers: an answer a reflection quotes as wrong is
+// not given again while another candidate remains.
+func TestSimAvoidsRejectedAnswers(t *testing.T) {
+	qs, _ := Questions()
+	m := simModel(t, sim.Params{Skill: 1})
+	checked := 0
+	for _, q := range qs[:30] {
+		ctx := FormatParagraphs(q.Gold())
+		b := reading.Consider(mustRead(t, render(t, "cot", qaData{q.Question, ctx})))
+		if len(b.Answers) < 2 {
+			continue
+		}
+		checked++
+		p := render(t, "reflexion_cot", learnData{Input: q.Question, Context: ctx, Reflections: []string{reading.Reflection(b.Answers[0])}})
+		if ans, _ := ExtractAnswer(ask(t, m, p, 1)); reading.SameText(ans, b.Answers[0]) {
+			t.Errorf("%s: repeats the rejected %q", q.ID, ans)
+		}
+	}
+	if checked < 10 {
+		t.Errorf("only %d questions checked", checked)
+	}
+}
+
+func mustRead(t *testing.T, prompt string) reading.Reading {
+	t.Helper()
+	r, ok := readPrompt(prompt)
+	if !ok {
+		t.Fatalf("no question in\n%s", prompt)
+	}
+	return r
 }

@@ -3,15 +3,21 @@ package hotpotqa
 import (
 	"context"
 	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"math/rand/v2"
+	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/prompts"
 	"github.com/reasonbench/reasonbench/tasks"
+	"github.com/reasonbench/reasonbench/tasks/reading"
 )
 
 func simModel(t *testing.T, p sim.Params) *sim.Model {
@@ -23,9 +29,12 @@ func simModel(t *testing.T, p sim.Params) *sim.Model {
 	return m
 }
 
+// bundled is the template library, parsed once for the package's tests.
+var bundled = sync.OnceValues(prompts.Bundled)
+
 func render(t *testing.T, name string, data any) string {
 	t.Helper()
-	lib, err := prompts.Bundled()
+	lib, err := bundled()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,11 +75,16 @@ func TestTemplatesCarryTheMarkers(t *testing.T) {
 				t.Errorf("hotpotqa/%s lacks %q", name, m)
 			}
 		}
-		if strings.Contains(strings.ToLower(text), markerLastStep) {
-			t.Errorf("hotpotqa/%s says %q, which the simulator reads as the step limit", name, markerLastStep)
+		if strings.Contains(strings.ToLower(text), reading.MarkerLastStep) {
+			t.Errorf("hotpotqa/%s says %q, which the simulator reads as the step limit", name, reading.MarkerLastStep)
 		}
 		if name != "cot" && name != "io" && strings.Contains(text, markerQA) {
 			t.Errorf("hotpotqa/%s carries the IO/CoT marker", name)
+		}
+	}
+	for _, name := range lib.Names() {
+		if text, _ := lib.Text(name); strings.Contains(text, sim.NamedFailure) || strings.Contains(text, reading.AnsweredMarker) {
+			t.Errorf("%s contains what only simulated critiques may say", name)
 		}
 	}
 	// The few-shot examples of the CoT prompt end in Answer lines, and the
@@ -91,6 +105,28 @@ func TestTemplatesCarryTheMarkers(t *testing.T) {
 	if n := strings.Count(without, "\nAnswer: "); n != 4 {
 		t.Errorf("cot has %d example answers, want 4", n)
 	}
+}
+
+// contextOf renders a question's paragraphs for a context mode.
+func contextOf(q Question, mode string) string {
+	switch mode {
+	case ContextGold:
+		return FormatParagraphs(q.Gold())
+	case ContextDistractor:
+		return FormatParagraphs(q.Context)
+	}
+	return ""
+}
+
+// considered is the answer the simulator believes for a prompt: what it
+// gives at skill 1 without slips.
+func considered(t *testing.T, prompt string) string {
+	t.Helper()
+	r, ok := readPrompt(prompt)
+	if !ok {
+		t.Fatalf("no question in\n%s", prompt)
+	}
+	return reading.Consider(r).Answers[0]
 }
 
 // accuracy samples n answers per question and returns the mean EM.
@@ -117,43 +153,218 @@ func accuracy(t *testing.T, m *sim.Model, qs []Question, n int, prompt func(Ques
 	return float64(correct) / float64(total)
 }
 
-func TestSimQADependsOnWhatThePromptShows(t *testing.T) {
+func cotPrompt(t *testing.T, mode string) func(Question) string {
+	return func(q Question) string { return render(t, "cot", qaData{q.Question, contextOf(q, mode)}) }
+}
+
+// TestSimReadingCeiling measures how often the simulator's considered
+// answer (every choice made well, no slip) is the gold one: the ceiling of
+// its accuracy on the 100 questions, whatever --sim-skill, for CoT with
+// each context and for ReAct. The simulator never sees the gold; only
+// this test compares.
+func TestSimReadingCeiling(t *testing.T) {
 	qs, err := Questions()
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := sim.Params{Skill: 0.6, Slip: 0.1, Misjudge: 0.1}
-	m := simModel(t, p)
-	cot := func(mode string) func(Question) string {
-		return func(q Question) string {
-			ctx := ""
-			switch mode {
-			case "gold":
-				ctx = FormatParagraphs(q.Gold())
-			case "distractor":
-				ctx = FormatParagraphs(q.Context)
+	for _, mode := range []string{ContextGold, ContextDistractor, ContextNone} {
+		right := 0
+		for _, q := range qs {
+			if ExactMatch(considered(t, cotPrompt(t, mode)(q)), q.Answer) {
+				right++
 			}
-			return render(t, "cot", qaData{q.Question, ctx})
+		}
+		t.Logf("cot, context=%s: the considered answer is right on %d of %d questions", mode, right, len(qs))
+		if right == 0 || right == len(qs) {
+			t.Errorf("context=%s: ceiling %d of %d: the reading reads nothing, or something it must not", mode, right, len(qs))
 		}
 	}
-	gold := accuracy(t, m, qs, 10, cot("gold"))
-	distractor := accuracy(t, m, qs, 10, cot("distractor"))
-	none := accuracy(t, m, qs, 10, cot("none"))
-	t.Logf("EM: gold %.3f distractor %.3f none %.3f", gold, distractor, none)
-	if !(gold > distractor && distractor > none) {
-		t.Errorf("want gold > distractor > none, got %.3f %.3f %.3f", gold, distractor, none)
-	}
-	// Expected about Skill·(1-Slip) = 0.54 with gold context (the
-	// difficulty exponent keeps the mean near it) and half without.
-	if gold < 0.4 || gold > 0.65 || none > 0.4 {
-		t.Errorf("EM gold %.3f, none %.3f out of the expected range", gold, none)
-	}
 	perfect := simModel(t, sim.Params{Skill: 1})
-	if acc := accuracy(t, perfect, qs[:20], 3, cot("gold")); acc != 1 {
-		t.Errorf("skill 1, slip 0: EM %.3f, want 1", acc)
+	right := 0
+	for _, q := range qs {
+		_, out := play(t, perfect, q, "text", 7)
+		if NewTask().Score(tasks.Instance{Gold: q.Answer}, out).Correct {
+			right++
+		}
 	}
-	if acc := accuracy(t, simModel(t, sim.Params{}), qs[:20], 3, cot("gold")); acc != 0 {
-		t.Errorf("skill 0: EM %.3f, want 0", acc)
+	t.Logf("react (text, 7 steps) at skill 1, no slips: right on %d of %d questions", right, len(qs))
+	if right == 0 || right == len(qs) {
+		t.Errorf("react ceiling %d of %d", right, len(qs))
+	}
+}
+
+func TestSimSkillScalesAccuracy(t *testing.T) {
+	qs, _ := Questions()
+	at := func(skill float64, mode string) float64 {
+		return accuracy(t, simModel(t, sim.Params{Skill: skill, Slip: 0.1, Focus: 2}), qs, 10, cotPrompt(t, mode))
+	}
+	hi, mid, lo := at(1, ContextGold), at(0.5, ContextGold), at(0, ContextGold)
+	none := at(1, ContextNone)
+	t.Logf("EM with gold context at skill 1, 0.5, 0: %.3f %.3f %.3f; closed book at skill 1: %.3f", hi, mid, lo, none)
+	if !(hi > mid && mid > lo) {
+		t.Errorf("accuracy does not grow with skill: %.3f %.3f %.3f", hi, mid, lo)
+	}
+	if !(hi > none) {
+		t.Errorf("reading the gold paragraphs (%.3f) is no better than closed book (%.3f)", hi, none)
+	}
+}
+
+// TestSimDoesNotSayWhatItWasNotShown: with the gold answer's text taken
+// out of every paragraph shown, or with no paragraphs, no sample gives the
+// gold answer (questions whose answer the question or the template says
+// anyway, such as yes or no, are left out).
+func TestSimDoesNotSayWhatItWasNotShown(t *testing.T) {
+	qs, _ := Questions()
+	m := simModel(t, sim.DefaultParams())
+	checked := 0
+	for _, q := range qs {
+		redacted := strings.NewReplacer(q.Answer, "[gap]").Replace(FormatParagraphs(q.Gold()))
+		for _, prompt := range []string{render(t, "cot", qaData{q.Question, redacted}), render(t, "cot", qaData{q.Question, ""})} {
+			if strings.Contains(" "+Normalize(prompt)+" ", " "+Normalize(q.Answer)+" ") {
+				continue
+			}
+			checked++
+			resp, err := m.Sample(context.Background(), llm.Request{Messages: []llm.Message{{Role: "user", Content: prompt}}, N: 20, Temperature: llm.Temp(1), Seed: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, out := range resp.Texts() {
+				if sc := NewTask().Score(tasks.Instance{Gold: q.Answer}, out); sc.Correct {
+					t.Fatalf("%s: answered the gold %q it was not shown:\n%s", q.ID, q.Answer, out)
+				}
+			}
+		}
+	}
+	if checked < 100 {
+		t.Errorf("only %d prompts checked", checked)
+	}
+}
+
+// redactedQuestions replaces the bundled data with copies whose answers
+// and supporting facts are false, for the rest of the test.
+func redactedQuestions(t *testing.T) {
+	qs, err := Questions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range qs {
+		qs[i].Answer = "Redacted Answer"
+		qs[i].SupportingFacts = []SupportingFact{{Title: qs[i].Context[len(qs[i].Context)-1].Title, Sentence: 0}}
+	}
+	orig := loadQuestions
+	loadQuestions = func() ([]Question, error) { return qs, nil }
+	t.Cleanup(func() { loadQuestions = orig })
+}
+
+// TestSimReadsOnlyThePrompt runs every prompt shape the responder answers,
+// rendered from the real questions, once with the bundled data as it is
+// and once with its answers and supporting facts replaced: the answers are
+// identical, so nothing the responder says comes from them.
+func TestSimReadsOnlyThePrompt(t *testing.T) {
+	qs, _ := Questions()
+	qs = qs[:12]
+	m := simModel(t, sim.DefaultParams())
+	learn := func(q Question) learnData {
+		return learnData{Input: q.Question, Context: contextOf(q, ContextGold), Actor: "cot", Trajectory: "Thought: t\nAnswer: Paris",
+			Answer: "Paris", Output: "Answer: Paris", Reflections: []string{reading.Reflection("Paris")},
+			History: []attemptData{{1, "Answer: Paris", "Paris", "Not sure."}}}
+	}
+	shapes := map[string]func(Question) string{
+		"io":             func(q Question) string { return render(t, "io", qaData{q.Question, contextOf(q, ContextGold)}) },
+		"cot gold":       cotPrompt(t, ContextGold),
+		"cot distractor": cotPrompt(t, ContextDistractor),
+		"cot none":       cotPrompt(t, ContextNone),
+		"reflexion_cot":  func(q Question) string { return render(t, "reflexion_cot", learn(q)) },
+		"reflect":        func(q Question) string { return render(t, "reflect", learn(q)) },
+		"self_eval":      func(q Question) string { return render(t, "self_eval", learn(q)) },
+		"feedback":       func(q Question) string { return render(t, "feedback", learn(q)) },
+		"refine":         func(q Question) string { return render(t, "refine", learn(q)) },
+		"tot_sample": func(q Question) string {
+			return render(t, "tot_sample", struct{ Input, Context, State string }{q.Question, contextOf(q, ContextDistractor), ""})
+		},
+		"tot_vote": func(q Question) string {
+			return render(t, "tot_vote", voteData{Input: q.Question, Context: contextOf(q, ContextDistractor),
+				Choices: []voteChoice{{1, "From A: a"}, {2, "From " + q.Context[0].Title + ": " + q.Context[0].Sentences[0]}}})
+		},
+		"lats_value": func(q Question) string {
+			return render(t, "lats_value", struct {
+				Input, Trajectory string
+				Reflections       []string
+			}{q.Question, "Thought 1: t\nAction 1: Search[" + q.Context[0].Title + "]\nObservation 1: " + q.Context[0].Text(), nil})
+		},
+		"ref cot": func(q Question) string {
+			return "Solve it.\nRelevant Context: " + q.SupportingParagraphs() + "\nQuestion: " + q.Question + "\nThought:"
+		},
+		"ref react": func(q Question) string {
+			return "Solve it.\nQuestion: " + q.Question + "\nThought 1: I will search " + q.Context[0].Title + ".\nAction 1: Search[" +
+				q.Context[0].Title + "]\nObservation 1: " + q.Context[0].Text() + "\nThought 2:"
+		},
+	}
+	answers := func() map[string][]string {
+		out := map[string][]string{}
+		for name, prompt := range shapes {
+			for _, q := range qs {
+				resp, err := m.Sample(context.Background(), llm.Request{Messages: []llm.Message{{Role: "user", Content: prompt(q)}},
+					N: 4, Temperature: llm.Temp(0.7), Seed: 5})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if resp.Choices[0].Content == sim.Fallback {
+					t.Fatalf("%s not answered:\n%s", name, prompt(q))
+				}
+				out[name] = append(out[name], resp.Texts()...)
+			}
+		}
+		for _, protocol := range []string{"text", "json", "tools"} {
+			for _, q := range qs {
+				actions, final := play(t, m, q, protocol, 7)
+				out["react "+protocol] = append(out["react "+protocol], append(actions, final)...)
+			}
+		}
+		return out
+	}
+	real := answers()
+	redactedQuestions(t)
+	if got := answers(); !reflect.DeepEqual(real, got) {
+		for name := range real {
+			if !reflect.DeepEqual(real[name], got[name]) {
+				t.Errorf("%s: the answers change with the bundled answers and supporting facts", name)
+			}
+		}
+	}
+}
+
+// TestSimSourceReadsNoGold checks the responder's source: no sim*.go file
+// looks a question up or touches its answer or supporting facts.
+func TestSimSourceReadsNoGold(t *testing.T) {
+	files, err := filepath.Glob("sim*.go")
+	if err != nil || len(files) < 5 {
+		t.Fatalf("sim files: %v %v", files, err)
+	}
+	banned := map[string]bool{"Answer": true, "SupportingFacts": true, "Gold": true, "SupportingParagraphs": true,
+		"FindQuestion": true, "Questions": true, "loadQuestions": true, "paragraph": true, "Context": true}
+	fset := token.NewFileSet()
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		file, err := parser.ParseFile(fset, f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.SelectorExpr:
+				if banned[x.Sel.Name] {
+					t.Errorf("%s: %s.%s", fset.Position(x.Pos()), x.X, x.Sel.Name)
+				}
+			case *ast.Ident:
+				if banned[x.Name] && x.Obj == nil && x.Name != "Answer" && x.Name != "Context" {
+					t.Errorf("%s: %s", fset.Position(x.Pos()), x.Name)
+				}
+			}
+			return true
+		})
 	}
 }
 
@@ -168,37 +379,18 @@ func TestSimQAFormats(t *testing.T) {
 			t.Fatal(err)
 		}
 		out := resp.Choices[0].Content
-		if strings.HasPrefix(out, "Thought: ") != wantThought || !strings.HasSuffix(out, "Answer: "+q.Answer) {
+		if strings.HasPrefix(out, "Thought: From ") != wantThought || !strings.HasSuffix(out, "\nAnswer: "+considered(t, prompt)) && wantThought ||
+			!wantThought && out != "Answer: "+considered(t, prompt) {
 			t.Errorf("%s: %q", name, out)
 		}
 	}
-	// A question that is not bundled is not answered.
-	resp, _ := m.Sample(context.Background(), llm.Request{Messages: []llm.Message{{Role: "user",
-		Content: render(t, "cot", qaData{"Who is the king of the moon?", ""})}}})
-	if resp.Choices[0].Content != sim.Fallback {
-		t.Errorf("unknown question answered: %q", resp.Choices[0].Content)
-	}
-}
-
-func TestSimWrongAnswersArePlausible(t *testing.T) {
-	qs, _ := Questions()
-	rng := rand.New(rand.NewPCG(1, 2))
-	for _, q := range qs {
-		for range 5 {
-			w := wrongAnswer(q, rng)
-			if w == "" || ExactMatch(w, q.Answer) {
-				t.Fatalf("%s: wrong answer %q for gold %q", q.ID, w, q.Answer)
-			}
-			if m := misread(q, rng); ExactMatch(m, q.Answer) {
-				t.Fatalf("%s: misread %q equals gold %q", q.ID, m, q.Answer)
-			}
-		}
-		if _, yn := yesNo(q.Answer); yn && Normalize(misconception(q)) == Normalize(q.Answer) {
-			t.Fatalf("%s: misconception is the answer", q.ID)
-		}
-		if misconception(q) != misconception(q) {
-			t.Fatal("misconception is not fixed")
-		}
+	// A question that is not bundled is answered from what the prompt shows,
+	// as `bench serve-sim` answers any prompt.
+	prompt := render(t, "cot", qaData{"Which river flows through the town where Anna Berg opened her shop?",
+		"Anna Berg: Anna Berg was a clockmaker. She opened her first shop in Lindau in 1902.\nLindau: Lindau is a small town on the river Amper."})
+	resp, _ := m.Sample(context.Background(), llm.Request{Messages: []llm.Message{{Role: "user", Content: prompt}}})
+	if out := resp.Choices[0].Content; !strings.HasSuffix(out, "\nAnswer: Amper") {
+		t.Errorf("two hops over a question of our own: %q", out)
 	}
 }
 
@@ -224,7 +416,8 @@ func TestSimIsDeterministicPerSeed(t *testing.T) {
 }
 
 // play drives the simulated ReAct agent directly against the docstore, as
-// the react strategy would, and returns its actions.
+// the react strategy would, and returns its actions (tool and JSON
+// arguments) and its final output.
 func play(t *testing.T, m *sim.Model, q Question, protocol string, maxSteps int) ([]string, string) {
 	t.Helper()
 	tools, err := NewTask().Tools(tasks.Instance{Data: q})
@@ -306,25 +499,43 @@ func jsonArg(tool, input string) (string, error) {
 	return string(b), err
 }
 
-func TestSimReActSearchesTheGoldTitles(t *testing.T) {
+// searched reads the entity of a search action from play.
+func searched(action string) (string, bool) {
+	rest, ok := strings.CutPrefix(action, "search ")
+	if !ok {
+		return "", false
+	}
+	var args SearchArgs
+	_ = json.Unmarshal([]byte(rest), &args)
+	return args.Entity, true
+}
+
+// TestSimReActSearchesWhatItRead: at skill 1 the agent first searches the
+// first name the question gives, and every later search is a name it read
+// in the question or in an observation; it finishes with an answer.
+func TestSimReActSearchesWhatItRead(t *testing.T) {
 	qs, _ := Questions()
 	perfect := simModel(t, sim.Params{Skill: 1})
 	for _, protocol := range []string{"text", "json", "tools"} {
-		for _, q := range qs[:10] {
+		for _, q := range qs[:15] {
 			actions, out := play(t, perfect, q, protocol, 7)
-			gold := goldTitles(q)
-			if len(actions) != len(gold)+1 {
-				t.Errorf("%s %s: actions %v for gold titles %v", protocol, q.ID, actions, gold)
-				continue
+			if !strings.HasPrefix(out, "Answer: ") {
+				t.Errorf("%s %s: output %q", protocol, q.ID, out)
 			}
-			for i, title := range gold {
-				want, _ := jsonArg("search", title)
-				if actions[i] != "search "+want {
-					t.Errorf("%s: action %d = %s, want search %s", protocol, i, actions[i], title)
+			seen := q.Question
+			for i, a := range actions {
+				entity, ok := searched(a)
+				if !ok {
+					continue
 				}
-			}
-			if sc := NewTask().Score(tasks.Instance{Gold: q.Answer}, out); !sc.Correct {
-				t.Errorf("%s %s: skill 1 answered %q, gold %q", protocol, q.ID, out, q.Answer)
+				if i == 0 && entity != reading.Names(q.Question)[0] {
+					t.Errorf("%s %s: first search %q, want the question's first name %q", protocol, q.ID, entity, reading.Names(q.Question)[0])
+				}
+				if !strings.Contains(Normalize(seen), Normalize(entity)) {
+					t.Errorf("%s %s: searched %q, which it never read", protocol, q.ID, entity)
+				}
+				obs, _ := NewLocalDocstore(q.Context).Search(context.Background(), entity)
+				seen += "\n" + obs
 			}
 		}
 	}
@@ -340,20 +551,79 @@ func TestSimReActSearchesTheGoldTitles(t *testing.T) {
 func TestSimReActWithNoise(t *testing.T) {
 	qs, _ := Questions()
 	m := simModel(t, sim.Params{Skill: 0.5, Slip: 0.1})
-	missed := 0
+	off := 0
 	for _, q := range qs[:30] {
 		actions, _ := play(t, m, q, "text", 7)
 		for _, a := range actions {
-			if strings.HasPrefix(a, "search") {
-				var args SearchArgs
-				_ = json.Unmarshal([]byte(strings.TrimPrefix(a, "search ")), &args)
-				if !isGold(q, args.Entity) {
-					missed++
-				}
+			if entity, ok := searched(a); ok && !reading.ContainsText(reading.Names(q.Question), entity) {
+				off++
 			}
 		}
 	}
-	if missed == 0 {
-		t.Error("skill 0.5 never searched a distractor or mistyped")
+	if off == 0 {
+		t.Error("skill 0.5 only ever searched the question's names")
 	}
+}
+
+func TestSimThoughts(t *testing.T) {
+	task := NewTask()
+	lib, _ := prompts.Bundled()
+	insts, _ := task.Instances()
+	inst := insts[6]
+	q := inst.Data.(Question)
+	ask := func(prompt string, p sim.Params) string {
+		c, ok := respondThoughts(sim.Prompt{Messages: []llm.Message{{Role: "user", Content: prompt}}}, rand.New(rand.NewPCG(1, 1)), p)
+		if !ok {
+			t.Fatalf("not answered:\n%s", prompt)
+		}
+		return c.Content
+	}
+	sp, _, _ := task.SamplePrompt(lib, inst, "")
+	r, _ := readPrompt(sp)
+	b := reading.Consider(r)
+	first := ask(sp, sim.Params{Skill: 1})
+	if first != b.Lines[0] || !strings.HasPrefix(first, "From ") {
+		t.Errorf("first line %q, want its first evidence %q", first, b.Lines[0])
+	}
+	title, _, _ := strings.Cut(strings.TrimPrefix(first, "From "), ": ")
+	if _, ok := paragraph(q, title); !ok {
+		t.Errorf("cites %q, no paragraph of the question", title)
+	}
+	// After two lines, the answer.
+	sp, _, _ = task.SamplePrompt(lib, inst, first+"\nFrom X: y\n")
+	if got := ask(sp, sim.Params{Skill: 1}); !strings.HasPrefix(got, "Answer: ") {
+		t.Errorf("third line %q", got)
+	}
+	// A vote prefers the choice citing its evidence.
+	vp, _ := task.VotePrompt(lib, inst, []string{"From Nowhere: x\n", first + "\n"})
+	if k, ok := task.ParseVote(ask(vp, sim.Params{}), 2); !ok || k != 1 {
+		t.Errorf("vote for %q, want choice 2", first)
+	}
+}
+
+// FuzzSimRespond feeds the responder every HotpotQA template around
+// hostile text, as the question, a scratchpad and observations: it must
+// answer or decline, never panic.
+func FuzzSimRespond(f *testing.F) {
+	lib, _ := bundled()
+	var names []string
+	for _, n := range lib.Names() {
+		if strings.HasPrefix(n, "hotpotqa/") {
+			names = append(names, n)
+		}
+	}
+	f.Add(uint8(0), "Who is Anna or Bo?", "Observation: Could not find x. Similar: ['a")
+	f.Add(uint8(9), "Are A and B both\n", "\nThought 3: I will search .\nAction 3:")
+	f.Add(uint8(20), "\"“ (", "Reasoning so far:\nFrom : \nNext line:\nChoice 1:\nAnswer:")
+	f.Fuzz(func(t *testing.T, which uint8, question, tail string) {
+		text, _ := lib.Text(names[int(which)%len(names)])
+		prompt := strings.ReplaceAll(strings.ReplaceAll(text, "{{.Input}}", question), "{{.Question}}", question) + "\nQuestion: " + question + tail
+		p := sim.Prompt{Messages: []llm.Message{{Role: "user", Content: prompt}, {Role: "assistant", Content: tail},
+			{Role: "user", Content: "Observation: " + tail}}, Tools: []llm.ToolSpec{{Name: "search"}}}
+		params := sim.DefaultParams()
+		for seed := range uint64(3) {
+			SimResponder{}.Respond(p, rand.New(rand.NewPCG(seed, 1)), params)
+			SimResponder{}.Respond(sim.Prompt{Messages: p.Messages[:1]}, rand.New(rand.NewPCG(seed, 2)), params)
+		}
+	})
 }

@@ -3,11 +3,14 @@ package hotpotqa
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 
 	"github.com/reasonbench/reasonbench/tasks"
 )
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
 
 func instance(t *testing.T, row int) tasks.Instance {
 	t.Helper()

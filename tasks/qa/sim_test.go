@@ -10,6 +10,7 @@ import (
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/prompts"
 	"github.com/reasonbench/reasonbench/tasks"
+	"github.com/reasonbench/reasonbench/tasks/reading"
 )
 
 func TestTemplatesCarryTheMarkers(t *testing.T) {
@@ -48,7 +49,7 @@ func TestTemplatesCarryTheMarkers(t *testing.T) {
 				t.Errorf("%s lacks the marker %q", name, m)
 			}
 		}
-		if strings.Contains(text, sim.NamedFailure) || strings.Contains(text, answeredMarker) {
+		if strings.Contains(text, sim.NamedFailure) || strings.Contains(text, reading.AnsweredMarker) {
 			t.Errorf("%s contains what only simulated critiques may say", name)
 		}
 	}
@@ -143,7 +144,7 @@ func TestSimLearnsFromCritiques(t *testing.T) {
 	q := "Where did Anna Berg open her shop?"
 	ctx := "Anna Berg was a clockmaker. She opened her first shop in Lindau in 1902."
 	refl := ask(t, lib, "qa/reflect", struct{ Input, Context, Actor, Trajectory, Answer string }{q, ctx, "cot", "Answer: 1902", "1902"}, p, 1, 1)[0]
-	if !strings.Contains(refl, sim.NamedFailure) || !strings.Contains(refl, answeredMarker+`1902"`) {
+	if !strings.Contains(refl, sim.NamedFailure) || !strings.Contains(refl, reading.AnsweredMarker+`1902"`) {
 		t.Fatalf("reflection %q does not name the failure and quote the answer", refl)
 	}
 	// A later attempt that shows the reflection avoids the rejected answer.
@@ -184,26 +185,6 @@ func TestSimLeavesOtherPromptsAlone(t *testing.T) {
 		if answered {
 			t.Errorf("the qa responder answered %s", name)
 		}
-	}
-}
-
-func TestReadQuestion(t *testing.T) {
-	for _, tc := range []struct {
-		text, q string
-		choices []string
-	}{
-		{"Question: a?\nAnswer: x\n\nQuestion: Which?\nA. red\nB. blue", "Which?", []string{"red", "blue"}},
-		{"Question: How many?\nReasoning so far:\n(none)", "How many?", nil},
-		{"intro\nQuestion: Two\nlines?\n\nPassages:", "Two lines?", nil},
-		{"Question: A. B.\nA. x\nC. y", "A. B.", []string{"x"}},
-	} {
-		q, ch, ok := readQuestion(tc.text)
-		if !ok || q != tc.q || strings.Join(ch, "|") != strings.Join(tc.choices, "|") {
-			t.Errorf("readQuestion(%q) = %q %q %v", tc.text, q, ch, ok)
-		}
-	}
-	if _, _, ok := readQuestion("no question here"); ok {
-		t.Error("found a question in text without one")
 	}
 }
 

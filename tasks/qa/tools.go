@@ -7,6 +7,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/hotpotqa"
+	"github.com/reasonbench/reasonbench/tasks/reading"
 )
 
 // The docstore of a row's context, for ReAct and LATS: HotpotQA's local
@@ -50,25 +51,7 @@ func (t *ContextTask) Tools(inst tasks.Instance) ([]tasks.Tool, error) {
 func docParagraphs(ctx []Paragraph) []hotpotqa.Paragraph {
 	out := make([]hotpotqa.Paragraph, len(ctx))
 	for i := range ctx {
-		out[i] = hotpotqa.Paragraph{Title: pageTitle(ctx, i), Sentences: sentences(strings.TrimSpace(ctx[i].Text))}
-	}
-	return out
-}
-
-// sentences splits text after ". ", "? " and "! " (and newlines), each
-// piece keeping its leading space, so the pieces joined give text back.
-func sentences(text string) []string {
-	var out []string
-	start := 0
-	for i := 0; i+1 < len(text); i++ {
-		c, next := text[i], text[i+1]
-		if (c == '.' || c == '?' || c == '!' || c == '\n') && (next == ' ' || next == '\n') {
-			out = append(out, text[start:i+1])
-			start = i + 1
-		}
-	}
-	if start < len(text) {
-		out = append(out, text[start:])
+		out[i] = hotpotqa.Paragraph{Title: pageTitle(ctx, i), Sentences: reading.Sentences(strings.TrimSpace(ctx[i].Text))}
 	}
 	return out
 }
@@ -105,7 +88,7 @@ func (s *searchStore) Lookup(ctx context.Context, keyword string) (string, error
 func bestOverlap(paras []hotpotqa.Paragraph, query string) int {
 	want := map[string]bool{}
 	for _, w := range strings.Fields(hotpotqa.Normalize(query)) {
-		if !stopword[w] {
+		if !reading.IsStopword(w) {
 			want[w] = true
 		}
 	}
@@ -122,14 +105,4 @@ func bestOverlap(paras []hotpotqa.Paragraph, query string) int {
 		}
 	}
 	return best
-}
-
-// stopword lists words too common to say what a text is about.
-var stopword = map[string]bool{
-	"of": true, "in": true, "on": true, "at": true, "to": true, "for": true, "by": true, "with": true, "from": true,
-	"and": true, "or": true, "is": true, "was": true, "are": true, "were": true, "be": true, "been": true,
-	"what": true, "which": true, "who": true, "whom": true, "whose": true, "when": true, "where": true, "why": true,
-	"how": true, "did": true, "does": true, "do": true, "that": true, "this": true, "it": true, "its": true,
-	"as": true, "many": true, "much": true, "he": true, "she": true, "they": true, "his": true, "her": true,
-	"their": true, "has": true, "have": true, "had": true, "not": true, "there": true, "than": true,
 }

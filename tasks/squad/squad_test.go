@@ -1,4 +1,4 @@
-package hotpotqa
+package squad
 
 import (
 	"math"
