@@ -463,8 +463,16 @@ func ItemSeed(runSeed int64, index int) int64 {
 }
 
 // itemRecorder collects an item's calls in its log, which solveOne stores
-// when the item ends (and itemCheckpoint at each checkpoint).
-type itemRecorder struct{ log *store.CallLog }
+// when the item ends (and itemCheckpoint at each checkpoint). With eager
+// set (a model over HTTP) a call the model answered is stored at once,
+// with whatever the log holds: it was paid for and a killed process must
+// not lose it. Cache hits, and every call of the in-process simulator
+// (free and reproducible), wait for the item's end, which keeps cached
+// reruns and simulated runs to one write per item.
+type itemRecorder struct {
+	log   *store.CallLog
+	eager bool
+}
 
 func (r itemRecorder) RecordCall(ctx context.Context, c llm.CallRecord) error {
 	call := store.Call{Purpose: c.Purpose, Request: c.Request, Response: c.Response,
@@ -475,6 +483,9 @@ func (r itemRecorder) RecordCall(ctx context.Context, c llm.CallRecord) error {
 		call.Error = c.Err.Error()
 	}
 	r.log.Add(call)
+	if r.eager && !c.CacheHit {
+		return r.log.Flush(ctx)
+	}
 	return nil
 }
 
@@ -549,7 +560,7 @@ func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base llm.Sa
 	calls := e.Store.CallLog(runID, inst.Index)
 	// Model parameters join the request before it is recorded and keyed;
 	// thinking is split after the cache, which keeps responses as sent.
-	sampler := llm.Chain(base, budget.Gate(), llm.WithExtra(p.cfg.ModelParams), llm.Record(itemRecorder{log: calls}),
+	sampler := llm.Chain(base, budget.Gate(), llm.WithExtra(p.cfg.ModelParams), llm.Record(itemRecorder{log: calls, eager: !p.cfg.InProcess()}),
 		p.think, llm.Cache(e.Store.ResponseCache(runID), p.cfg.Cache, p.cfg.BackendIdentity()))
 	trace := itemTrace{st: e.Store, run: runID, index: inst.Index}
 	env := strategies.Env{Sampler: sampler, Task: p.task, Prompts: p.prompts, Seed: ItemSeed(p.cfg.Seed, inst.Index),

@@ -5,11 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -366,4 +369,63 @@ func TestAPIKeyNeverStored(t *testing.T) {
 			t.Errorf("call %d contains the API key", c.ID)
 		}
 	}
+}
+
+// A call a model over HTTP answered is stored as it arrives, not when its
+// item ends: a process killed mid-item keeps what it paid for. Here the
+// server answers five ToT calls of the first puzzle and then hangs; the
+// five are in the database while the item is still running.
+func TestPaidCallsStoredAsTheyArrive(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	st := tempStore(t)
+	cfg := DefaultConfig()
+	cfg.Task, cfg.Strategy, cfg.Range, cfg.Concurrency, cfg.Retries = "game24", "tot", "900:901", 1, 0
+	model, err := NewSim(cfg.Sim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const answered = 5
+	inner := llm.NewServer(model, llm.ServerOptions{})
+	arrived := make(chan struct{}, 100)
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) > answered {
+			io.Copy(io.Discard, r.Body) // read, so that a client hanging up ends r.Context()
+			arrived <- struct{}{}
+			<-r.Context().Done()
+			return
+		}
+		inner.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	cfg.BaseURL = srv.URL + "/v1"
+	done := make(chan error, 1)
+	go func() {
+		_, err := (&Engine{Store: st}).Run(ctx, cfg)
+		done <- err
+	}()
+	select {
+	case <-arrived:
+	case err := <-done:
+		t.Fatalf("run ended before the server hung: %v", err)
+	case <-time.After(time.Minute):
+		t.Fatal("the run never made a sixth call")
+	}
+	// Calls answered at once (a step's value prompts) are recorded as
+	// each returns: wait for the last of the five.
+	var tot store.RunTotals
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if tot, err = st.Totals(context.Background(), 1); err != nil {
+			t.Fatal(err)
+		}
+		if tot.Calls >= answered {
+			break
+		}
+	}
+	if tot.Calls != answered {
+		t.Errorf("%d calls stored while the item runs, want the %d answered", tot.Calls, answered)
+	}
+	cancel()
+	<-done
 }

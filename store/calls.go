@@ -38,7 +38,8 @@ type Call struct {
 // CallLog collects the calls of one item of a run and stores them together
 // on Flush, in one transaction: one row per item instead of one per call,
 // which is what makes a rerun from the cache cheap. Calls not yet flushed
-// are lost if the process dies; a resume redoes that item anyway.
+// are lost if the process dies, so the engine flushes every call a model
+// over HTTP answered at once; a resume redoes the item anyway.
 type CallLog struct {
 	st   *Store
 	run  int64
