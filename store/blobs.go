@@ -160,10 +160,24 @@ const memoSize = 1 << 13
 func (b *blobMemo) put(sum memoKey, id int64) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.putLocked(sum, id)
+}
+
+func (b *blobMemo) putLocked(sum memoKey, id int64) {
 	if b.cur == nil || len(b.cur) >= memoSize {
 		b.prev, b.cur = b.cur, make(map[memoKey]int64, memoSize)
 	}
 	b.cur[sum] = id
+}
+
+// putIn is put for an id read in gc generation gen: ignored unless the
+// memo belongs to that generation.
+func (b *blobMemo) putIn(gen int64, sum memoKey, id int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if gen == b.gen {
+		b.putLocked(sum, id)
+	}
 }
 
 // get returns the id of the blob with this content (0 if unknown) and the

@@ -41,7 +41,8 @@ func (c RunCache) get(ctx context.Context, key string) (json.RawMessage, time.Du
 	var respID int64
 	var reqID sql.NullInt64
 	var resp, req []byte
-	err := s.queryRow(ctx, s.rdb, qCacheGet, cacheKey(key)).Scan(&us, &respID, &resp, &reqID, &req)
+	var gen int64 // of the snapshot the ids come from
+	err := s.queryRow(ctx, s.rdb, qCacheGet, cacheKey(key)).Scan(&us, &respID, &resp, &reqID, &req, &gen)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, 0, false, nil
 	}
@@ -53,13 +54,15 @@ func (c RunCache) get(ctx context.Context, key string) (json.RawMessage, time.Du
 		return nil, 0, false, fmt.Errorf("cache lookup: %w", err)
 	}
 	_, sum := contentHash(text)
-	s.memo.put(sum, respID)
+	// The ids go to the memo only if no collection ran since the snapshot
+	// (another process's bench rm may have deleted these blobs since).
+	s.memo.putIn(gen, sum, respID)
 	// The recorder finds the request's blob in the memo when the call's
 	// request is the same text (the key leaves the purpose out).
 	if reqID.Valid {
 		if b, err := s.decode(ctx, s.rdb, req); err == nil {
 			_, sum := contentHash(b)
-			s.memo.put(sum, reqID.Int64)
+			s.memo.putIn(gen, sum, reqID.Int64)
 		}
 	}
 	return json.RawMessage(text), time.Duration(us) * time.Microsecond, true, nil

@@ -61,7 +61,7 @@ const (
 	qGCGeneration = `SELECT generation FROM gc`
 	qBlobFind     = `SELECT id, data FROM blobs WHERE hash = ?`
 	qBlobInsert   = `INSERT INTO blobs (hash, data) VALUES (?, ?)`
-	qCacheGet     = `SELECT c.latency_us, r.id, r.data, q.id, q.data FROM cache c
+	qCacheGet     = `SELECT c.latency_us, r.id, r.data, q.id, q.data, (SELECT generation FROM gc) FROM cache c
 		JOIN blobs r ON r.id = c.response LEFT JOIN blobs q ON q.id = c.request WHERE c.key = ?`
 	qCachePut = `INSERT OR IGNORE INTO cache (key, request, response, latency_us, run_id) VALUES (?, ?, ?, ?, ?)`
 	qLastCall = `SELECT COALESCE(max(last_id), 0) FROM call_batches`
