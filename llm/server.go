@@ -327,20 +327,34 @@ func (sv *Server) chat(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
+// maxChoices is the most choices one request may ask for, as OpenAI's
+// API allows: a client asking for millions must get a 400, not exhaust
+// the server's memory.
+const maxChoices = 128
+
+// choicesWanted reads a request's n: 1 when absent.
+func choicesWanted(n *int) (int, error) {
+	switch {
+	case n == nil:
+		return 1, nil
+	case *n < 1:
+		return 0, fmt.Errorf("n: must be at least 1, got %d", *n)
+	case *n > maxChoices:
+		return 0, fmt.Errorf("n: must be at most %d, got %d", maxChoices, *n)
+	}
+	return *n, nil
+}
+
 func (wr *wireRequest) toRequest() (Request, error) {
 	req := Request{Temperature: wr.Temperature} // nil: the model's default
 	if len(wr.Messages) == 0 {
 		return req, errors.New("messages: must be a non-empty array")
 	}
-	if wr.N != nil {
-		if *wr.N < 1 {
-			return req, fmt.Errorf("n: must be at least 1, got %d", *wr.N)
-		}
-		req.N = *wr.N
+	n, err := choicesWanted(wr.N)
+	if err != nil {
+		return req, err
 	}
-	if req.N == 0 {
-		req.N = 1
-	}
+	req.N = n
 	if wr.MaxCompletionTokens != nil {
 		req.MaxTokens = *wr.MaxCompletionTokens
 	} else if wr.MaxTokens != nil {

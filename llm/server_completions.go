@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 )
 
@@ -77,11 +76,8 @@ func (wr *wireCompletionRequest) toRequest() (Request, error) {
 		return Request{}, err
 	}
 	req := Request{Messages: []Message{{Role: "user", Content: prompt}}, N: 1, Temperature: wr.Temperature}
-	if wr.N != nil {
-		if *wr.N < 1 {
-			return req, fmt.Errorf("n: must be at least 1, got %d", *wr.N)
-		}
-		req.N = *wr.N
+	if req.N, err = choicesWanted(wr.N); err != nil {
+		return req, err
 	}
 	if wr.MaxTokens != nil {
 		req.MaxTokens = *wr.MaxTokens

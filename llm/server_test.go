@@ -162,6 +162,7 @@ func TestServerErrors(t *testing.T) {
 		{``, 400},
 		{`{"model":"m","messages":[]}`, 400},
 		{`{"model":"m","messages":[{"role":"user","content":"q"}],"n":0}`, 400},
+		{`{"model":"m","messages":[{"role":"user","content":"q"}],"n":100000000}`, 400},
 		{`{"model":"m","messages":[{"role":"user","content":"q"}],"stop":5}`, 400},
 		{`{"model":"m","messages":[{"role":"user","content":[{"type":"image_url"}]}]}`, 400},
 		{`{"model":"m","messages":[{"role":"user","content":{"x":1}}]}`, 400},
@@ -174,8 +175,17 @@ func TestServerErrors(t *testing.T) {
 			t.Errorf("%s: %d %v", tc.body, code, m)
 		}
 	}
-	if got := srv.Requests(); got != 9 {
-		t.Errorf("Requests() = %d, want 9", got)
+	if got := srv.Requests(); got != 10 {
+		t.Errorf("Requests() = %d, want 10", got)
+	}
+	// The completions endpoint reads n the same way.
+	for _, n := range []string{"0", "129", "100000000"} {
+		if code, _, m := postJSON(t, ts.URL+"/v1/completions", `{"model":"m","prompt":"q","n":`+n+`}`); code != 400 {
+			t.Errorf("completions n=%s: %d %v", n, code, m)
+		}
+	}
+	if len(fake.reqs) != 0 {
+		t.Errorf("the sampler was asked %d times for refused requests", len(fake.reqs))
 	}
 
 	fake.err = errors.New("model exploded")
