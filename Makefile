@@ -77,6 +77,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzDecodeNodes -fuzztime=30s ./store/
 	$(GO) test -run='^$$' -fuzz=FuzzReading -fuzztime=30s ./tasks/reading/
 	$(GO) test -run='^$$' -fuzz=FuzzSimRespond -fuzztime=30s ./tasks/hotpotqa/
+	$(GO) test -run='^$$' -fuzz=FuzzLocalDocstore -fuzztime=30s ./tasks/hotpotqa/
 
 # Go benchmarks: harness overhead, parsers, search.
 bench-go:

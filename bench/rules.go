@@ -23,7 +23,7 @@ func TaskWithRule(ts TaskSpec, rule string) (tasks.Task, error) {
 	}
 	t, err := rc.WithRule(rule)
 	if err != nil {
-		return nil, fmt.Errorf("--rule: %w", err)
+		return nil, fmt.Errorf("scoring rule (--scorer or --rule): %w", err)
 	}
 	return t, nil
 }

@@ -28,6 +28,8 @@ func TestReadOnlyCommandsNeverCreate(t *testing.T) {
 		{"db", "stats"},
 		{"db", "vacuum"},
 		{"rm", "1"},
+		{"resume", "1"}, // continues a run, so the run must be there
+		{"resume", "--last"},
 	}
 	for _, c := range cases {
 		code, stdout, stderr := cli(t, append(c, "--db", missing)...)

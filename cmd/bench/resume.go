@@ -33,7 +33,7 @@ func cmdResume(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if (runArg == "") == !*last {
 		return usageError{errors.New("usage: bench resume RUN | bench resume --last")}
 	}
-	st, err := openStore(ctx, *db)
+	st, err := openExisting(ctx, *db)
 	if err != nil {
 		return err
 	}

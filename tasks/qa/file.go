@@ -47,7 +47,7 @@ func LoadFile(path, specPath string) (*Data, error) {
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("data file: %w", err)
+		return nil, fmt.Errorf("data file: %w; check the path after file:", err)
 	}
 	format := d.Spec.Format
 	if format == "" {

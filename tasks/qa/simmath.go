@@ -197,7 +197,7 @@ const cueWindow = 4
 
 // plausibility scores every option for combining the running result with
 // qs[i]: cue words in the window around it, then defaults.
-func plausibility(problem string, ws []word, qs []quantity, i int) map[op]float64 {
+func plausibility(ws []word, qs []quantity, i int) map[op]float64 {
 	q := qs[i]
 	score := map[op]float64{opAdd: 0.3, opMul: 0.2, opSub: 0.1, opDiv: 0.05, opSkip: 0.02}
 	lo := 0
@@ -235,7 +235,6 @@ func plausibility(problem string, ws []word, qs []quantity, i int) map[op]float6
 		score[opAdd] /= 4
 		score[opSub] /= 4
 	}
-	_ = problem
 	return score
 }
 
@@ -308,7 +307,7 @@ func readProblem(problem string) (mathProblem, bool) {
 	ws := words(problem)
 	m := mathProblem{qs: qs}
 	for i := 1; i < len(qs); i++ {
-		m.options = append(m.options, ranked(plausibility(problem, ws, qs, i)))
+		m.options = append(m.options, ranked(plausibility(ws, qs, i)))
 	}
 	return m, true
 }

@@ -86,7 +86,7 @@ func (t *Task) setScorer(name string) error {
 		if _, err := NewScorer(name, t.opts); err != nil {
 			return err
 		}
-		return fmt.Errorf("scorer %s: task %s is scored by %s", name, t.name, strings.Join(t.rules, " or "))
+		return fmt.Errorf("scorer %s: task %s is scored by %s; drop --scorer, or pass that one", name, t.name, strings.Join(t.rules, " or "))
 	}
 	s, err := NewScorer(name, t.opts)
 	if err != nil {
