@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -46,11 +47,16 @@ type OpenAIConfig struct {
 	// MaxTokensAuto (also "") decides by the model's name
 	// (UsesMaxCompletionTokens), or FieldMaxTokens / FieldMaxCompletionTokens.
 	MaxTokensField string
-	// MaxN caps the choices asked for in one request (0: all of them);
+	// MaxN caps the choices asked for in one request (0: MaxChoicesPerRequest);
 	// the rest are topped up as for a server that returns fewer. 1 suits
 	// servers that refuse n > 1 (llama.cpp).
 	MaxN int
 }
+
+// MaxChoicesPerRequest is the most choices OpenAI's API takes in one
+// request (n ≤ 128), and what bench serve-sim accepts: more are asked for
+// in further requests.
+const MaxChoicesPerRequest = 128
 
 // The APIs the backend speaks.
 const (
@@ -162,7 +168,7 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 		api:     api,
 
 		maxCompletionTokens: mct,
-		maxN:                max(cfg.MaxN, 0),
+		maxN:                cmp.Or(max(cfg.MaxN, 0), MaxChoicesPerRequest),
 	}, nil
 }
 

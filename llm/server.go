@@ -330,7 +330,7 @@ func (sv *Server) chat(w http.ResponseWriter, r *http.Request) {
 // maxChoices is the most choices one request may ask for, as OpenAI's
 // API allows: a client asking for millions must get a 400, not exhaust
 // the server's memory.
-const maxChoices = 128
+const maxChoices = MaxChoicesPerRequest
 
 // choicesWanted reads a request's n: 1 when absent.
 func choicesWanted(n *int) (int, error) {

@@ -289,20 +289,21 @@ func TestRejectedParamWordings(t *testing.T) {
 // request and tops up the rest with seeds seed+i: the same choices as one
 // request for all of them.
 func TestMaxN(t *testing.T) {
-	for _, maxN := range []int{1, 3} {
+	for _, tc := range []struct{ set, maxN, n int }{{1, 1, 7}, {3, 3, 7}, {0, MaxChoicesPerRequest, 300}} {
+		maxN, n := tc.maxN, tc.n
 		fake := &fakeSampler{}
 		ts := httptest.NewServer(NewServer(fake, ServerOptions{}))
-		c, err := NewOpenAI(OpenAIConfig{BaseURL: ts.URL + "/v1", Model: "m", MaxN: maxN})
+		c, err := NewOpenAI(OpenAIConfig{BaseURL: ts.URL + "/v1", Model: "m", MaxN: tc.set})
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp, err := c.Sample(context.Background(), Request{Messages: []Message{userMsg("q")}, N: 7, Seed: 100})
+		resp, err := c.Sample(context.Background(), Request{Messages: []Message{userMsg("q")}, N: n, Seed: 100})
 		ts.Close()
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkSeeds(t, resp, 7, 100)
-		want := (7 + maxN - 1) / maxN
+		checkSeeds(t, resp, n, 100)
+		want := (n + maxN - 1) / maxN
 		if resp.Usage.Requests != want || len(fake.requests()) != want {
 			t.Errorf("max n %d: %d requests, want %d", maxN, resp.Usage.Requests, want)
 		}

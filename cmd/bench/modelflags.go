@@ -18,7 +18,7 @@ func modelFlags(fs *flag.FlagSet, cfg *bench.Config) func() error {
 	fs.StringVar(&cfg.API, "api", llm.APIChat, "the endpoint's API: chat (/v1/chat/completions) or completions (/v1/completions, for base models; one-user-turn strategies only)")
 	fs.StringVar(&cfg.Think, "think", llm.ThinkSplit, "a thinking block leading the content: split (into the call's reasoning; parsers read only the answer) or keep")
 	fs.StringVar(&cfg.ThinkTags, "think-tags", "think", "the thinking block's tag NAME (<NAME>…</NAME>) or OPEN,CLOSE markers")
-	fs.IntVar(&cfg.MaxN, "max-n", 0, "most choices asked for in one request (0: all k at once); 1 for servers that refuse n > 1, such as llama.cpp; the rest come from more requests with seeds seed+i")
+	fs.IntVar(&cfg.MaxN, "max-n", 0, "most choices asked for in one request (0: up to 128, OpenAI's limit); 1 for servers that refuse n > 1, such as llama.cpp; the rest come from more requests with seeds seed+i")
 	fs.StringVar(&cfg.MaxTokensField, "max-tokens-field", llm.MaxTokensAuto, "how max_tokens is sent on the chat API: auto (max_completion_tokens for OpenAI's o1/o3/o4/gpt-5 models, else max_tokens), max_tokens or max_completion_tokens")
 	return func() error {
 		m, err := bench.ParseModelParams(params)

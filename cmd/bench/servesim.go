@@ -18,7 +18,7 @@ func cmdServeSim(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs := newFlags("serve-sim", stderr)
 	addr := fs.String("addr", "127.0.0.1:8088", "address to listen on")
 	latency := fs.Duration("latency", 0, "delay added before answering each request")
-	maxN := fs.Int("max-n", 0, "most choices per request (0: as many as asked)")
+	maxN := fs.Int("max-n", 0, "most choices per request (0: as many as asked, up to 128; more is a 400)")
 	ignoreN := fs.Bool("ignore-n", false, "answer one choice per request, as Ollama does")
 	thinkInline := fs.Bool("think-inline", false, "think before answering and write the thinking into the content as <think>…</think>, as a thinking model served without a reasoning parser does (the thinking is a draft that misleads any parser reading it)")
 	reasoningField := fs.String("reasoning-field", "", "think before answering and return the thinking in this message field (reasoning or reasoning_content), as a server with a reasoning parser does")
