@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/reasonbench/reasonbench/store"
 )
 
 // cli runs the CLI in process and returns exit code, stdout and stderr.
@@ -21,6 +23,12 @@ func cli(t *testing.T, args ...string) (int, string, string) {
 func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "b.db")
+	empty := filepath.Join(dir, "empty.db") // a database with no runs
+	st, err := store.Open(context.Background(), empty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
 	corrupt := filepath.Join(dir, "corrupt.db")
 	if err := os.WriteFile(corrupt, bytes.Repeat([]byte("not a database "), 500), 0o644); err != nil {
 		t.Fatal(err)
@@ -42,7 +50,7 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 		{[]string{"report", "--db", db, "--format", "xml"}, "unknown format"},
 		{[]string{"score", "--task", "game24", "--in", filepath.Join(dir, "missing.jsonl")}, "no such file"},
 		{[]string{"show", "--db", db}, "usage: bench show RUN"},
-		{[]string{"resume", "--db", db, "--last"}, "no unfinished run"},
+		{[]string{"resume", "--db", empty, "--last"}, "no unfinished run"},
 	}
 	for _, c := range cases {
 		code, _, stderr := cli(t, c.args...)
