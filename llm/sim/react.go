@@ -9,6 +9,19 @@ import (
 	"github.com/reasonbench/reasonbench/llm"
 )
 
+// ReActProtocol tells which protocol a ReAct conversation uses from its
+// first user turn: "tools" when tools are offered or the turn carries
+// toolsMarker, "json" when it carries jsonMarker, else "text".
+func ReActProtocol(p Prompt, first, toolsMarker, jsonMarker string) string {
+	switch {
+	case len(p.Tools) > 0 || strings.Contains(first, toolsMarker):
+		return "tools"
+	case strings.Contains(first, jsonMarker):
+		return "json"
+	}
+	return "text"
+}
+
 // ReActTurn writes a simulated ReAct turn in the conversation's protocol
 // (the tasks' ReAct responders share it):
 //

@@ -178,13 +178,7 @@ func respondReAct(p sim.Prompt, first string, rng *rand.Rand, params sim.Params,
 	if !ok {
 		return llm.Choice{}, false
 	}
-	proto := "text"
-	switch {
-	case len(p.Tools) > 0 || strings.Contains(first, markerReActTools):
-		proto = "tools"
-	case strings.Contains(first, markerReActJSON):
-		proto = "json"
-	}
+	proto := sim.ReActProtocol(p, first, markerReActTools, markerReActJSON)
 	plan := searchPlan(t)
 	if ans, thought, done := reading.Finish(reading.Plain{}, t, maxSearches, len(plan) == 0, rng, params, avoid); done {
 		return sim.ReActTurn(proto, t.Last, len(t.Steps), thought, ToolFinish, "answer", ans, rng), true

@@ -23,13 +23,7 @@ func respondReAct(p sim.Prompt, first string, rng *rand.Rand, params sim.Params,
 	if !ok {
 		return llm.Choice{}, false
 	}
-	proto := "text"
-	switch {
-	case len(p.Tools) > 0 || strings.Contains(first, markerReActTools):
-		proto = "tools"
-	case strings.Contains(first, markerReActJSON):
-		proto = "json"
-	}
+	proto := sim.ReActProtocol(p, first, markerReActTools, markerReActJSON)
 	if ans, thought, done := reading.Finish(thinker{}, t, maxSearches, false, rng, params, avoid); done {
 		return sim.ReActTurn(proto, t.Last, len(t.Steps), thought, hotpotqa.ToolFinish, "answer", ans, rng), true
 	}
