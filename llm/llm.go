@@ -50,6 +50,17 @@ type Request struct {
 	// Purpose says what the call is for ("cot", "propose", "value", ...).
 	// It is recorded with the call and never sent to a server.
 	Purpose string `json:"purpose"`
+	// Call is the call's identity: where it sits in the strategy's own
+	// deterministic program ("t2/s1/act", "s3/propose/b4"), never in the
+	// order calls happen to be made. Two calls of an item with different
+	// identities are independent draws even when their text is identical;
+	// the same identity in a rerun or resume is the same draw. The seed
+	// sent to the server is derived from it (Identify); it is never sent.
+	Call string `json:"call,omitempty"`
+	// Share, when set, names sharing the method declares (ToT's value
+	// cache): the call is then one draw per identity across the whole run,
+	// whichever item asks first, instead of one per item.
+	Share string `json:"share,omitempty"`
 }
 
 // DefaultTemperature is the temperature a model samples at when none is
