@@ -55,7 +55,18 @@ type plan struct {
 	adaptive  *llm.Adaptive  // --concurrency auto; nil otherwise
 	think     llm.Middleware // --think: split thinking blocks from the content, or keep them
 	tags      llm.ThinkTags
+	// calls is how a run's calls are told apart: CallsByIdentity, or ""
+	// for a run recorded before calls had identities (resumed as it began).
+	calls  string
+	shared llm.Middleware // the run's declared sharing (llm.Shared)
 }
+
+// CallsByIdentity marks runs whose calls each draw by their identity
+// (llm.Request.Call): the seed sent is derived from the item's seed and the
+// identity, and only calls a method declares shared are one draw for the
+// run. Runs recorded before it sent every call of an item with the item's
+// seed, so identical requests of an item were one draw.
+const CallsByIdentity = "identity"
 
 func load(cfg Config) (*plan, error) {
 	if err := cfg.Validate(); err != nil {
@@ -112,7 +123,8 @@ func load(cfg Config) (*plan, error) {
 		return nil, err
 	}
 	p := &plan{cfg: cfg, task: task, params: params, strategy: strat,
-		instances: tasks.Select(all, rng), rng: rng, prompts: lib, think: think, tags: tags}
+		instances: tasks.Select(all, rng), rng: rng, prompts: lib, think: think, tags: tags,
+		calls: CallsByIdentity, shared: llm.Shared()}
 	if cfg.ConcurrencyAuto {
 		p.adaptive = llm.NewAdaptive(llm.AdaptiveOptions{Start: cfg.Concurrency, Max: cfg.ConcurrencyMax})
 	}
@@ -156,7 +168,9 @@ func (p *plan) configKey() string {
 		// A file task's data and spec digests: the same path with other
 		// contents is another cell.
 		Data string `json:",omitempty"`
-	}{Task: c.Task, Strategy: c.Strategy, Range: p.rng.String(), Model: c.Model, Endpoint: PublicEndpoint(c.BaseURL),
+		// How calls draw: runs from before identities have none.
+		Calls string `json:",omitempty"`
+	}{Calls: p.calls, Task: c.Task, Strategy: c.Strategy, Range: p.rng.String(), Model: c.Model, Endpoint: PublicEndpoint(c.BaseURL),
 		Prompts: c.PromptDir, Params: p.params, Seed: c.Seed, ModelParams: c.ModelParams}
 	if d := datasetOf(p.task); d != nil && d.Path != "" {
 		key.Data = d.SHA256 + " " + d.SpecSHA256
@@ -227,6 +241,8 @@ type recordedSpec struct {
 	// Dataset names the data scored: its digest (and a file task's paths
 	// and spec).
 	Dataset *tasks.Dataset `json:"dataset,omitempty"`
+	// Calls is CallsByIdentity; empty in runs recorded before it.
+	Calls string `json:"calls,omitempty"`
 }
 
 func (p *plan) backend() (llm.Sampler, error) {
@@ -282,7 +298,7 @@ func (e *Engine) start(ctx context.Context, p *plan) (Summary, error) {
 	}
 	cfg.Range = p.rng.String()
 	spec, _ := json.Marshal(recordedSpec{Config: cfg, Params: p.params, Prompts: hashes,
-		PromptPack: p.prompts.Pack(), Rule: tasks.Rule(p.task), Dataset: datasetOf(p.task)})
+		PromptPack: p.prompts.Pack(), Rule: tasks.Rule(p.task), Dataset: datasetOf(p.task), Calls: p.calls})
 	simParams := json.RawMessage("{}")
 	if cfg.Simulated() {
 		simParams, _ = json.Marshal(cfg.Sim)
@@ -349,6 +365,7 @@ func (e *Engine) ResumeWith(ctx context.Context, runID int64, o ResumeOptions) (
 	if err != nil {
 		return Summary{}, ConfigError{fmt.Errorf("run %d: %w", runID, err)}
 	}
+	p.calls = spec.Calls
 	if err := sameData(spec.Dataset, datasetOf(p.task)); err != nil {
 		return Summary{}, ConfigError{fmt.Errorf("run %d: %w", runID, err)}
 	}
@@ -560,10 +577,24 @@ func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base llm.Sa
 	calls := e.Store.CallLog(runID, inst.Index)
 	// Model parameters join the request before it is recorded and keyed;
 	// thinking is split after the cache, which keeps responses as sent.
-	sampler := llm.Chain(base, budget.Gate(), llm.WithExtra(p.cfg.ModelParams), llm.Record(itemRecorder{log: calls, eager: !p.cfg.InProcess()}),
-		p.think, llm.Cache(e.Store.ResponseCache(runID), p.cfg.Cache, p.cfg.BackendIdentity()))
+	// Each call's seed comes from its identity before it is recorded and
+	// keyed; thinking is split after the cache, which keeps responses as
+	// sent; declared sharing sits in front of the cache so that a shared
+	// draw is made once whoever asks.
+	seed := ItemSeed(p.cfg.Seed, inst.Index)
+	identify, shared := llm.Identify(seed, p.cfg.Seed), p.shared
+	if p.calls != CallsByIdentity {
+		identify, shared = llm.Anonymous(), nil
+	}
+	mws := []llm.Middleware{budget.Gate(), llm.WithExtra(p.cfg.ModelParams), identify,
+		llm.Record(itemRecorder{log: calls, eager: !p.cfg.InProcess()}), p.think}
+	if shared != nil {
+		mws = append(mws, shared)
+	}
+	mws = append(mws, llm.Cache(e.Store.ResponseCache(runID), p.cfg.Cache, p.cfg.BackendIdentity()))
+	sampler := llm.Chain(base, mws...)
 	trace := itemTrace{st: e.Store, run: runID, index: inst.Index}
-	env := strategies.Env{Sampler: sampler, Task: p.task, Prompts: p.prompts, Seed: ItemSeed(p.cfg.Seed, inst.Index),
+	env := strategies.Env{Sampler: sampler, Task: p.task, Prompts: p.prompts, Seed: seed,
 		Trace:      trace,
 		Checkpoint: itemCheckpoint{itemTrace: trace, calls: calls},
 		Memory:     runMemory{st: e.Store, run: runID, task: p.task.Name()}}

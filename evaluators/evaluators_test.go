@@ -47,7 +47,7 @@ func TestValue(t *testing.T) {
 	} {
 		s := &judgeByPrompt{}
 		v := &Value{Sampler: s, N: 3, Scores: DefaultScores(), Judge: lastLine, ShareDuplicates: c.share, Cache: NewCache()}
-		got, st, err := v.Evaluate(context.Background(), cands)
+		got, st, err := v.Evaluate(context.Background(), "", cands)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,13 +60,13 @@ func TestValue(t *testing.T) {
 		if st.Calls != 3 || s.calls.Load() != 3 || st.Duplicates != 1 {
 			t.Errorf("share=%v: stats %+v, %d calls; want 3 calls (sure, likely, gibberish) and 1 duplicate", c.share, st, s.calls.Load())
 		}
-		again, st2, _ := v.Evaluate(context.Background(), cands[:2])
+		again, st2, _ := v.Evaluate(context.Background(), "", cands[:2])
 		if st2.CacheHits != 2 || st2.Calls != 0 || again[0] != 60 {
 			t.Errorf("second pass: %+v %v, want 2 cache hits", st2, again)
 		}
 	}
 	v := &Value{Sampler: &judgeByPrompt{}, N: 1, Scores: DefaultScores(), Judge: lastLine}
-	if _, _, err := v.Evaluate(context.Background(), []Candidate{{State: "x", Prompt: "fail"}}); err == nil {
+	if _, _, err := v.Evaluate(context.Background(), "", []Candidate{{State: "x", Prompt: "fail"}}); err == nil {
 		t.Error("sampler error not returned")
 	}
 }
@@ -89,7 +89,7 @@ func TestVote(t *testing.T) {
 		return int(s[0] - '1'), true
 	}
 	v := &Vote{Sampler: voter{[]string{"2", "2", "1", "junk", "9"}}, N: 5, Parse: parse}
-	counts, invalid, err := v.Evaluate(context.Background(), "which?", 3)
+	counts, invalid, err := v.Evaluate(context.Background(), "", "which?", 3)
 	if err != nil {
 		t.Fatal(err)
 	}

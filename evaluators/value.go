@@ -5,6 +5,8 @@ package evaluators
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"sync"
 
@@ -17,7 +19,9 @@ type Scores map[string]float64
 // DefaultScores are the ToT reference's Game of 24 values.
 func DefaultScores() Scores { return Scores{"sure": 20, "likely": 1, "impossible": 0.001} }
 
-// Cache remembers values by evaluation prompt. It is safe for concurrent use.
+// Cache remembers values by evaluation prompt within one item (the run's
+// sharing is declared on the requests: Value.Share). It is safe for
+// concurrent use.
 type Cache struct {
 	mu sync.Mutex
 	m  map[string]float64
@@ -61,8 +65,15 @@ type Value struct {
 	Scores      Scores
 	// Judge extracts the judgement word from one answer.
 	Judge func(output string) string
-	// Cache, when set, answers a prompt seen before without a call.
+	// Cache, when set, answers a prompt seen before without a call, and
+	// makes a prompt one draw (its call identity is the prompt's).
+	// Without it every candidate is its own draw.
 	Cache *Cache
+	// Share, when set with Cache, declares a prompt's draw shared by the
+	// whole run (llm.Request.Share): the ToT reference's value cache lives
+	// on its task object, across puzzles. Whichever item asks first, the
+	// draw is the same.
+	Share string
 	// ShareDuplicates gives a candidate identical to an earlier one in the
 	// same step the earlier one's value; otherwise it gets 0, as the ToT
 	// reference does.
@@ -78,14 +89,16 @@ type Candidate struct {
 }
 
 // Evaluate returns one value per candidate. Distinct prompts are asked
-// concurrently; the result does not depend on their order.
-func (v *Value) Evaluate(ctx context.Context, cands []Candidate) ([]float64, Stats, error) {
+// concurrently; the result does not depend on their order. site names where
+// the evaluation sits in the strategy: an uncached candidate i's call is
+// site+"/value/c<i>", a cached prompt's "value/<prompt digest>".
+func (v *Value) Evaluate(ctx context.Context, site string, cands []Candidate) ([]float64, Stats, error) {
 	values := make([]float64, len(cands))
 	var st Stats
 	firstOf := map[string]int{} // state → first candidate index
 	type job struct {
-		prompt  string
-		targets []int
+		prompt, call string
+		targets      []int
 	}
 	var jobs []*job
 	byPrompt := map[string]*job{}
@@ -105,11 +118,15 @@ func (v *Value) Evaluate(ctx context.Context, cands []Candidate) ([]float64, Sta
 			st.CacheHits++
 			continue
 		}
+		if v.Cache == nil {
+			jobs = append(jobs, &job{prompt: c.Prompt, call: joinCall(site, fmt.Sprintf("value/c%d", i)), targets: []int{i}})
+			continue
+		}
 		if j, ok := byPrompt[c.Prompt]; ok {
 			j.targets = append(j.targets, i)
 			continue
 		}
-		j := &job{prompt: c.Prompt, targets: []int{i}}
+		j := &job{prompt: c.Prompt, call: PromptCall("value", c.Prompt), targets: []int{i}}
 		byPrompt[c.Prompt] = j
 		jobs = append(jobs, j)
 	}
@@ -120,7 +137,7 @@ func (v *Value) Evaluate(ctx context.Context, cands []Candidate) ([]float64, Sta
 		wg.Go(func() {
 			resp, err := v.Sampler.Sample(ctx, llm.Request{
 				Messages: []llm.Message{{Role: "user", Content: j.prompt}}, N: v.N,
-				Temperature: v.Temperature, Seed: v.Seed, Purpose: "value",
+				Temperature: v.Temperature, Seed: v.Seed, Purpose: "value", Call: j.call, Share: v.share(),
 			})
 			if err != nil {
 				errs[k] = err
@@ -150,6 +167,27 @@ func (v *Value) Evaluate(ctx context.Context, cands []Candidate) ([]float64, Sta
 		}
 	}
 	return values, st, nil
+}
+
+func (v *Value) share() string {
+	if v.Cache == nil {
+		return ""
+	}
+	return v.Share
+}
+
+// PromptCall is the identity of a call that is one draw per prompt: purpose
+// and the prompt's digest.
+func PromptCall(purpose, prompt string) string {
+	sum := sha256.Sum256([]byte(prompt))
+	return purpose + "/" + hex.EncodeToString(sum[:12])
+}
+
+func joinCall(site, name string) string {
+	if site == "" {
+		return name
+	}
+	return site + "/" + name
 }
 
 // Get returns the value cached for a prompt; a nil cache has none.

@@ -18,11 +18,12 @@ type Vote struct {
 }
 
 // Evaluate returns each of the n candidates' vote count for prompt, and how
-// many answers gave no valid vote.
-func (v *Vote) Evaluate(ctx context.Context, prompt string, n int) ([]float64, int, error) {
+// many answers gave no valid vote. site names where the vote sits in the
+// strategy (its call is site+"/vote").
+func (v *Vote) Evaluate(ctx context.Context, site, prompt string, n int) ([]float64, int, error) {
 	resp, err := v.Sampler.Sample(ctx, llm.Request{
 		Messages: []llm.Message{{Role: "user", Content: prompt}}, N: v.N,
-		Temperature: v.Temperature, Seed: v.Seed, Purpose: "vote",
+		Temperature: v.Temperature, Seed: v.Seed, Purpose: "vote", Call: joinCall(site, "vote"),
 	})
 	if err != nil {
 		return nil, 0, fmt.Errorf("vote: %w", err)

@@ -30,10 +30,12 @@ type ResponseCache interface {
 
 // CacheKey identifies a request exactly: the backend (model, endpoint or
 // simulator parameters), the messages, every sampling parameter, the tools,
-// n and the seed (choice i is drawn with seed+i, so the sample index is part
-// of the key). The purpose is not: it does not reach the model.
+// n, the seed (choice i is drawn with seed+i, so the sample index is part
+// of the key) and the call's identity (two identities are two draws, even
+// should their derived seeds collide). The purpose and the sharing name are
+// not: neither reaches the model (sharing acts through the seed).
 func CacheKey(backend string, req Request) string {
-	req.Purpose = ""
+	req.Purpose, req.Share = "", ""
 	b, _ := json.Marshal(struct {
 		Backend string  `json:"backend"`
 		Request Request `json:"request"`

@@ -83,7 +83,7 @@ func BFS[S any](ctx context.Context, p Problem[S], root S, o BFSOptions) (Result
 		if len(toExpand) == 0 {
 			break // everything left is terminal
 		}
-		kids, calls, failed, err := expandAll(ctx, &p, tree, toExpand, max(o.Concurrency, 1))
+		kids, calls, failed, err := expandAll(ctx, &p, tree, toExpand, t, max(o.Concurrency, 1))
 		res.Expansions += calls
 		if err != nil {
 			if failed >= 0 {
@@ -117,7 +117,7 @@ func BFS[S any](ctx context.Context, p Problem[S], root S, o BFSOptions) (Result
 		}
 
 		res.Evaluations++
-		vals, err := evaluate(ctx, &p, parents, states, t)
+		vals, err := evaluate(WithSite(ctx, fmt.Sprintf("s%d", t)), &p, parents, states, t)
 		if err != nil {
 			return finish(fmt.Errorf("search: bfs step %d: evaluate %d candidates: %w", t, len(fresh), err))
 		}
@@ -152,7 +152,7 @@ func BFS[S any](ctx context.Context, p Problem[S], root S, o BFSOptions) (Result
 // belongs to ids[i]. On failure it returns the index of the first failing
 // call observed (or -1 for a cancelled parent context) and its error;
 // the remaining calls are cancelled.
-func expandAll[S any](ctx context.Context, p *Problem[S], t *Tree[S], ids []int, conc int) (kids [][]S, calls, failed int, err error) {
+func expandAll[S any](ctx context.Context, p *Problem[S], t *Tree[S], ids []int, step, conc int) (kids [][]S, calls, failed int, err error) {
 	n := len(ids)
 	kids = make([][]S, n)
 	inner, cancel := context.WithCancel(ctx)
@@ -182,7 +182,7 @@ func expandAll[S any](ctx context.Context, p *Problem[S], t *Tree[S], ids []int,
 				}
 				ncalls.Add(1)
 				node := t.Nodes[ids[i]] // read-only while workers run
-				ks, e := safeExpand(inner, p, node.State, node.Depth)
+				ks, e := safeExpand(WithSite(inner, fmt.Sprintf("s%d/f%d", step, i)), p, node.State, node.Depth)
 				if e != nil {
 					fail(i, e)
 					return

@@ -86,7 +86,7 @@ func (d *dfsRun[S]) visit(id int) error {
 	}
 	res.Expansions++
 	res.Expanded = append(res.Expanded, id)
-	states, err := d.p.Expand(d.ctx, n.State, n.Depth)
+	states, err := d.p.Expand(nodeSite(d.ctx, id), n.State, n.Depth)
 	if err != nil {
 		return fmt.Errorf("search: dfs: expand node %d (depth %d): %w", id, n.Depth, err)
 	}
@@ -100,7 +100,7 @@ func (d *dfsRun[S]) visit(id int) error {
 		parents[i] = n.State
 	}
 	res.Evaluations++
-	vals, err := evaluate(d.ctx, d.p, parents, states, n.Depth+1)
+	vals, err := evaluate(nodeSite(d.ctx, id), d.p, parents, states, n.Depth+1)
 	if err != nil {
 		return fmt.Errorf("search: dfs: evaluate children of node %d: %w", id, err)
 	}

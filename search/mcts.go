@@ -262,7 +262,7 @@ func (m *mctsRun[S]) expand(id int) error {
 	m.st.Expansions++
 	m.st.Expanded = append(m.st.Expanded, id)
 	n.Selected = true
-	kids, err := safeExpand(m.ctx, m.p, n.State, n.Depth)
+	kids, err := safeExpand(nodeSite(m.ctx, id), m.p, n.State, n.Depth)
 	if err != nil {
 		return fmt.Errorf("expand node %d (depth %d): %w", id, n.Depth, err)
 	}
@@ -278,7 +278,7 @@ func (m *mctsRun[S]) expand(id int) error {
 	}
 	m.kids[id] = ids
 	m.st.Evaluations++
-	vals, err := evaluate(m.ctx, m.p, parents, kids, n.Depth+1)
+	vals, err := evaluate(nodeSite(m.ctx, id), m.p, parents, kids, n.Depth+1)
 	if err != nil {
 		return fmt.Errorf("evaluate children of node %d: %w", id, err)
 	}

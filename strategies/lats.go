@@ -228,19 +228,21 @@ func (s *lats) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result,
 		},
 		Evaluate: func(ctx context.Context, _ []LATSState, cands []LATSState, depth int) ([]float64, error) {
 			out := make([]float64, len(cands))
+			site := search.Site(ctx)
 			for i, c := range cands {
+				call := fmt.Sprintf("%s/c%d", site, i)
 				if !c.Finished && depth >= s.maxDepth {
 					continue // out of steps without an answer: a failure, worth 0
 				}
 				if !c.Finished {
-					v, err := s.value(ctx, env, inst, c, reflections())
+					v, err := s.value(ctx, env, inst, c, reflections(), call)
 					if err != nil {
 						return nil, err
 					}
 					out[i] = v
 					continue
 				}
-				judged, err := s.judge(ctx, env, inst, c)
+				judged, err := s.judge(ctx, env, inst, c, call)
 				if err != nil {
 					return nil, err
 				}
@@ -251,7 +253,7 @@ func (s *lats) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result,
 					out[i] = 1
 					continue
 				}
-				if err := s.reflect(ctx, env, inst, c, &mu, &cp); err != nil {
+				if err := s.reflect(ctx, env, inst, c, &mu, &cp, call); err != nil {
 					return nil, err
 				}
 			}
@@ -329,7 +331,8 @@ func (s *lats) expand(ctx context.Context, env Env, tb tasks.Toolbox, inst tasks
 		msgs = withNotice(msgs, ProtocolText, "This is the last step: give your final answer now with Finish[answer].")
 	}
 	resp, err := env.Sampler.Sample(ctx, llm.Request{Messages: msgs, N: s.nGenerate, Temperature: s.temperature,
-		MaxTokens: s.react.maxTokens, Stop: []string{"\nObservation"}, Seed: env.Seed, Purpose: "lats_expand"})
+		MaxTokens: s.react.maxTokens, Stop: []string{"\nObservation"}, Seed: env.Seed, Purpose: "lats_expand",
+		Call: search.Site(ctx) + "/lats_expand"})
 	if err != nil {
 		return nil, err
 	}
@@ -401,13 +404,13 @@ func (s *lats) act(ctx context.Context, tb tasks.Toolbox, inst tasks.Instance, s
 }
 
 // value is the mean of n_evaluate sampled scores of a non-terminal state.
-func (s *lats) value(ctx context.Context, env Env, inst tasks.Instance, st LATSState, reflections []string) (float64, error) {
+func (s *lats) value(ctx context.Context, env Env, inst tasks.Instance, st LATSState, reflections []string, call string) (float64, error) {
 	prompt, err := render(env, "lats_value", latsValueData{Input: inst.Input, Trajectory: st.scratchpad(), Reflections: reflections})
 	if err != nil {
 		return 0, err
 	}
 	resp, err := env.Sampler.Sample(ctx, llm.Request{Messages: userPrompt(prompt), N: s.nEvaluate, Temperature: s.valueTemperature,
-		MaxTokens: s.react.maxTokens, Seed: env.Seed, Purpose: "value"})
+		MaxTokens: s.react.maxTokens, Seed: env.Seed, Purpose: "value", Call: call + "/value"})
 	if err != nil {
 		return 0, err
 	}
@@ -423,7 +426,7 @@ func (s *lats) value(ctx context.Context, env Env, inst tasks.Instance, st LATSS
 }
 
 // judge scores a finished trajectory with the evaluator.
-func (s *lats) judge(ctx context.Context, env Env, inst tasks.Instance, st LATSState) (bool, error) {
+func (s *lats) judge(ctx context.Context, env Env, inst tasks.Instance, st LATSState, call string) (bool, error) {
 	sc := env.Task.Score(inst, st.Output)
 	if s.evaluator == EvaluatorOracle {
 		return sc.Correct, nil
@@ -436,7 +439,7 @@ func (s *lats) judge(ctx context.Context, env Env, inst tasks.Instance, st LATSS
 	if err != nil {
 		return false, err
 	}
-	reply, err := askOne(ctx, env, prompt, "self_eval", s.valueTemperature, s.react.maxTokens)
+	reply, err := askOne(ctx, env, prompt, "self_eval", call+"/self_eval", s.valueTemperature, s.react.maxTokens)
 	if err != nil {
 		return false, err
 	}
@@ -445,7 +448,7 @@ func (s *lats) judge(ctx context.Context, env Env, inst tasks.Instance, st LATSS
 
 // reflect writes a reflection on a failed trajectory whose answer was not
 // reflected on before, while fewer than max_reflections exist.
-func (s *lats) reflect(ctx context.Context, env Env, inst tasks.Instance, st LATSState, mu *sync.Mutex, cp *latsCheckpoint) error {
+func (s *lats) reflect(ctx context.Context, env Env, inst tasks.Instance, st LATSState, mu *sync.Mutex, cp *latsCheckpoint, call string) error {
 	sc := env.Task.Score(inst, st.Output)
 	key := strings.ToLower(strings.Join(strings.Fields(sc.Answer), " "))
 	mu.Lock()
@@ -466,7 +469,7 @@ func (s *lats) reflect(ctx context.Context, env Env, inst tasks.Instance, st LAT
 	if err != nil {
 		return err
 	}
-	text, err := askOne(ctx, env, prompt, "reflect", s.valueTemperature, s.react.maxTokens)
+	text, err := askOne(ctx, env, prompt, "reflect", call+"/reflect", s.valueTemperature, s.react.maxTokens)
 	if err != nil {
 		return err
 	}

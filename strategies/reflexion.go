@@ -303,7 +303,7 @@ func (s *reflexion) trial(ctx context.Context, env Env, inst tasks.Instance, dat
 		if err != nil {
 			return tr, err
 		}
-		out, err := s.ask(ctx, env, prompt, ActorCoT)
+		out, err := s.ask(ctx, env, prompt, ActorCoT, fmt.Sprintf("t%d/%s", t, ActorCoT))
 		if err != nil {
 			return tr, err
 		}
@@ -326,7 +326,7 @@ func (s *reflexion) trial(ctx context.Context, env Env, inst tasks.Instance, dat
 		if err != nil {
 			return tr, err
 		}
-		if tr.Judgement, err = s.ask(ctx, env, prompt, "self_eval"); err != nil {
+		if tr.Judgement, err = s.ask(ctx, env, prompt, "self_eval", fmt.Sprintf("t%d/self_eval", t)); err != nil {
 			return tr, err
 		}
 		tr.Judged = ParseJudgement(tr.Judgement)
@@ -348,7 +348,7 @@ func (s *reflexion) trial(ctx context.Context, env Env, inst tasks.Instance, dat
 	if err != nil {
 		return tr, err
 	}
-	text, err := s.ask(ctx, env, prompt, "reflect")
+	text, err := s.ask(ctx, env, prompt, "reflect", fmt.Sprintf("t%d/reflect", t))
 	if err != nil {
 		return tr, err
 	}
@@ -365,8 +365,8 @@ func (s *reflexion) trial(ctx context.Context, env Env, inst tasks.Instance, dat
 // maxReflection bounds a reflection as kept in memory, in bytes.
 const maxReflection = 4000
 
-func (s *reflexion) ask(ctx context.Context, env Env, prompt, purpose string) (string, error) {
-	return askOne(ctx, env, prompt, purpose, s.temperature, s.maxTokens)
+func (s *reflexion) ask(ctx context.Context, env Env, prompt, purpose, call string) (string, error) {
+	return askOne(ctx, env, prompt, purpose, call, s.temperature, s.maxTokens)
 }
 
 // result scores the answer the loop stands by and lays out the per-trial

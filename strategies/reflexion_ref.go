@@ -274,9 +274,10 @@ func (r *refRun) prompt(scratchpad string) (string, error) {
 
 // ask sends one prompt as a single user turn and returns the reply after
 // the reference's format_step.
-func (r *refRun) ask(ctx context.Context, prompt, purpose string, maxTokens int, stop []string) (string, error) {
+// call is its identity: trial, step and kind.
+func (r *refRun) ask(ctx context.Context, prompt, purpose, call string, maxTokens int, stop []string) (string, error) {
 	resp, err := r.env.Sampler.Sample(ctx, llm.Request{Messages: userPrompt(prompt), Temperature: r.s.temperature,
-		MaxTokens: maxTokens, Stop: stop, Seed: r.env.Seed, Purpose: purpose})
+		MaxTokens: maxTokens, Stop: stop, Seed: r.env.Seed, Purpose: purpose, Call: call})
 	if err != nil {
 		return "", err
 	}
@@ -300,7 +301,7 @@ func (r *refRun) cot(ctx context.Context, t int, tr *RefTrial) error {
 		if err != nil {
 			return err
 		}
-		out, err := r.ask(ctx, p, "agent", r.s.maxTokens, newlineStop)
+		out, err := r.ask(ctx, p, "agent", fmt.Sprintf("t%d/%s", t, kind), r.s.maxTokens, newlineStop)
 		if err != nil {
 			return err
 		}
@@ -366,7 +367,7 @@ func (r *refRun) react(ctx context.Context, t int, tr *RefTrial) error {
 		if p, err = r.prompt(sp); err != nil {
 			return err
 		}
-		out, err := r.ask(ctx, p, "agent", r.s.maxTokens, newlineStop)
+		out, err := r.ask(ctx, p, "agent", fmt.Sprintf("t%d/s%d/thought", t, n), r.s.maxTokens, newlineStop)
 		if err != nil {
 			return err
 		}
@@ -378,7 +379,7 @@ func (r *refRun) react(ctx context.Context, t int, tr *RefTrial) error {
 		if p, err = r.prompt(sp); err != nil {
 			return err
 		}
-		action, err := r.ask(ctx, p, "agent", r.s.maxTokens, newlineStop)
+		action, err := r.ask(ctx, p, "agent", fmt.Sprintf("t%d/s%d/action", t, n), r.s.maxTokens, newlineStop)
 		if err != nil {
 			return err
 		}
@@ -499,7 +500,7 @@ func (r *refRun) reflection(ctx context.Context, scratchpad string) (string, err
 	if err != nil {
 		return "", err
 	}
-	text, err := r.ask(ctx, p, "reflect", r.s.reflectMaxT, stop)
+	text, err := r.ask(ctx, p, "reflect", fmt.Sprintf("t%d/reflect", len(r.st.Trials)), r.s.reflectMaxT, stop)
 	if err != nil {
 		return "", err
 	}

@@ -28,13 +28,18 @@ func (s *scripted) Sample(_ context.Context, req llm.Request) (llm.Response, err
 	return resp, nil
 }
 
-func testEnv(t *testing.T, s llm.Sampler) Env {
+// testEnv solves with s behind the engine's identity middleware, so that a
+// call without an identity (llm.Request.Call) fails the test that makes it;
+// mws (llm.Shared, ...) sit between the two.
+func testEnv(t *testing.T, s llm.Sampler, mws ...llm.Middleware) Env {
 	t.Helper()
 	lib, err := prompts.Bundled()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Env{Sampler: s, Task: game24.NewTask(), Prompts: lib, Seed: 3}
+	const seed = 3
+	mws = append([]llm.Middleware{llm.Identify(seed, 1)}, mws...)
+	return Env{Sampler: llm.Chain(s, mws...), Task: game24.NewTask(), Prompts: lib, Seed: seed}
 }
 
 func puzzle(t *testing.T, text string) tasks.Instance {
@@ -84,7 +89,7 @@ func TestSamplingScoresEverySample(t *testing.T) {
 		if res.Accuracy != c.wantAccuracy || res.Metrics["best_of_k"] != c.wantBest || res.Score.Correct != c.wantCorrect {
 			t.Errorf("%s k=%d: accuracy %v best %v correct %v", c.strategy, c.k, res.Accuracy, res.Metrics["best_of_k"], res.Score.Correct)
 		}
-		if len(sc.reqs) != 1 || sc.reqs[0].N != c.k || sc.reqs[0].Purpose != c.strategy || sc.reqs[0].Seed != 3 {
+		if len(sc.reqs) != 1 || sc.reqs[0].N != c.k || sc.reqs[0].Purpose != c.strategy || sc.reqs[0].Seed != llm.CallSeed(3, c.strategy) {
 			t.Errorf("%s: requests %+v, want one request with n=%d", c.strategy, sc.reqs, c.k)
 		}
 		d := res.Detail.(samplingDetail)

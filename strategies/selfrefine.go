@@ -113,7 +113,8 @@ func (s *selfRefine) Solve(ctx context.Context, env Env, inst tasks.Instance) (R
 	var its []RefineIteration
 	stoppedBy := "limit"
 	for i := 1; ; i++ {
-		out, err := s.ask(ctx, env, prompt, map[bool]string{true: "generate", false: "refine"}[i == 1])
+		purpose := map[bool]string{true: "generate", false: "refine"}[i == 1]
+		out, err := s.ask(ctx, env, prompt, purpose, fmt.Sprintf("i%d/%s", i, purpose))
 		if err != nil {
 			return Result{}, err
 		}
@@ -134,7 +135,7 @@ func (s *selfRefine) Solve(ctx context.Context, env Env, inst tasks.Instance) (R
 		if err != nil {
 			return Result{}, err
 		}
-		if cur.Feedback, err = s.ask(ctx, env, fp, "feedback"); err != nil {
+		if cur.Feedback, err = s.ask(ctx, env, fp, "feedback", fmt.Sprintf("i%d/feedback", i)); err != nil {
 			return Result{}, err
 		}
 		cur.Feedback = strings.TrimSpace(cur.Feedback)
@@ -194,8 +195,8 @@ func FeedbackScore(feedback string) (float64, bool) {
 	return v, true
 }
 
-func (s *selfRefine) ask(ctx context.Context, env Env, prompt, purpose string) (string, error) {
-	return askOne(ctx, env, prompt, purpose, s.temperature, s.maxTokens)
+func (s *selfRefine) ask(ctx context.Context, env Env, prompt, purpose, call string) (string, error) {
+	return askOne(ctx, env, prompt, purpose, call, s.temperature, s.maxTokens)
 }
 
 func (s *selfRefine) result(env Env, inst tasks.Instance, its []RefineIteration, stoppedBy string) Result {

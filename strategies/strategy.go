@@ -152,10 +152,11 @@ type ChatOnly interface {
 	NeedsChat() string
 }
 
-// askOne samples one completion of a single-turn prompt.
-func askOne(ctx context.Context, env Env, prompt, purpose string, temperature *float64, maxTokens int) (string, error) {
+// askOne samples one completion of a single-turn prompt; call is its
+// identity (llm.Request.Call).
+func askOne(ctx context.Context, env Env, prompt, purpose, call string, temperature *float64, maxTokens int) (string, error) {
 	resp, err := env.Sampler.Sample(ctx, llm.Request{Messages: userPrompt(prompt), Temperature: temperature,
-		MaxTokens: maxTokens, Seed: env.Seed, Purpose: purpose})
+		MaxTokens: maxTokens, Seed: env.Seed, Purpose: purpose, Call: call})
 	if err != nil {
 		return "", err
 	}

@@ -23,7 +23,6 @@ type tot struct {
 	scores                                evaluators.Scores
 	shareDuplicates                       bool
 	cacheScope                            string
-	runCache                              *evaluators.Cache
 	threshold, solvedValue                float64
 	maxSteps                              int
 	protocol                              string
@@ -44,7 +43,7 @@ var totParams = []Param{
 	{Name: "score_likely", Kind: Float, Default: 1.0, Doc: "value of the judgement 'likely'"},
 	{Name: "score_impossible", Kind: Float, Default: 0.001, Doc: "value of the judgement 'impossible'"},
 	{Name: "duplicates", Kind: String, Default: "zero", Allowed: []string{"zero", "share"}, Doc: "identical candidates in a step: later ones get 0 (reference) or share the value"},
-	{Name: "value_cache", Kind: String, Default: "item", Allowed: []string{"item", "run", "off"}, Doc: "cache values by prompt within an instance, across the run (reference; order-dependent), or not"},
+	{Name: "value_cache", Kind: String, Default: "item", Allowed: []string{"item", "run", "off"}, Doc: "declared sharing of value draws: one draw per prompt within an instance, one per prompt across the run (the reference's, whichever puzzle asks first), or none (every candidate its own draw)"},
 	{Name: "threshold", Kind: Float, Default: 1.0, Doc: "dfs: children valued below it are pruned"},
 	{Name: "max_steps", Kind: Int, Default: 100, Min: Bound(1), Doc: "dfs: budget of expansions"},
 	{Name: "solved_value", Kind: Float, Default: 20.0, Doc: "dfs: a final state valued at least this is judged solved and stops the search"},
@@ -59,9 +58,6 @@ func newToT(v Values) (Strategy, error) {
 		shareDuplicates: v.String("duplicates") == "share", cacheScope: v.String("value_cache"),
 		threshold: v.Float("threshold"), maxSteps: v.Int("max_steps"), solvedValue: v.Float("solved_value"),
 		protocol: v.String("protocol"),
-	}
-	if t.cacheScope == "run" {
-		t.runCache = evaluators.NewCache()
 	}
 	return t, nil
 }
@@ -113,12 +109,9 @@ func (t *tot) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result, 
 	if steps == 0 {
 		steps = space.Steps()
 	}
-	cache := t.runCache
-	if t.cacheScope == "item" {
-		cache = evaluators.NewCache()
-	}
+	cache, share := t.valueCache()
 	value := &evaluators.Value{Sampler: env.Sampler, N: t.nEvaluate, Temperature: t.temperature, Seed: env.Seed,
-		Scores: t.scores, Judge: space.Judgement, Cache: cache, ShareDuplicates: t.shareDuplicates}
+		Scores: t.scores, Judge: space.Judgement, Cache: cache, Share: share, ShareDuplicates: t.shareDuplicates}
 	vote := &evaluators.Vote{Sampler: env.Sampler, N: t.nEvaluate, Temperature: t.temperature, Seed: env.Seed, Parse: space.ParseVote}
 
 	var (
@@ -210,7 +203,7 @@ func (t *tot) expand(ctx context.Context, env Env, space tasks.ThoughtSpace, ins
 			return nil, err
 		}
 		resp, err := env.Sampler.Sample(ctx, llm.Request{Messages: userPrompt(prompt), N: t.nGenerate,
-			Temperature: t.temperature, Stop: stop, Seed: env.Seed, Purpose: "sample"})
+			Temperature: t.temperature, Stop: stop, Seed: env.Seed, Purpose: "sample", Call: search.Site(ctx) + "/sample"})
 		if err != nil {
 			return nil, err
 		}
@@ -228,7 +221,7 @@ func (t *tot) expand(ctx context.Context, env Env, space tasks.ThoughtSpace, ins
 		return nil, err
 	}
 	resp, err := env.Sampler.Sample(ctx, llm.Request{Messages: userPrompt(prompt), N: t.nGenerate,
-		Temperature: t.temperature, Seed: env.Seed, Purpose: "propose"})
+		Temperature: t.temperature, Seed: env.Seed, Purpose: "propose", Call: search.Site(ctx) + "/propose"})
 	if err != nil {
 		return nil, err
 	}
@@ -247,7 +240,7 @@ func (t *tot) evaluateStep(ctx context.Context, env Env, space tasks.ThoughtSpac
 		if err != nil {
 			return nil, evaluators.Stats{}, err
 		}
-		counts, _, err := vote.Evaluate(ctx, prompt, len(cands))
+		counts, _, err := vote.Evaluate(ctx, search.Site(ctx), prompt, len(cands))
 		return counts, evaluators.Stats{Calls: 1}, err
 	}
 	cs := make([]evaluators.Candidate, len(cands))
@@ -258,7 +251,23 @@ func (t *tot) evaluateStep(ctx context.Context, env Env, space tasks.ThoughtSpac
 		}
 		cs[i] = evaluators.Candidate{State: c, Prompt: prompt, Skip: !ok}
 	}
-	return value.Evaluate(ctx, cs)
+	return value.Evaluate(ctx, search.Site(ctx), cs)
+}
+
+// valueShare is the name under which value_cache=run declares its sharing.
+const valueShare = "tot_value"
+
+// valueCache is the item's memo of values by prompt and the sharing its
+// draws declare: value_cache=item one draw per prompt in the item, run one
+// per prompt in the run (llm.Request.Share), off none.
+func (t *tot) valueCache() (*evaluators.Cache, string) {
+	switch t.cacheScope {
+	case "run":
+		return evaluators.NewCache(), valueShare
+	case "item":
+		return evaluators.NewCache(), ""
+	}
+	return nil, ""
 }
 
 func treeNodes(tr search.Tree[string]) []TreeNode {

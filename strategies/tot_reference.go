@@ -22,17 +22,23 @@ import (
 //     included, becomes the child y+piece+"\n", in order;
 //   - values are asked candidate by candidate: a candidate equal to an
 //     earlier one of the same step gets 0 without a call; a prompt in the
-//     value cache (value_cache=run: shared across the run, as the reference's
-//     task object is) gets its cached value; otherwise one request with
+//     value cache gets its cached value; otherwise one request with
 //     n=n_evaluate, read by the task's reference arithmetic;
+//   - value_cache=run (the reference's cache lives on its task object, so
+//     across puzzles) is declared sharing: a prompt is one draw for the
+//     whole run whichever puzzle asks first (llm.Request.Share), and each
+//     puzzle reads that draw with its own candidate. The reference caches
+//     the value its first asker read, so it differs only where two puzzles
+//     reach the same value prompt with candidates its reading tells apart
+//     (a fourth line without an answer, valued 0): there the reference's
+//     figure depends on which puzzle ran first, ours does not;
 //   - greedy keeps the b best by a stable sort, ties in candidate order;
 //     sample draws b with replacement in proportion to value (the
 //     reference's distribution, from our seeded generator, not numpy's);
 //   - every call sends max_tokens 1000, no stop, temperature as set.
-// Calls the reference makes one after another run concurrently here; the
-// answers are the same for a model whose answer depends only on the
-// request, and value_cache=run is order-dependent across concurrent items in
-// both (use --concurrency 1 to replay the reference's order exactly).
+// Calls the reference makes one after another run concurrently here; each
+// has its own identity (step, beam position or prompt), so the answers do
+// not depend on the order they are made in.
 
 const referenceMaxTokens = 1000
 
@@ -63,13 +69,7 @@ func (t *tot) solveReference(ctx context.Context, env Env, inst tasks.Instance) 
 	if steps == 0 {
 		steps = env.Task.(tasks.ThoughtSpace).Steps()
 	}
-	var cache *evaluators.Cache
-	switch t.cacheScope {
-	case "run":
-		cache = t.runCache
-	case "item":
-		cache = evaluators.NewCache()
-	}
+	cache, share := t.valueCache()
 	rng := rand.New(rand.NewPCG(uint64(env.Seed), uint64(inst.Index)))
 
 	nodes := []TreeNode{{ID: 0, Parent: -1, Selected: true}}
@@ -85,7 +85,8 @@ func (t *tot) solveReference(ctx context.Context, env Env, inst tasks.Instance) 
 				return Result{}, err
 			}
 			resp, err := env.Sampler.Sample(ctx, llm.Request{Messages: userPrompt(prompt), N: 1,
-				Temperature: t.temperature, MaxTokens: referenceMaxTokens, Seed: env.Seed, Purpose: "propose"})
+				Temperature: t.temperature, MaxTokens: referenceMaxTokens, Seed: env.Seed, Purpose: "propose",
+				Call: fmt.Sprintf("s%d/f%d/propose", step+1, i)})
 			if err != nil {
 				return Result{}, fmt.Errorf("propose: %w", err)
 			}
@@ -99,7 +100,7 @@ func (t *tot) solveReference(ctx context.Context, env Env, inst tasks.Instance) 
 				parents = append(parents, ysIDs[i])
 			}
 		}
-		values, err := t.referenceValues(ctx, env, ref, inst, cache, newYs, &st)
+		values, err := t.referenceValues(ctx, env, ref, inst, cache, share, step+1, newYs, &st)
 		if err != nil {
 			return Result{}, err
 		}
@@ -151,9 +152,10 @@ func (t *tot) solveReference(ctx context.Context, env Env, inst tasks.Instance) 
 
 // referenceValues is the reference's get_values: see the comment above.
 func (t *tot) referenceValues(ctx context.Context, env Env, ref tasks.ReferenceThoughts, inst tasks.Instance,
-	cache *evaluators.Cache, ys []string, st *StepStats) ([]float64, error) {
+	cache *evaluators.Cache, share string, step int, ys []string, st *StepStats) ([]float64, error) {
 	type job struct {
 		prompt  string
+		call    string
 		targets []int
 		outputs []string
 		err     error
@@ -183,7 +185,10 @@ func (t *tot) referenceValues(ctx context.Context, env Env, ref tasks.ReferenceT
 				continue
 			}
 		}
-		j := &job{prompt: prompt, targets: []int{i}}
+		j := &job{prompt: prompt, targets: []int{i}, call: fmt.Sprintf("s%d/value/c%d", step, i)}
+		if cache != nil {
+			j.call = evaluators.PromptCall("value", prompt)
+		}
 		inStep[prompt] = j
 		jobs = append(jobs, j)
 	}
@@ -191,7 +196,8 @@ func (t *tot) referenceValues(ctx context.Context, env Env, ref tasks.ReferenceT
 	for _, j := range jobs {
 		wg.Go(func() {
 			resp, err := env.Sampler.Sample(ctx, llm.Request{Messages: userPrompt(j.prompt), N: t.nEvaluate,
-				Temperature: t.temperature, MaxTokens: referenceMaxTokens, Seed: env.Seed, Purpose: "value"})
+				Temperature: t.temperature, MaxTokens: referenceMaxTokens, Seed: env.Seed, Purpose: "value",
+				Call: j.call, Share: share})
 			if err != nil {
 				j.err = err
 				return

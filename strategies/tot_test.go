@@ -175,35 +175,59 @@ func (c treeCatcher) Step(context.Context, int, int, string, string) error {
 	return nil
 }
 
+// TestToTValueCacheScope: value_cache=run declares value draws shared by
+// the run (the second, identical puzzle's value calls are answered by the
+// first's draws, as hits), item and off do not.
 func TestToTValueCacheScope(t *testing.T) {
 	for _, c := range []struct {
 		scope      string
-		wantSecond int // value calls for the second, identical puzzle
-	}{{"item", 7}, {"run", 0}, {"off", 7}} {
+		wantFirst  int // value calls reaching the model for the first puzzle
+		wantSecond int // and for the second, identical one
+	}{{"item", 7, 7}, {"run", 7, 0}, {"off", 7, 7}} {
 		w := newWorld()
 		spec, _ := Lookup("tot")
 		v, _ := Resolve(spec.Params, map[string]any{"b": 1, "value_cache": c.scope})
 		s, _ := spec.New(v)
-		p := puzzle(t, "4 5 6 10")
-		if _, err := s.Solve(context.Background(), testEnv(t, w), p); err != nil {
-			t.Fatal(err)
+		shared := llm.Shared()
+		hits := &hitCounter{}
+		solve := func(index int) {
+			p := puzzle(t, "4 5 6 10")
+			p.Index = index
+			env := testEnv(t, w, hits.middleware, shared)
+			env.Seed = int64(100 + index) // another item's seed, as the engine gives it
+			if _, err := s.Solve(context.Background(), env, p); err != nil {
+				t.Fatal(err)
+			}
 		}
+		solve(0)
 		first := w.calls["value"]
-		res, err := s.Solve(context.Background(), testEnv(t, w), p)
-		if err != nil {
-			t.Fatal(err)
+		solve(1)
+		if first != c.wantFirst || w.calls["value"]-first != c.wantSecond {
+			t.Errorf("value_cache=%s: value calls reaching the model %d then %d, want %d then %d",
+				c.scope, first, w.calls["value"]-first, c.wantFirst, c.wantSecond)
 		}
-		if got := w.calls["value"] - first; got != c.wantSecond {
-			t.Errorf("value_cache=%s: second puzzle made %d value calls, want %d", c.scope, got, c.wantSecond)
-		}
-		hits := 0
-		for _, st := range res.Detail.(totDetail).Steps {
-			hits += st.CacheHits
-		}
-		if c.scope == "run" && hits != 7 {
-			t.Errorf("value_cache=run: %d cache hits recorded, want 7", hits)
+		if wantHits := c.wantFirst - c.wantSecond; hits.n != wantHits {
+			t.Errorf("value_cache=%s: %d shared hits, want %d", c.scope, hits.n, wantHits)
 		}
 	}
+}
+
+// hitCounter counts responses marked as cache hits.
+type hitCounter struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (h *hitCounter) middleware(next llm.Sampler) llm.Sampler {
+	return llm.SamplerFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
+		resp, err := next.Sample(ctx, req)
+		if resp.CacheHit {
+			h.mu.Lock()
+			h.n++
+			h.mu.Unlock()
+		}
+		return resp, err
+	})
 }
 
 func TestToTDFSBacktracks(t *testing.T) {
