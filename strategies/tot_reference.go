@@ -26,12 +26,16 @@ import (
 //     n=n_evaluate, read by the task's reference arithmetic;
 //   - value_cache=run (the reference's cache lives on its task object, so
 //     across puzzles) is declared sharing: a prompt is one draw for the
-//     whole run whichever puzzle asks first (llm.Request.Share), and each
-//     puzzle reads that draw with its own candidate. The reference caches
-//     the value its first asker read, so it differs only where two puzzles
-//     reach the same value prompt with candidates its reading tells apart
-//     (a fourth line without an answer, valued 0): there the reference's
-//     figure depends on which puzzle ran first, ours does not;
+//     whole run whichever puzzle asks first (llm.Request.Share), and its
+//     value is the draw's (ReferencePromptValue), for every candidate
+//     asking it. The reference caches the value its first asker read, and
+//     its first asker may be a fourth line without an answer, which it
+//     values 0 whatever the model said: that 0 then stands for the prompt
+//     in every later puzzle, and a fourth line whose prompt an earlier
+//     puzzle valued gets that value. Which came first depends on the order
+//     puzzles run in; here it does not, and a prompt is always worth its
+//     draw. On GPT-4's logged run (puzzles 900-919) the two agree on every
+//     value; value_cache=item keeps the reference's rule within a puzzle;
 //   - greedy keeps the b best by a stable sort, ties in candidate order;
 //     sample draws b with replacement in proportion to value (the
 //     reference's distribution, from our seeded generator, not numpy's);
@@ -216,6 +220,9 @@ func (t *tot) referenceValues(ctx context.Context, env Env, ref tasks.ReferenceT
 		// The reference caches the value of the first candidate that asked
 		// (even a 0 from its no-answer rule) and later ones read it back.
 		v := ref.ReferenceValue(inst, ys[j.targets[0]], j.outputs)
+		if share != "" {
+			v = ref.ReferencePromptValue(inst, j.outputs)
+		}
 		cache.Put(j.prompt, v)
 		for _, i := range j.targets {
 			values[i] = v
