@@ -1,0 +1,246 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sync"
+	"testing"
+
+	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/store"
+)
+
+// identityConfigs is one configuration of every strategy and of each mode
+// that makes calls differently, at temperature 0.7 where it has one.
+func identityConfigs() []struct {
+	name string
+	cfg  Config
+} {
+	mk := func(task, strategy, rng string, params map[string]any) Config {
+		cfg := DefaultConfig()
+		cfg.Task, cfg.Strategy, cfg.Range, cfg.Params = task, strategy, rng, params
+		return cfg
+	}
+	t07 := 0.7
+	tot5, _ := ApplyPreset(DefaultConfig(), "tot-game24/tot-b5")
+	tot5.Range = "900:906"
+	return []struct {
+		name string
+		cfg  Config
+	}{
+		{"io", mk("game24", "io", "900:906", map[string]any{"k": 3, "temperature": t07})},
+		{"cot", mk("game24", "cot", "900:906", map[string]any{"k": 3, "temperature": t07})},
+		{"cotsc", mk("game24", "cotsc", "900:906", map[string]any{"k": 5, "temperature": t07})},
+		{"tot-b5-preset", tot5},
+		{"tot-bfs-item-cache", mk("game24", "tot", "900:906", map[string]any{"b": 2, "temperature": t07})},
+		{"tot-bfs-sampled-beam-no-cache", mk("game24", "tot", "900:906", map[string]any{"b": 3, "select": "sample", "value_cache": "off", "temperature": t07})},
+		{"tot-dfs", mk("game24", "tot", "900:906", map[string]any{"search": "dfs", "max_steps": 12, "temperature": t07})},
+		{"tot-sample-vote", mk("hotpotqa", "tot", "0:6", map[string]any{"generate": "sample", "evaluate": "vote", "n_generate": 3, "b": 2, "steps": 2, "temperature": t07})},
+		{"mcts", mk("game24", "mcts", "900:904", map[string]any{"iterations": 6, "temperature": t07})},
+		{"lats", mk("hotpotqa", "lats", "0:4", map[string]any{"iterations": 4, "evaluator": "self", "temperature": t07})},
+		{"react-text", mk("hotpotqa", "react", "0:6", map[string]any{"protocol": "text", "temperature": t07})},
+		{"react-json", mk("hotpotqa", "react", "0:6", map[string]any{"protocol": "json", "temperature": t07})},
+		{"react-tools", mk("hotpotqa", "react", "0:6", map[string]any{"protocol": "tools", "temperature": t07})},
+		{"reflexion-none", mk("hotpotqa", "reflexion", "0:6", map[string]any{"reflection": "none", "trials": 3, "temperature": t07})},
+		{"reflexion-last-attempt", mk("hotpotqa", "reflexion", "0:6", map[string]any{"reflection": "last_attempt", "trials": 3, "temperature": t07})},
+		{"reflexion-self", mk("hotpotqa", "reflexion", "0:6", map[string]any{"reflection": "reflexion", "evaluator": "self", "trials": 3, "temperature": t07})},
+		{"reflexion-react-both", mk("hotpotqa", "reflexion", "0:6", map[string]any{"actor": "react", "reflection": "last_attempt_and_reflexion", "trials": 3, "temperature": t07})},
+		{"reflexion_ref-cot", mk("hotpotqa", "reflexion_ref", "0:6", map[string]any{"agent": "cot", "trials": 3, "temperature": t07})},
+		{"reflexion_ref-react", mk("hotpotqa", "reflexion_ref", "0:6", map[string]any{"agent": "react", "reflection": "last_attempt_and_reflexion", "trials": 3, "temperature": t07})},
+		{"selfrefine", mk("game24", "selfrefine", "900:906", map[string]any{"iterations": 3, "temperature": t07})},
+	}
+}
+
+// runRecord is what a run gave: per item its output, verdict, score,
+// metrics, detail, tree, steps, calls and tokens.
+type runRecord struct {
+	Items []string
+	Calls int
+}
+
+func recordOf(t *testing.T, st *store.Store, run int64) runRecord {
+	t.Helper()
+	ctx := context.Background()
+	items, err := st.Items(ctx, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r runRecord
+	for _, it := range items {
+		nodes, err := st.Nodes(ctx, run, it.Index)
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps, err := st.Steps(ctx, run, it.Index)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range nodes {
+			nodes[i].RunID = 0
+		}
+		for i := range steps {
+			steps[i].RunID = 0
+		}
+		b, _ := json.Marshal([]any{it.Index, it.Output, it.Correct, it.Score, it.Metrics, it.Detail, it.Calls,
+			it.PromptTokens, it.CompletionTokens, nodes, steps})
+		r.Items = append(r.Items, string(b))
+		r.Calls += it.Calls
+	}
+	return r
+}
+
+// TestEverySampleIsASample runs one configuration of every strategy on the
+// simulator at temperature 0.7 and checks what "every sample is a sample"
+// means: every call names its identity; no two calls of an item share one;
+// a fresh run answers nothing from the cache except the draws a method
+// declares shared; two calls with the same text are sent with different
+// seeds unless shared; and the same configuration gives identical items,
+// trees, trajectories and call counts at concurrency 1, 16 and 128, and
+// rerun into the same database (then from the cache alone).
+func TestEverySampleIsASample(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range identityConfigs() {
+		t.Run(c.name, func(t *testing.T) {
+			var want runRecord
+			var st *store.Store
+			for k, conc := range []int{1, 16, 128} {
+				st = tempStore(t)
+				cfg := c.cfg
+				cfg.Concurrency = conc
+				sum, err := (&Engine{Store: st}).Run(ctx, cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := recordOf(t, st, sum.RunID)
+				if len(got.Items) == 0 {
+					t.Fatal("no items")
+				}
+				if k == 0 {
+					want = got
+					checkDraws(t, st, sum.RunID)
+					continue
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("concurrency %d differs from concurrency 1:\n%s", conc, firstDiff(got.Items, want.Items))
+				}
+			}
+			cfg := c.cfg
+			cfg.Concurrency = 16
+			sum, err := (&Engine{Store: st, Backend: failing{}}).Run(ctx, cfg)
+			if err != nil {
+				t.Fatalf("rerun into the same database reached the model: %v", err)
+			}
+			if got := recordOf(t, st, sum.RunID); !reflect.DeepEqual(got, want) {
+				t.Errorf("rerun differs:\n%s", firstDiff(got.Items, want.Items))
+			}
+		})
+	}
+}
+
+// failing is a model that refuses every call: a rerun must not need one.
+type failing struct{}
+
+func (failing) Sample(context.Context, llm.Request) (llm.Response, error) {
+	return llm.Response{}, fmt.Errorf("the model was called")
+}
+
+func firstDiff(a, b []string) string {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return fmt.Sprintf("got  %.600s\nwant %.600s", a[i], b[i])
+		}
+	}
+	return fmt.Sprintf("%d items, want %d", len(a), len(b))
+}
+
+// checkDraws checks a fresh run's calls.
+func checkDraws(t *testing.T, st *store.Store, run int64) {
+	t.Helper()
+	calls, err := st.Calls(context.Background(), run, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type text struct {
+		item int
+		key  string
+	}
+	ids := map[string]bool{}
+	seeds := map[string]map[int64]string{} // request text (seed aside) → seed → identity
+	shared := 0
+	for _, c := range calls {
+		var req llm.Request
+		if err := json.Unmarshal(c.Request, &req); err != nil {
+			t.Fatal(err)
+		}
+		if req.Call == "" {
+			t.Fatalf("item %d: a %s call without an identity", c.Item, c.Purpose)
+		}
+		if req.Share != "" {
+			shared++
+		} else if c.CacheHit {
+			t.Errorf("item %d: %s call %s answered from the cache in a fresh run", c.Item, c.Purpose, req.Call)
+		}
+		id := fmt.Sprintf("%d %s", c.Item, req.Call)
+		if ids[id] {
+			t.Errorf("item %d: two calls with identity %s", c.Item, req.Call)
+		}
+		ids[id] = true
+		seed := req.Seed
+		req.Seed, req.Call, req.Purpose = 0, "", ""
+		key := llm.CacheKey("", req)
+		if seeds[key] == nil {
+			seeds[key] = map[int64]string{}
+		}
+		if prev, ok := seeds[key][seed]; ok && req.Share == "" {
+			t.Errorf("item %d: identities %s and %s sent the same text with the same seed %d", c.Item, prev, id, seed)
+		}
+		seeds[key][seed] = id
+	}
+	t.Logf("%d calls, %d of them declared shared", len(calls), shared)
+}
+
+// countingSim counts the requests reaching the simulator by cache key.
+type countingSim struct {
+	model llm.Sampler
+	mu    sync.Mutex
+	n     map[string]int
+}
+
+func (c *countingSim) Sample(ctx context.Context, req llm.Request) (llm.Response, error) {
+	c.mu.Lock()
+	if req.Share != "" {
+		c.n[llm.CacheKey("", req)]++
+	}
+	c.mu.Unlock()
+	return c.model.Sample(ctx, req)
+}
+
+// TestSharedDrawsReachTheModelOnce: with the response cache off, a draw
+// the method declares shared (ToT's run-wide value cache) still reaches the
+// model once for the whole run, however many puzzles ask it at once; a
+// server that answers a repeated request differently cannot split it.
+func TestSharedDrawsReachTheModelOnce(t *testing.T) {
+	cfg, err := ApplyPreset(DefaultConfig(), "tot-game24/tot-b5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Range, cfg.Cache, cfg.Concurrency = "900:920", llm.CacheOff, 64
+	model, err := NewSim(cfg.Sim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &countingSim{model: model, n: map[string]int{}}
+	if _, err := (&Engine{Store: tempStore(t), Backend: c}).Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.n) == 0 {
+		t.Fatal("no shared draws")
+	}
+	for k, n := range c.n {
+		if n != 1 {
+			t.Errorf("shared draw %s reached the model %d times", k[:12], n)
+		}
+	}
+}
