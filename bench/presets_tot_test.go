@@ -5,13 +5,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http/httptest"
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/prompts"
+	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/game24"
@@ -323,3 +326,117 @@ func compareTrace(t *testing.T, p tracePuzzle, res strategies.Result) bool {
 }
 
 var _ tasks.ReferenceThoughts = game24.NewTask()
+
+// replayGPT4 is GPT-4 as the reference's logged run met it, for the whole
+// run at once: each propose prompt is answered with the next answer GPT-4
+// gave that prompt in the log (in puzzle order, then step, then beam), a
+// value prompt with answers that sum to its logged value. A prompt asked
+// more often than the reference asked it fails the call.
+type replayGPT4 struct {
+	mu       sync.Mutex
+	proposes map[string][]string
+	values   map[string]float64
+	t        *testing.T
+}
+
+func newReplayGPT4(t *testing.T, trace []tracePuzzle) *replayGPT4 {
+	r := &replayGPT4{proposes: map[string][]string{}, values: traceValues(t, trace), t: t}
+	for _, p := range trace {
+		for k, v := range newScriptedGPT4(t, p, nil).proposes {
+			r.proposes[k] = append(r.proposes[k], v...)
+		}
+	}
+	return r
+}
+
+func (r *replayGPT4) Sample(_ context.Context, req llm.Request) (llm.Response, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	prompt := req.Messages[len(req.Messages)-1].Content
+	lines := strings.Split(strings.TrimRight(prompt, "\n"), "\n")
+	last := lines[len(lines)-1]
+	m := &scriptedGPT4{proposes: r.proposes, values: r.values, t: r.t}
+	var texts []string
+	input := prompt[max(strings.LastIndex(prompt, "Input: "), 0):]
+	switch {
+	case last == "Possible next steps:":
+		texts = m.pop("numbers:" + strings.TrimPrefix(lines[len(lines)-2], "Input: "))
+	case last == "Judge:":
+		texts = m.judge("answer:" + strings.TrimPrefix(lines[len(lines)-2], "Answer: "))
+	case strings.Contains(input, "\nSteps:"):
+		_, y, _ := strings.Cut(input, "\nSteps:")
+		texts = m.pop("steps:" + y)
+	default:
+		texts = m.judge("numbers:" + last)
+	}
+	if texts == nil {
+		return llm.Response{}, fmt.Errorf("replay: no recorded answer for prompt ending %q", last)
+	}
+	var resp llm.Response
+	for i, s := range texts {
+		resp.Choices = append(resp.Choices, llm.Choice{Index: i, Content: s})
+	}
+	return resp, nil
+}
+
+// TestToTPresetReplaysTheLoggedRun runs --preset tot-game24/tot-b5 with
+// its default flags (the response cache on) over puzzles 900-919 against
+// an endpoint replaying GPT-4's logged run, in which the reference asked a
+// propose prompt again whenever a puzzle reached numbers asked before
+// (and GPT-4 answered anew). Every puzzle must make the logged decisions,
+// node for node. The endpoint hands out repeated prompts' answers in the
+// reference's order, so the run goes one puzzle at a time, as the
+// reference's did: a model answers whatever it is asked, in any order,
+// but a log can only be replayed in its own.
+func TestToTPresetReplaysTheLoggedRun(t *testing.T) {
+	trace := readTrace(t)
+	srv := httptest.NewServer(llm.NewServer(newReplayGPT4(t, trace), llm.ServerOptions{}))
+	defer srv.Close()
+	cfg, err := ApplyPreset(DefaultConfig(), "tot-game24/tot-b5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Range, cfg.Model, cfg.BaseURL, cfg.Concurrency = "900:920", "gpt-4", srv.URL+"/v1", 1
+	st := tempStore(t)
+	sum, err := (&Engine{Store: st}).Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	items, err := st.Items(context.Background(), sum.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byIdx := map[int]store.Item{}
+	for _, it := range items {
+		byIdx[it.Index] = it
+	}
+	matched := 0
+	for _, p := range trace {
+		it, ok := byIdx[p.Idx]
+		if !ok {
+			t.Errorf("puzzle %d not stored", p.Idx)
+			continue
+		}
+		var detail any
+		if err := json.Unmarshal(it.Detail, &detail); err != nil {
+			t.Fatal(err)
+		}
+		if compareTrace(t, p, strategies.Result{Detail: detail}) {
+			matched++
+		}
+	}
+	if matched != len(trace) {
+		t.Errorf("reproduced %d of %d logged puzzles node for node", matched, len(trace))
+	}
+	hits, err := st.Calls(context.Background(), sum.RunID, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range hits {
+		var req llm.Request
+		json.Unmarshal(c.Request, &req)
+		if c.CacheHit && req.Purpose == "propose" {
+			t.Errorf("item %d: propose call %s answered from the cache", c.Item, req.Call)
+		}
+	}
+}
