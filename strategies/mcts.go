@@ -27,15 +27,17 @@ import (
 // so c has the same meaning on every task. Rollouts go greedily to the
 // best-valued child (LATS's rule) or sample in proportion to value.
 //
-// Values are cached per state within an item (a state's value prompt does
-// not change), and the cache is part of the checkpoint saved after every
-// iteration, so a resumed item makes exactly the calls an uninterrupted one
-// would.
+// With value_cache=item (declared sharing, the default) a state is valued
+// once per item (a state's value prompt does not change), and the cache is
+// part of the checkpoint saved after every iteration, so a resumed item
+// makes exactly the calls an uninterrupted one would; value_cache=off
+// values a state anew each time it is a child again (two draws).
 type mctsStrategy struct {
 	t                         tot
 	iterations, rolloutDepth  int
 	c, solvedValue            float64
 	backup, final, rolloutPol string
+	memo                      bool
 }
 
 var mctsParams = []Param{
@@ -56,6 +58,7 @@ var mctsParams = []Param{
 	{Name: "score_likely", Kind: Float, Default: 1.0, Doc: "value of the judgement 'likely'"},
 	{Name: "score_impossible", Kind: Float, Default: 0.001, Doc: "value of the judgement 'impossible'"},
 	{Name: "duplicates", Kind: String, Default: "zero", Allowed: []string{"zero", "share"}, Doc: "identical children of one expansion: later ones get 0 (ToT reference) or share the value"},
+	{Name: "value_cache", Kind: String, Default: "item", Allowed: []string{"item", "off"}, Doc: "declared sharing of value draws: a state valued once per instance (kept in the checkpoint), or each time it is reached"},
 }
 
 func newMCTS(v Values) (Strategy, error) {
@@ -66,6 +69,7 @@ func newMCTS(v Values) (Strategy, error) {
 			shareDuplicates: v.String("duplicates") == "share"},
 		iterations: v.Int("iterations"), rolloutDepth: v.Int("rollout_depth"), c: v.Float("c"),
 		solvedValue: v.Float("solved_value"), backup: v.String("backup"), final: v.String("final"), rolloutPol: v.String("rollout"),
+		memo: v.String("value_cache") == "item",
 	}, nil
 }
 
@@ -119,7 +123,7 @@ func (s *mctsStrategy) Solve(ctx context.Context, env Env, inst tasks.Instance) 
 			var at []int
 			mu.Lock()
 			for i, c := range cands {
-				if v, ok := cp.Valued[c]; ok && s.t.evaluate == "value" {
+				if v, ok := cp.Valued[c]; ok && s.t.evaluate == "value" && s.memo {
 					out[i] = v
 					continue
 				}

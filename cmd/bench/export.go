@@ -75,6 +75,9 @@ type (
 		Selected bool    `json:"selected"`
 		Pruned   bool    `json:"pruned"`
 		Terminal bool    `json:"terminal"`
+		// Visits counts MCTS/LATS iterations through the node (absent for
+		// the other searches).
+		Visits int `json:"visits,omitempty"`
 	}
 	exportCall struct {
 		ID               int64           `json:"id"`
@@ -251,7 +254,7 @@ func exportRunJSONL(ctx context.Context, st *store.Store, run store.Run, withCal
 		}
 		for _, n := range nodes {
 			e.Tree = append(e.Tree, exportNode{ID: n.ID, Parent: n.Parent, Depth: n.Depth, Thought: n.Thought, Value: n.Value,
-				Selected: n.Selected, Pruned: n.Pruned, Terminal: n.Terminal})
+				Selected: n.Selected, Pruned: n.Pruned, Terminal: n.Terminal, Visits: n.Visits})
 		}
 		if err := enc.Encode(e); err != nil {
 			return err
