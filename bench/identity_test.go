@@ -10,6 +10,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/store"
+	"github.com/reasonbench/reasonbench/strategies"
 )
 
 // identityConfigs is one configuration of every strategy and of each mode
@@ -241,6 +242,23 @@ func TestSharedDrawsReachTheModelOnce(t *testing.T) {
 	for k, n := range c.n {
 		if n != 1 {
 			t.Errorf("shared draw %s reached the model %d times", k[:12], n)
+		}
+	}
+}
+
+// TestIdentityConfigsCoverEveryStrategy: a new strategy must join the
+// property test above and say what it shares.
+func TestIdentityConfigsCoverEveryStrategy(t *testing.T) {
+	covered := map[string]bool{}
+	for _, c := range identityConfigs() {
+		covered[c.cfg.Strategy] = true
+	}
+	for _, s := range strategies.Registry() {
+		if !covered[s.Name] {
+			t.Errorf("strategy %s has no configuration in identityConfigs", s.Name)
+		}
+		if s.Shares == "" {
+			t.Errorf("strategy %s does not say what it shares (Spec.Shares)", s.Name)
 		}
 	}
 }

@@ -11,22 +11,25 @@ type Spec struct {
 	Doc    string
 	Params []Param
 	New    func(Values) (Strategy, error)
+	// Shares says which of its calls are one draw for several uses (the
+	// sharing the method declares); every other call is its own draw.
+	Shares string
 }
 
 // Registry lists every strategy. Adding one means writing its file and
 // adding a line here.
 func Registry() []Spec {
 	return []Spec{
-		{Name: "io", Doc: "input-output prompting: k independent few-shot answers", Params: samplingParams, New: newSampling("io")},
-		{Name: "cot", Doc: "chain-of-thought: k independent few-shot step-by-step answers", Params: samplingParams, New: newSampling("cot")},
-		{Name: "cotsc", Doc: "chain-of-thought with self-consistency: k chains, majority vote", Params: cotscParams, New: newCoTSC},
-		{Name: "tot", Doc: "tree of thoughts: propose/sample steps, value/vote evaluation, BFS beam or DFS", Params: totParams, New: newToT},
-		{Name: "react", Doc: "ReAct: thought, action, observation over the task's tools (protocol text|json|tools)", Params: reactParams, New: newReAct},
-		{Name: "reflexion", Doc: "Reflexion: trials with reflections on failures kept in long-term memory (actor cot|react; evaluator oracle peeks at the gold answer, as the paper, or self)", Params: reflexionParams, New: newReflexion},
-		{Name: "reflexion_ref", Doc: "the Reflexion reference agents for HotpotQA (agent cot|react, the reference scratchpad protocol: one growing scratchpad, Thought/Action calls with stop \"\\n\", Finish[answer], its reflection headers and truncation); differs from reflexion, which uses the harness prompts and protocol", Params: reflexionRefParams, New: newReflexionRef},
-		{Name: "mcts", Doc: "Monte Carlo tree search over the task's thought space (RAP-style): UCT selection, model value/vote as reward, rollouts, mean|max backup", Params: mctsParams, New: newMCTS},
-		{Name: "lats", Doc: "Language Agent Tree Search: MCTS over ReAct trajectories, model value (self-consistency) scores states, Finish judged by the evaluator (oracle peeks at gold, as the paper, or self), reflections on failures reach later expansions", Params: latsParams, New: newLATS},
-		{Name: "selfrefine", Doc: "Self-Refine: answer, self-feedback, refine with the history, until the feedback says no change is needed", Params: selfRefineParams, New: newSelfRefine},
+		{Name: "io", Doc: "input-output prompting: k independent few-shot answers", Params: samplingParams, New: newSampling("io"), Shares: "nothing: the k samples are one request with n=k (choice i drawn with seed+i)"},
+		{Name: "cot", Doc: "chain-of-thought: k independent few-shot step-by-step answers", Params: samplingParams, New: newSampling("cot"), Shares: "nothing: the k samples are one request with n=k (choice i drawn with seed+i)"},
+		{Name: "cotsc", Doc: "chain-of-thought with self-consistency: k chains, majority vote", Params: cotscParams, New: newCoTSC, Shares: "nothing: the k chains are one request with n=k (choice i drawn with seed+i)"},
+		{Name: "tot", Doc: "tree of thoughts: propose/sample steps, value/vote evaluation, BFS beam or DFS", Params: totParams, New: newToT, Shares: "value_cache: item (one value draw per prompt within an instance), run (one per prompt across the run, the reference's, whoever asks first) or off; duplicates=share gives an identical candidate of a step its twin's value"},
+		{Name: "react", Doc: "ReAct: thought, action, observation over the task's tools (protocol text|json|tools)", Params: reactParams, New: newReAct, Shares: "nothing: every turn of every trajectory is its own draw"},
+		{Name: "reflexion", Doc: "Reflexion: trials with reflections on failures kept in long-term memory (actor cot|react; evaluator oracle peeks at the gold answer, as the paper, or self)", Params: reflexionParams, New: newReflexion, Shares: "nothing: every trial's actor, evaluator and reflection calls are new draws (reflection=none retries are fresh samples)"},
+		{Name: "reflexion_ref", Doc: "the Reflexion reference agents for HotpotQA (agent cot|react, the reference scratchpad protocol: one growing scratchpad, Thought/Action calls with stop \"\\n\", Finish[answer], its reflection headers and truncation); differs from reflexion, which uses the harness prompts and protocol", Params: reflexionRefParams, New: newReflexionRef, Shares: "nothing: every trial's calls are new draws"},
+		{Name: "mcts", Doc: "Monte Carlo tree search over the task's thought space (RAP-style): UCT selection, model value/vote as reward, rollouts, mean|max backup", Params: mctsParams, New: newMCTS, Shares: "value_cache: item (a state valued once per instance, kept in the checkpoint) or off"},
+		{Name: "lats", Doc: "Language Agent Tree Search: MCTS over ReAct trajectories, model value (self-consistency) scores states, Finish judged by the evaluator (oracle peeks at gold, as the paper, or self), reflections on failures reach later expansions", Params: latsParams, New: newLATS, Shares: "nothing: each child is valued once when created; the reference also caches values by prompt across questions, which repeats only for identical trajectories and reflections"},
+		{Name: "selfrefine", Doc: "Self-Refine: answer, self-feedback, refine with the history, until the feedback says no change is needed", Params: selfRefineParams, New: newSelfRefine, Shares: "nothing: every iteration's answer and feedback are new draws"},
 	}
 }
 

@@ -61,6 +61,9 @@ func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 	fmt.Fprintln(stdout, "\nstrategies (set parameters with --set NAME=VALUE):")
 	for _, s := range strategies.Registry() {
 		fmt.Fprintf(stdout, "  %-10s %s\n", s.Name, s.Doc)
+		if s.Shares != "" {
+			fmt.Fprintf(stdout, "      shares: %s\n", s.Shares)
+		}
 		for _, p := range s.Params {
 			extra := ""
 			if len(p.Allowed) > 0 {
