@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -69,6 +70,8 @@ func firstDiff(got, want string) string {
 	return "same lines"
 }
 
+var exportedVisits = regexp.MustCompile(`,"visits":[0-9]+`)
+
 // TestMigratedDatabaseReportsAsBefore opens a database written before the
 // change (which migrates it in place) and checks that report, show and
 // export print exactly what the old build printed on it, and that its
@@ -102,6 +105,11 @@ func TestMigratedDatabaseReportsAsBefore(t *testing.T) {
 		if code != 0 {
 			t.Errorf("%v: exit %d: %s", c.args, code, stderr)
 			continue
+		}
+		if strings.HasPrefix(c.golden, "export_") {
+			// The old build exported no visit counts; everything else is
+			// as it printed.
+			out = exportedVisits.ReplaceAllString(out, "")
 		}
 		if want := golden(t, c.golden); out != want {
 			t.Errorf("%v differs from the old build's %s: %s", c.args, c.golden, firstDiff(out, want))
