@@ -146,6 +146,28 @@ func Check(cfg Config) error {
 	return nil
 }
 
+// drawScope is the seed of a run's draws: the run's seed and the method
+// it runs (task and data, strategy and typed parameters, prompts). Two
+// configurations are two sets of draws, so two runs in one database share
+// no answer through the cache unless they are the same method (a rerun);
+// how the model is reached (endpoint, API, replicas, concurrency), the
+// item range and a shard are left out, so a sharded run, a sub-range and a
+// run over HTTP draw what the whole run in process draws.
+func (p *plan) drawScope() int64 {
+	key := struct {
+		Seed                 int64
+		Task, Data, Strategy string
+		Params               strategies.Values
+		Prompts              string
+	}{Seed: p.cfg.Seed, Task: p.task.Name(), Strategy: p.cfg.Strategy, Params: p.params, Prompts: p.prompts.Pack()}
+	if d := datasetOf(p.task); d != nil {
+		key.Data = d.SHA256
+	}
+	b, _ := json.Marshal(key)
+	sum := sha256.Sum256(b)
+	return int64(binary.LittleEndian.Uint64(sum[:8]) >> 1)
+}
+
 // configKey hashes what determines a run's results: two configurations
 // with the same key are the same experiment cell (concurrency, timeouts,
 // retries and the cache mode do not change results and are left out).
@@ -581,9 +603,11 @@ func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base llm.Sa
 	// keyed; thinking is split after the cache, which keeps responses as
 	// sent; declared sharing sits in front of the cache so that a shared
 	// draw is made once whoever asks.
-	seed := ItemSeed(p.cfg.Seed, inst.Index)
-	identify, shared := llm.Identify(seed, p.cfg.Seed), p.shared
+	scope := p.drawScope()
+	seed := ItemSeed(scope, inst.Index)
+	identify, shared := llm.Identify(seed, scope), p.shared
 	if p.calls != CallsByIdentity {
+		seed = ItemSeed(p.cfg.Seed, inst.Index)
 		identify, shared = llm.Anonymous(), nil
 	}
 	mws := []llm.Middleware{budget.Gate(), llm.WithExtra(p.cfg.ModelParams), identify,

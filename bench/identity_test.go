@@ -262,3 +262,39 @@ func TestIdentityConfigsCoverEveryStrategy(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigurationsDrawApart: two configurations in one database share no
+// answer through the cache, even where their first calls are the same text
+// with the same identity (ReAct, and Reflexion's first trial with a ReAct
+// actor); the same configuration rerun does.
+func TestConfigurationsDrawApart(t *testing.T) {
+	ctx := context.Background()
+	st := tempStore(t)
+	eng := &Engine{Store: st}
+	react := DefaultConfig()
+	react.Task, react.Strategy, react.Range = "hotpotqa", "react", "0:10"
+	react.Params = map[string]any{"temperature": 0.7}
+	if _, err := eng.Run(ctx, react); err != nil {
+		t.Fatal(err)
+	}
+	refl := react
+	refl.Strategy = "reflexion"
+	refl.Params = map[string]any{"actor": "react", "reflection": "none", "temperature": 0.7}
+	sum, err := eng.Run(ctx, refl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls, err := st.Calls(ctx, sum.RunID, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range calls {
+		if c.CacheHit {
+			t.Fatalf("reflexion item %d answered from the react run's cache", c.Item)
+		}
+	}
+	again, err := (&Engine{Store: st, Backend: failing{}}).Run(ctx, refl)
+	if err != nil || again.Accuracy != sum.Accuracy {
+		t.Errorf("rerun: %v, accuracy %v, want %v", err, again.Accuracy, sum.Accuracy)
+	}
+}

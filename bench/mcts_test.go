@@ -31,7 +31,7 @@ func TestLATSRunKilledMidItemResumes(t *testing.T) {
 	// the gold answer, so every item searches all its iterations and the
 	// kill lands mid-item.
 	cfg.Params = map[string]any{"iterations": 8, "evaluator": "oracle"}
-	killAndResume(t, cfg, 60, 0)
+	killAndResume(t, cfg, 75, 0)
 }
 
 // killAndResume runs cfg whole, then again killed at the killAt-th call,

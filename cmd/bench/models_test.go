@@ -238,7 +238,7 @@ func TestInlineThinkingScoresTheAnswer(t *testing.T) {
 	}{
 		{"game24 cot", []string{"--task", "game24", "--strategy", "cot", "--set", "k=4", "--range", "900:906"}, false},
 		{"game24 tot", []string{"--task", "game24", "--strategy", "tot", "--set", "b=1", "--range", "900:906"}, true},
-		{"hotpotqa react", []string{"--task", "hotpotqa", "--strategy", "react", "--range", "0:8"}, true},
+		{"hotpotqa react", []string{"--task", "hotpotqa", "--strategy", "react", "--range", "24:30"}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			run := func(url string, extra ...string) (bench.Summary, []store.Item, []store.Call) {
