@@ -15,7 +15,7 @@ func TestSentences(t *testing.T) {
 		{"One.", []string{"One."}},
 		{"One. Two? Three! Four", []string{"One.", " Two?", " Three!", " Four"}},
 		{"Line one\n\nLine two", []string{"Line one\n", "\nLine two"}}, // a newline ends a sentence before a space or newline only
-		{"3.5 metres. Then", []string{"3.5 metres.", " Then"}}, // a decimal point is no sentence end
+		{"3.5 metres. Then", []string{"3.5 metres.", " Then"}},         // a decimal point is no sentence end
 		{"Ends with space. ", []string{"Ends with space.", " "}},
 	} {
 		got := Sentences(tc.in)
