@@ -7,7 +7,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
-	"github.com/reasonbench/reasonbench/tasks/reading"
+	"github.com/reasonbench/reasonbench/simulator/reading"
 )
 
 // Markers by which the simulator recognises the bundled prompts, as a model

@@ -5,7 +5,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
-	"github.com/reasonbench/reasonbench/tasks/reading"
+	"github.com/reasonbench/reasonbench/simulator/reading"
 )
 
 // respondLearning answers the reflection, self-evaluation, feedback and

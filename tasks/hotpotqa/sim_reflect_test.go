@@ -9,7 +9,7 @@ import (
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/prompts"
-	"github.com/reasonbench/reasonbench/tasks/reading"
+	"github.com/reasonbench/reasonbench/simulator/reading"
 )
 
 // learnData carries every field the Reflexion and Self-Refine templates use.

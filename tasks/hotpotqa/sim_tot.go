@@ -5,7 +5,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
-	"github.com/reasonbench/reasonbench/tasks/reading"
+	"github.com/reasonbench/reasonbench/simulator/reading"
 )
 
 // Markers of the thought-space prompts (prompts/hotpotqa/tot_sample, tot_vote).

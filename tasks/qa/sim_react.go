@@ -6,9 +6,9 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
+	"github.com/reasonbench/reasonbench/simulator/reading"
 	"github.com/reasonbench/reasonbench/tasks/hotpotqa"
 	"github.com/reasonbench/reasonbench/tasks/prose"
-	"github.com/reasonbench/reasonbench/tasks/reading"
 	"github.com/reasonbench/reasonbench/tasks/squad"
 )
 

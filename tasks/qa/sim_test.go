@@ -9,8 +9,8 @@ import (
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/prompts"
+	"github.com/reasonbench/reasonbench/simulator/reading"
 	"github.com/reasonbench/reasonbench/tasks"
-	"github.com/reasonbench/reasonbench/tasks/reading"
 )
 
 func TestTemplatesCarryTheMarkers(t *testing.T) {

@@ -1,7 +1,7 @@
 package qa
 
 import (
-	"github.com/reasonbench/reasonbench/tasks/reading"
+	"github.com/reasonbench/reasonbench/simulator/reading"
 )
 
 // How the simulated model thinks about a qa prompt: what tasks/reading

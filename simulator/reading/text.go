@@ -2,7 +2,7 @@
 // and what it then believes: the question, the passages or paragraphs the
 // prompt shows, the observations of a ReAct trajectory, the answer
 // candidates they offer, and the considered one. The HotpotQA and qa
-// responders (tasks/hotpotqa, tasks/qa) share it.
+// responders (simulator/hotpotqa, simulator/qa) share it.
 //
 // It reads only text a model is shown. It never sees a gold answer or an
 // annotation of which passages matter: the responders that use it answer
