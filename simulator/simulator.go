@@ -16,7 +16,7 @@ package simulator
 import (
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/simulator/game24"
-	"github.com/reasonbench/reasonbench/tasks/hotpotqa"
+	"github.com/reasonbench/reasonbench/simulator/hotpotqa"
 	"github.com/reasonbench/reasonbench/tasks/qa"
 )
 
@@ -30,6 +30,6 @@ func New(p sim.Params) (*sim.Model, error) {
 	return sim.New(p,
 		qa.SimResponder{},
 		game24.NewResponder(),
-		hotpotqa.SimResponder{},
+		hotpotqa.Responder{},
 	)
 }
