@@ -17,7 +17,7 @@ import (
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/simulator/game24"
 	"github.com/reasonbench/reasonbench/simulator/hotpotqa"
-	"github.com/reasonbench/reasonbench/tasks/qa"
+	"github.com/reasonbench/reasonbench/simulator/qa"
 )
 
 // New builds the simulated model answering every bundled task and file
@@ -28,7 +28,7 @@ import (
 // through serve-sim.
 func New(p sim.Params) (*sim.Model, error) {
 	return sim.New(p,
-		qa.SimResponder{},
+		qa.Responder{},
 		game24.NewResponder(),
 		hotpotqa.Responder{},
 	)
