@@ -24,7 +24,7 @@ const (
 
 // Responder answers HotpotQA prompts for the simulated model.
 //
-// It reads only what the prompt shows, through tasks/reading: the question
+// It reads only what the prompt shows, through simulator/reading: the question
 // (the last "Question:" line), the paragraphs under "Context:" ("Title:
 // text", gold and distractors alike: it cannot tell them apart), and in
 // ReAct the observations its searches returned. It never looks the
@@ -57,9 +57,9 @@ const (
 // protocol real tool calls with the thought as reasoning content, and,
 // once the tools are withdrawn, "Answer: ..." in text.
 //
-// Reflexion and Self-Refine (sim_reflect.go), the thought space of ToT and
-// MCTS (sim_tot.go), LATS values (sim_lats.go) and the Reflexion reference
-// agents (sim_refagent.go) read the same way. All randomness comes from
+// Reflexion and Self-Refine (reflect.go), the thought space of ToT and
+// MCTS (tot.go), LATS values (lats.go) and the Reflexion reference
+// agents (refagent.go) read the same way. All randomness comes from
 // the rng the simulator passes in, so answers are deterministic per
 // request and seed.
 type Responder struct{}
@@ -70,16 +70,16 @@ func (Responder) Respond(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm.C
 	// learn.go); the answers critiques rejected are avoided.
 	params = sim.Boosted(p, params)
 	avoid := reading.Avoid(reading.Rejected(p), reading.SameText)
-	if c, ok := respondRefAgent(p, rng, params, avoid); ok { // the Reflexion reference agents, sim_refagent.go
+	if c, ok := respondRefAgent(p, rng, params, avoid); ok { // the Reflexion reference agents, refagent.go
 		return c, true
 	}
 	if c, ok := respondLearning(p, rng, params, avoid); ok {
 		return c, true
 	}
-	if c, ok := respondLATSValue(p, rng, params); ok { // sim_lats.go
+	if c, ok := respondLATSValue(p, rng, params); ok { // lats.go
 		return c, true
 	}
-	if c, ok := respondThoughts(p, rng, params); ok { // sim_tot.go
+	if c, ok := respondThoughts(p, rng, params); ok { // tot.go
 		return c, true
 	}
 	first := reading.FirstUser(p)

@@ -30,13 +30,13 @@ const (
 
 // Responder answers the qa templates for the simulated model.
 //
-// It reads only the prompt, through tasks/reading: the question and its
+// It reads only the prompt, through simulator/reading: the question and its
 // lettered choices, the passages shown, and in ReAct the observations it
-// has made. From them it forms a belief (simread.go): answer candidates
+// has made. From them it forms a belief (read.go): answer candidates
 // with the considered one first, and the lines of reasoning behind it —
 //
 //   - a calculation (no passages, two or more quantities): the considered
-//     chain of simmath.go, written out step by step;
+//     chain of math.go, written out step by step;
 //   - lettered choices: the choice a passage sentence best connects with
 //     the question (with passages), the one equal to the calculated number
 //     (arithmetic), else a fixed arbitrary preference (a guess);

@@ -5,9 +5,9 @@ import (
 	"github.com/reasonbench/reasonbench/tasks/qa"
 )
 
-// How the simulated model thinks about a qa prompt: what tasks/reading
+// How the simulated model thinks about a qa prompt: what simulator/reading
 // gives for passages and closed-book questions, plus calculation
-// (simmath.go) and lettered choices. It sees only the prompt; file tasks
+// (math.go) and lettered choices. It sees only the prompt; file tasks
 // and GSM8K run through `bench serve-sim`, which knows no data at all.
 
 // thinker is the qa responder's reading.Thinker.

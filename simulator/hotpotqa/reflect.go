@@ -10,7 +10,7 @@ import (
 
 // respondLearning answers the reflection, self-evaluation, feedback and
 // refine prompts (recognised by the shared sim.Marker* phrases), following
-// the simulator's learning model (llm/sim's learn.go, tasks/reading's
+// the simulator's learning model (llm/sim's learn.go, simulator/reading's
 // learn.go), from the prompt alone:
 //
 //   - reflect: the prompt says the trial failed, so the reflection names

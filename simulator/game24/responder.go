@@ -37,7 +37,7 @@ func NewResponder() Responder { return Responder{moves: newMoveCache()} }
 // Respond implements sim.Responder.
 func (r Responder) Respond(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm.Choice, bool) {
 	// Each critique naming a failure raises Skill by Boost (llm/sim/learn.go);
-	// Reflexion and Self-Refine prompts are answered in sim_reflect.go.
+	// Reflexion and Self-Refine prompts are answered in reflect.go.
 	params = sim.Boosted(p, params)
 	if c, ok := r.moves.respondLearning(p, rng, params); ok {
 		return c, true
