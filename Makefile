@@ -72,11 +72,11 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzNumbers -fuzztime=30s ./tasks/qa/
 	$(GO) test -run='^$$' -fuzz=FuzzScorers -fuzztime=30s ./tasks/qa/
 	$(GO) test -run='^$$' -fuzz=FuzzParseData -fuzztime=30s ./tasks/qa/
-	$(GO) test -run='^$$' -fuzz=FuzzSimRespond -fuzztime=30s ./tasks/qa/
+	$(GO) test -run='^$$' -fuzz=FuzzSimRespond -fuzztime=30s ./simulator/qa/
 	$(GO) test -run='^$$' -fuzz=FuzzDecodeCalls -fuzztime=30s ./store/
 	$(GO) test -run='^$$' -fuzz=FuzzDecodeNodes -fuzztime=30s ./store/
-	$(GO) test -run='^$$' -fuzz=FuzzReading -fuzztime=30s ./tasks/reading/
-	$(GO) test -run='^$$' -fuzz=FuzzSimRespond -fuzztime=30s ./tasks/hotpotqa/
+	$(GO) test -run='^$$' -fuzz=FuzzReading -fuzztime=30s ./simulator/reading/
+	$(GO) test -run='^$$' -fuzz=FuzzSimRespond -fuzztime=30s ./simulator/hotpotqa/
 	$(GO) test -run='^$$' -fuzz=FuzzLocalDocstore -fuzztime=30s ./tasks/hotpotqa/
 
 # Go benchmarks: harness overhead, parsers, search.

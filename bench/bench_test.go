@@ -10,6 +10,7 @@ import (
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/prompts"
+	simgame24 "github.com/reasonbench/reasonbench/simulator/game24"
 	"github.com/reasonbench/reasonbench/strategies"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/game24"
@@ -21,7 +22,7 @@ import (
 // the simulator itself. One op is one CoT completion (k=100 per call); the
 // store is left out here because it is measured per call below.
 func BenchmarkHarnessOverheadPerCompletion(b *testing.B) {
-	model, err := sim.New(sim.DefaultParams(), game24.NewSimResponder())
+	model, err := sim.New(sim.DefaultParams(), simgame24.NewResponder())
 	if err != nil {
 		b.Fatal(err)
 	}

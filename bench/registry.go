@@ -5,31 +5,32 @@ import (
 	"strings"
 
 	"github.com/reasonbench/reasonbench/llm/sim"
+	"github.com/reasonbench/reasonbench/simulator"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/game24"
 	"github.com/reasonbench/reasonbench/tasks/gsm8k"
 	"github.com/reasonbench/reasonbench/tasks/hotpotqa"
-	"github.com/reasonbench/reasonbench/tasks/qa"
 )
 
-// TaskSpec declares a bundled task and how the simulator answers it.
+// TaskSpec declares a bundled task. The simulated model's answers to it
+// live in simulator/ (simulator.New).
 type TaskSpec struct {
 	Name string
 	Doc  string
 	New  func() tasks.Task
-	Sim  func() sim.Responder
 }
 
 // Tasks lists every bundled task. Adding one means writing its package and
-// adding a line here.
+// adding a line here (and, for the simulated model, its responder package
+// under simulator/ and a line in simulator.New).
 func Tasks() []TaskSpec {
 	return []TaskSpec{
 		{Name: "game24", Doc: "Game of 24: 1362 puzzles from 4nums.com, ranked easy to hard (ToT uses 900:1000)",
-			New: func() tasks.Task { return game24.NewTask() }, Sim: func() sim.Responder { return game24.NewSimResponder() }},
+			New: func() tasks.Task { return game24.NewTask() }},
 		{Name: "hotpotqa", Doc: "HotpotQA: 100 hard distractor-setting questions (Reflexion's sample), EM and F1; contexts gold|distractor|none, ReAct over a local docstore",
-			New: func() tasks.Task { return hotpotqa.NewTask() }, Sim: func() sim.Responder { return hotpotqa.SimResponder{} }},
+			New: func() tasks.Task { return hotpotqa.NewTask() }},
 		{Name: "gsm8k", Doc: "GSM8K: the 1,319 grade-school math word problems of the test split, numeric answers; few-shot prompts of our own",
-			New: gsm8k.NewTask, Sim: func() sim.Responder { return qa.SimResponder{} }},
+			New: gsm8k.NewTask},
 	}
 }
 
@@ -46,16 +47,5 @@ func LookupTask(name string) (TaskSpec, error) {
 }
 
 // NewSim builds the simulated model answering every bundled task and file
-// tasks. The qa responder (file tasks, GSM8K) comes first and answers only
-// the qa templates. No responder looks a question up in bundled data: they
-// answer from what the prompt shows (tasks/reading), so a question answers
-// alike whichever task asks it, in process or through serve-sim.
-func NewSim(p sim.Params) (*sim.Model, error) {
-	rs := []sim.Responder{qa.SimResponder{}}
-	for _, t := range Tasks() {
-		if r := t.Sim(); r != sim.Responder(qa.SimResponder{}) {
-			rs = append(rs, r)
-		}
-	}
-	return sim.New(p, rs...)
-}
+// tasks (simulator.New).
+func NewSim(p sim.Params) (*sim.Model, error) { return simulator.New(p) }

@@ -11,6 +11,7 @@ import (
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/prompts"
+	simhotpotqa "github.com/reasonbench/reasonbench/simulator/hotpotqa"
 	"github.com/reasonbench/reasonbench/tasks/game24"
 	"github.com/reasonbench/reasonbench/tasks/hotpotqa"
 )
@@ -50,7 +51,7 @@ func FuzzParseLATSScore(f *testing.F) {
 
 func latsModel(t *testing.T) *sim.Model {
 	t.Helper()
-	model, err := sim.New(sim.Params{Skill: 0.4, Slip: 0.1, Misjudge: 0.15, Boost: 0.15, Focus: 2}, hotpotqa.SimResponder{})
+	model, err := sim.New(sim.Params{Skill: 0.4, Slip: 0.1, Misjudge: 0.15, Boost: 0.15, Focus: 2}, simhotpotqa.Responder{})
 	if err != nil {
 		t.Fatal(err)
 	}

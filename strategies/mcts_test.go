@@ -11,6 +11,7 @@ import (
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/prompts"
+	simgame24 "github.com/reasonbench/reasonbench/simulator/game24"
 	"github.com/reasonbench/reasonbench/tasks/game24"
 	"github.com/reasonbench/reasonbench/tasks/hotpotqa"
 )
@@ -68,7 +69,7 @@ func TestMCTSScriptedWorld(t *testing.T) {
 // simModel is the simulated model with both tasks' responders.
 func simModel(t *testing.T) *sim.Model {
 	t.Helper()
-	model, err := sim.New(sim.DefaultParams(), game24.NewSimResponder())
+	model, err := sim.New(sim.DefaultParams(), simgame24.NewResponder())
 	if err != nil {
 		t.Fatal(err)
 	}

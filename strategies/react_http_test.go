@@ -9,6 +9,8 @@ import (
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/prompts"
+	simgame24 "github.com/reasonbench/reasonbench/simulator/game24"
+	simhotpotqa "github.com/reasonbench/reasonbench/simulator/hotpotqa"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/game24"
 	"github.com/reasonbench/reasonbench/tasks/hotpotqa"
@@ -23,7 +25,7 @@ func TestReActOverHTTPMatchesInProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loopback HTTP")
 	}
-	model, err := sim.New(sim.Params{Skill: 0.6, Slip: 0.1, Misjudge: 0.1}, game24.NewSimResponder(), hotpotqa.SimResponder{})
+	model, err := sim.New(sim.Params{Skill: 0.6, Slip: 0.1, Misjudge: 0.1}, simgame24.NewResponder(), simhotpotqa.Responder{})
 	if err != nil {
 		t.Fatal(err)
 	}

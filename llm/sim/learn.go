@@ -4,7 +4,7 @@ import "strings"
 
 // The simulated model's model of learning from its own critiques
 // (Reflexion's reflections, Self-Refine's feedback), shared by the tasks'
-// responders. It is deliberately this small:
+// responders (simulator/). It is deliberately this small:
 //
 //   - A reflection or feedback written by the simulator names the failure
 //     of the attempt it criticises only when it can see one, from the
@@ -12,7 +12,7 @@ import "strings"
 //     step 4 + 8 = 13 is wrong arithmetic ..."). On the Game of 24 it
 //     checks the arithmetic, so a critique of an attempt that was right (as
 //     the self-evaluator may wrongly ask for) cannot name a real failure
-//     and is vague. On question-answer tasks (tasks/reading) it cannot
+//     and is vague. On question-answer tasks (simulator/reading) it cannot
 //     check an answer against anything but its own reading: a reflection
 //     is asked for after a failure, so it names one and quotes the
 //     rejected answer, which later answers avoid.
@@ -27,7 +27,7 @@ import "strings"
 
 // Phrases by which every task's Reflexion and Self-Refine prompts
 // (prompts/<task>/reflect, self_eval, feedback, refine) are recognised;
-// the tasks' tests check their templates contain them.
+// the responders' tests (simulator/) check the templates contain them.
 const (
 	MarkerReflect  = "Diagnose a possible reason for failure"
 	MarkerSelfEval = "Judge whether the proposed answer is correct"

@@ -1,10 +1,12 @@
 // Package sim is the built-in simulated language model: a seeded, stochastic
 // stand-in with explicit noise parameters, so every strategy runs offline.
 //
-// It is not a lookup of answers. Each task supplies Responders that read the
-// prompt the way a model would (the puzzle or question is in the text), work
-// out an answer with the task's own solver or documents, and then degrade it
-// with the noise parameters below. Its results are always labelled simulated.
+// It is not a lookup of answers. Each task has a Responder under simulator/
+// (simulator.New assembles them) that reads the prompt the way a model would
+// (the puzzle or question is in the text), works out an answer with what a
+// model plausibly knows (Game of 24's arithmetic, the passages shown), and
+// then degrades it with the noise parameters below. This package is the
+// core they share. Its results are always labelled simulated.
 //
 // Randomness comes only from the request: a hash of the messages and tools,
 // and the request's seed plus the choice index (choice i of a request with

@@ -13,7 +13,7 @@ var rat24 = big.NewRat(24, 1)
 // with "Answer:" (any case) and returns the text after "Answer:" and before
 // the first '=', trimmed. ok is false when there is no such line.
 func ExtractAnswer(output string) (expr string, ok bool) {
-	line, ok := lastAnswerLine(output)
+	line, ok := LastAnswerLine(output)
 	if !ok {
 		return "", false
 	}
@@ -26,9 +26,9 @@ func ExtractAnswer(output string) (expr string, ok bool) {
 
 const answerPrefix = "answer:"
 
-// lastAnswerLine returns the last line that starts with "Answer:" (any
+// LastAnswerLine returns the last line that starts with "Answer:" (any
 // case, after trimming), trimmed.
-func lastAnswerLine(output string) (string, bool) {
+func LastAnswerLine(output string) (string, bool) {
 	lines := strings.Split(output, "\n")
 	for i := len(lines) - 1; i >= 0; i-- {
 		l := strings.TrimSpace(lines[i])

@@ -228,7 +228,7 @@ func formatLiteral(r *big.Rat) string {
 }
 
 func newBinary(op byte, l, r *Expr) (*Expr, error) {
-	v, err := arith(op, l.val, r.val)
+	v, err := Arith(op, l.val, r.val)
 	if err != nil {
 		return nil, err
 	}
@@ -237,8 +237,8 @@ func newBinary(op byte, l, r *Expr) (*Expr, error) {
 
 var errDivZero = errors.New("division by zero")
 
-// arith computes a op b exactly into a new Rat.
-func arith(op byte, a, b *big.Rat) (*big.Rat, error) {
+// Arith computes a op b exactly into a new Rat.
+func Arith(op byte, a, b *big.Rat) (*big.Rat, error) {
 	if a == nil || b == nil {
 		return nil, errors.New("missing operand")
 	}

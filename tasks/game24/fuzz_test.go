@@ -107,7 +107,7 @@ func FuzzParseStep(f *testing.F) {
 		// succeed exactly when the arithmetic is right.
 		state := append([]*big.Rat{st.A, st.B}, st.Left...)
 		next, err := Apply(state, st)
-		exact, aerr := arith(st.Op, st.A, st.B)
+		exact, aerr := Arith(st.Op, st.A, st.B)
 		if aerr == nil && err == nil && len(next) != len(state)-1 {
 			t.Fatalf("Apply(%q): %d numbers from %d", line, len(next), len(state))
 		}

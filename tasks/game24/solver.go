@@ -45,7 +45,7 @@ func Moves(state []*big.Rat) []Move {
 		if seen[key] {
 			return
 		}
-		r, err := arith(op, a, b)
+		r, err := Arith(op, a, b)
 		if err != nil {
 			return
 		}

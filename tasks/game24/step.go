@@ -288,25 +288,25 @@ func Apply(state []*big.Rat, s Step) ([]*big.Rat, error) {
 	}
 	i := findOperand(state, s.A, s.ADecimals, -1)
 	if i < 0 {
-		return nil, fmt.Errorf("%s is not among the numbers [%s]", writtenNumber(s.A, s.ADecimals), FormatState(state))
+		return nil, fmt.Errorf("%s is not among the numbers [%s]", WrittenNumber(s.A, s.ADecimals), FormatState(state))
 	}
 	j := findOperand(state, s.B, s.BDecimals, i)
 	if j < 0 {
-		return nil, fmt.Errorf("%s is not among the remaining numbers [%s]", writtenNumber(s.B, s.BDecimals), FormatState(without(state, i, -1)))
+		return nil, fmt.Errorf("%s is not among the remaining numbers [%s]", WrittenNumber(s.B, s.BDecimals), FormatState(without(state, i, -1)))
 	}
-	exact, err := arith(s.Op, state[i], state[j])
+	exact, err := Arith(s.Op, state[i], state[j])
 	if err != nil {
 		return nil, err
 	}
 	if !matchesWritten(s.Result, s.ResultDecimals, exact) {
 		return nil, fmt.Errorf("wrong arithmetic: %s %c %s = %s, not %s",
-			FormatNumber(state[i]), s.Op, FormatNumber(state[j]), FormatNumber(exact), writtenNumber(s.Result, s.ResultDecimals))
+			FormatNumber(state[i]), s.Op, FormatNumber(state[j]), FormatNumber(exact), WrittenNumber(s.Result, s.ResultDecimals))
 	}
 	return append(without(state, i, j), exact), nil
 }
 
-// writtenNumber formats r as written: with its decimals, else as FormatNumber.
-func writtenNumber(r *big.Rat, decimals int) string {
+// WrittenNumber formats r as written: with its decimals, else as FormatNumber.
+func WrittenNumber(r *big.Rat, decimals int) string {
 	if decimals > 0 && decimals <= MaxStepLen {
 		return r.FloatString(decimals)
 	}

@@ -63,7 +63,7 @@ func (*Task) VoteKeys() []string { return []string{VoteLine, VoteExpression, Vot
 func (*Task) AnswerKey(_ tasks.Instance, output, key string) (string, bool) {
 	switch key {
 	case VoteLine:
-		line, ok := lastAnswerLine(output)
+		line, ok := LastAnswerLine(output)
 		if !ok {
 			return "", false
 		}

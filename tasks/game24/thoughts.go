@@ -28,9 +28,9 @@ func stateLines(state string) []string {
 	return strings.Split(s, "\n")
 }
 
-// currentNumbers is the reference's get_current_numbers: the "left" of the
+// CurrentNumbers is the reference's get_current_numbers: the "left" of the
 // last step, or the puzzle itself at the root.
-func currentNumbers(inst tasks.Instance, state string) string {
+func CurrentNumbers(inst tasks.Instance, state string) string {
 	lines := stateLines(state)
 	if len(lines) == 0 {
 		return inst.Input
@@ -47,10 +47,10 @@ func currentNumbers(inst tasks.Instance, state string) string {
 // ProposePrompt lists next steps, or once 24 is left asks the CoT prompt to
 // write the Answer line for the steps so far.
 func (*Task) ProposePrompt(lib *prompts.Library, inst tasks.Instance, state string) (string, error) {
-	if currentNumbers(inst, state) == "24" {
+	if CurrentNumbers(inst, state) == "24" {
 		return continuation(lib, inst, state)
 	}
-	return lib.Render("game24/propose", struct{ Input string }{currentNumbers(inst, state)})
+	return lib.Render("game24/propose", struct{ Input string }{CurrentNumbers(inst, state)})
 }
 
 func continuation(lib *prompts.Library, inst tasks.Instance, state string) (string, error) {
@@ -101,7 +101,7 @@ func (*Task) ValuePrompt(lib *prompts.Library, inst tasks.Instance, state string
 			return p, true, err
 		}
 	}
-	p, err := lib.Render("game24/value", struct{ Input string }{currentNumbers(inst, state)})
+	p, err := lib.Render("game24/value", struct{ Input string }{CurrentNumbers(inst, state)})
 	return p, true, err
 }
 
@@ -147,7 +147,7 @@ func (*Task) ParseVote(output string, n int) (int, bool) {
 
 // Final reports whether the state has an Answer line.
 func (*Task) Final(state string) bool {
-	_, ok := lastAnswerLine(state)
+	_, ok := LastAnswerLine(state)
 	return ok
 }
 

@@ -137,13 +137,13 @@ func (b *toolBoard) apply(op byte, args PairArgs) tasks.ToolResult {
 	defer b.mu.Unlock()
 	i := findOperand(b.nums, x, xd, -1)
 	if i < 0 {
-		return toolRefused(fmt.Sprintf("%s is not on the board [%s].", writtenNumber(x, xd), FormatState(b.nums)))
+		return toolRefused(fmt.Sprintf("%s is not on the board [%s].", WrittenNumber(x, xd), FormatState(b.nums)))
 	}
 	j := findOperand(b.nums, y, yd, i)
 	if j < 0 {
-		return toolRefused(fmt.Sprintf("%s is not on the board [%s] (besides the %s used as a).", writtenNumber(y, yd), FormatState(b.nums), FormatNumber(b.nums[i])))
+		return toolRefused(fmt.Sprintf("%s is not on the board [%s] (besides the %s used as a).", WrittenNumber(y, yd), FormatState(b.nums), FormatNumber(b.nums[i])))
 	}
-	res, err := arith(op, b.nums[i], b.nums[j])
+	res, err := Arith(op, b.nums[i], b.nums[j])
 	if err != nil {
 		return toolRefused(err.Error() + ".")
 	}

@@ -89,26 +89,3 @@ func TestScoreRecordFindsGoldByQuestion(t *testing.T) {
 		t.Error("an unknown question without an answer was scored")
 	}
 }
-
-// TestSimArithmeticCeiling measures how often the simulator's considered
-// chain (every step chosen well, no slip) gives the gold number: the
-// ceiling of its accuracy on GSM8K, whatever --sim-skill. The simulator
-// itself never sees the gold; only this test compares.
-func TestSimArithmeticCeiling(t *testing.T) {
-	rows, _ := Rows()
-	right := 0
-	for _, r := range rows {
-		ans, ok := qa.ConsideredAnswer(r.Question)
-		if !ok {
-			continue
-		}
-		v, _ := new(big.Rat).SetString(ans)
-		if v != nil && v.Cmp(goldNumber(t, r.Answers[0])) == 0 {
-			right++
-		}
-	}
-	t.Logf("the considered chain is right on %d of %d problems (%.1f%%)", right, len(rows), 100*float64(right)/float64(len(rows)))
-	if right == 0 || right == len(rows) {
-		t.Errorf("ceiling %d of %d: the procedure reads nothing, or something it must not", right, len(rows))
-	}
-}

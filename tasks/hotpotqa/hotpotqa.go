@@ -100,6 +100,18 @@ var loadQuestions = sync.OnceValues(func() ([]Question, error) {
 	return parseJSONL(sample100)
 })
 
+// SetQuestionsForTesting makes every reader of the bundled sample (Questions,
+// the task, FindQuestion) see qs until restore is called. It exists for the
+// simulator's honesty test in another package (simulator/hotpotqa), which
+// redacts the answers and supporting facts and checks that the simulated
+// model's outputs do not change; the simulator's source test forbids the
+// responders to call it. Not safe for concurrent use.
+func SetQuestionsForTesting(qs []Question) (restore func()) {
+	orig := loadQuestions
+	loadQuestions = func() ([]Question, error) { return qs, nil }
+	return func() { loadQuestions = orig }
+}
+
 // Questions returns the 100 questions of the embedded sample, in file order.
 // The file is parsed once; each call returns a fresh deep copy of the slices,
 // so callers may modify the result freely.

@@ -18,14 +18,14 @@ import (
 // hotpotqa/tot_vote); there is no propose prompt and no value prompt, so
 // generate=propose and evaluate=value report an error naming the fix.
 
-// thoughtSteps is the search depth: two facts and the answer.
-const thoughtSteps = 3
+// ThoughtSteps is the search depth: two facts and the answer.
+const ThoughtSteps = 3
 
 // errThoughtMode is returned for the modes HotpotQA's space lacks.
 var errThoughtMode = errors.New("hotpotqa's thought space samples and votes: use generate=sample evaluate=vote")
 
 // Steps is 3: two facts and the answer.
-func (*Task) Steps() int { return thoughtSteps }
+func (*Task) Steps() int { return ThoughtSteps }
 
 type thoughtData struct {
 	Input, Context, State string

@@ -58,11 +58,11 @@ func TestThoughtSpace(t *testing.T) {
 		t.Error("value should name the fix")
 	}
 	sp, stop, err := task.SamplePrompt(lib, inst, "")
-	if err != nil || len(stop) != 1 || !strings.Contains(sp, markerToTSample) || !strings.Contains(sp, q.Context[0].Title) {
+	if err != nil || len(stop) != 1 || !strings.Contains(sp, "Write the next line of the reasoning only") || !strings.Contains(sp, q.Context[0].Title) {
 		t.Fatalf("sample prompt: %v %q", err, stop)
 	}
 	vp, err := task.VotePrompt(lib, inst, []string{"From A: a\n", "From B: b\n"})
-	if err != nil || !strings.Contains(vp, markerToTVote) || !strings.Contains(vp, "Choice 2:\nFrom B: b") {
+	if err != nil || !strings.Contains(vp, "Decide which choice is most promising") || !strings.Contains(vp, "Choice 2:\nFrom B: b") {
 		t.Fatalf("vote prompt: %v\n%s", err, vp)
 	}
 }

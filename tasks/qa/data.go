@@ -4,7 +4,7 @@
 // named scorer (scorer.go: exact, em_f1, numeric, choice, regex); offering
 // every strategy that works on plain questions (the thought space in
 // thoughts.go, a docstore and tools in tools.go when there is context); and
-// answered honestly by the simulated model (sim*.go), which reads only what
+// answered honestly by the simulated model (simulator/qa), which reads only what
 // the prompt shows.
 package qa
 

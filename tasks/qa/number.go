@@ -33,8 +33,8 @@ const (
 	maxExponent = 1000
 )
 
-// numberSpan is one number found in a text: its value and byte offsets.
-type numberSpan struct {
+// NumberSpan is one number found in a text: its value and byte offsets.
+type NumberSpan struct {
 	Value      *big.Rat
 	Start, End int
 }
@@ -90,9 +90,9 @@ func (sc *scanner) digits(b *strings.Builder) (n int, ok bool) {
 	}
 }
 
-// numbers returns every number in s, in order.
-func numbers(s string) []numberSpan {
-	var out []numberSpan
+// Numbers returns every number in s, in order.
+func Numbers(s string) []NumberSpan {
+	var out []NumberSpan
 	sc := &scanner{s: s}
 	prev := rune(-1) // the rune before the current position
 	for sc.i < len(s) {
@@ -120,7 +120,7 @@ func numbers(s string) []numberSpan {
 			if neg {
 				v.Neg(v)
 			}
-			out = append(out, numberSpan{Value: v, Start: start, End: sc.i})
+			out = append(out, NumberSpan{Value: v, Start: start, End: sc.i})
 		}
 		prev, _ = utf8.DecodeLastRuneInString(s[:sc.i])
 	}
@@ -244,9 +244,9 @@ func abs(x int) int {
 	return x
 }
 
-// lastNumber is the last number in s.
-func lastNumber(s string) (*big.Rat, bool) {
-	ns := numbers(s)
+// LastNumber is the last number in s.
+func LastNumber(s string) (*big.Rat, bool) {
+	ns := Numbers(s)
 	if len(ns) == 0 {
 		return nil, false
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func rats(t *testing.T, ns []numberSpan) []string {
+func rats(t *testing.T, ns []NumberSpan) []string {
 	t.Helper()
 	var out []string
 	for _, n := range ns {
@@ -48,7 +48,7 @@ func TestNumbers(t *testing.T) {
 		{"no digits at all", nil},
 		{"a7b", []string{"7"}},
 	} {
-		if got := rats(t, numbers(tc.in)); strings.Join(got, ",") != strings.Join(tc.want, ",") {
+		if got := rats(t, Numbers(tc.in)); strings.Join(got, ",") != strings.Join(tc.want, ",") {
 			t.Errorf("numbers(%q) = %v, want %v", tc.in, got, tc.want)
 		}
 	}
@@ -56,15 +56,15 @@ func TestNumbers(t *testing.T) {
 
 func TestNumbersBounds(t *testing.T) {
 	long := strings.Repeat("9", maxDigits+1)
-	if ns := numbers(long + " 5"); len(ns) != 1 || ns[0].Value.RatString() != "5" {
+	if ns := Numbers(long + " 5"); len(ns) != 1 || ns[0].Value.RatString() != "5" {
 		t.Errorf("a %d-digit number should not be read: got %v", maxDigits+1, rats(t, ns))
 	}
 	ok := strings.Repeat("9", maxDigits)
-	if ns := numbers(ok); len(ns) != 1 || len(ns[0].Value.RatString()) != maxDigits {
+	if ns := Numbers(ok); len(ns) != 1 || len(ns[0].Value.RatString()) != maxDigits {
 		t.Errorf("a %d-digit number should be read", maxDigits)
 	}
 	groups := "1" + strings.Repeat(",000", 2*maxDigits)
-	if ns := numbers(groups); len(ns) != 0 {
+	if ns := Numbers(groups); len(ns) != 0 {
 		t.Errorf("a number with %d thousands groups should not be read: %v", 2*maxDigits, len(ns))
 	}
 }
@@ -74,7 +74,7 @@ func FuzzNumbers(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		for _, n := range numbers(s) {
+		for _, n := range Numbers(s) {
 			if n.Start < 0 || n.End > len(s) || n.Start >= n.End {
 				t.Fatalf("span %d:%d out of %q", n.Start, n.End, s)
 			}

@@ -255,17 +255,17 @@ func numberText(output string) string {
 	}
 	if i := strings.LastIndex(output, "####"); i >= 0 {
 		rest := output[i+4:]
-		if line, _, _ := strings.Cut(rest, "\n"); len(numbers(line)) > 0 {
+		if line, _, _ := strings.Cut(rest, "\n"); len(Numbers(line)) > 0 {
 			return line
 		}
 	}
-	if a, ok := hotpotqa.ExtractAnswer(output); ok && len(numbers(a)) > 0 {
+	if a, ok := hotpotqa.ExtractAnswer(output); ok && len(Numbers(a)) > 0 {
 		return a
 	}
 	lower := strings.ToLower(output)
 	if i := strings.LastIndex(lower, "answer is"); i >= 0 {
 		line, _, _ := strings.Cut(output[i:], "\n")
-		if len(numbers(line)) > 0 {
+		if len(Numbers(line)) > 0 {
 			return line
 		}
 	}
@@ -275,7 +275,7 @@ func numberText(output string) string {
 // numericAnswer finds the answer number of an output and its text.
 func numericAnswer(output string) (*big.Rat, string, bool) {
 	text := numberText(output)
-	ns := numbers(text)
+	ns := Numbers(text)
 	if len(ns) == 0 {
 		return nil, "", false
 	}
@@ -289,7 +289,7 @@ func (numericScorer) Answer(output string) (string, bool) {
 }
 
 func (numericScorer) Key(_ Row, answer string) (string, bool) {
-	v, ok := lastNumber(answer)
+	v, ok := LastNumber(answer)
 	if !ok {
 		return "", false
 	}
@@ -315,7 +315,7 @@ func (s numericScorer) close(a, b *big.Rat) bool {
 }
 
 func (s numericScorer) Score(row Row, answer string) tasks.Score {
-	v, ok := lastNumber(answer)
+	v, ok := LastNumber(answer)
 	if !ok {
 		return tasks.Score{Answer: answer, Reason: "no number in the answer"}
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/hotpotqa"
-	"github.com/reasonbench/reasonbench/tasks/reading"
+	"github.com/reasonbench/reasonbench/tasks/prose"
 )
 
 // The docstore of a row's context, for ReAct and LATS: HotpotQA's local
@@ -51,7 +51,7 @@ func (t *ContextTask) Tools(inst tasks.Instance) ([]tasks.Tool, error) {
 func docParagraphs(ctx []Paragraph) []hotpotqa.Paragraph {
 	out := make([]hotpotqa.Paragraph, len(ctx))
 	for i := range ctx {
-		out[i] = hotpotqa.Paragraph{Title: pageTitle(ctx, i), Sentences: reading.Sentences(strings.TrimSpace(ctx[i].Text))}
+		out[i] = hotpotqa.Paragraph{Title: pageTitle(ctx, i), Sentences: prose.Sentences(strings.TrimSpace(ctx[i].Text))}
 	}
 	return out
 }
@@ -88,7 +88,7 @@ func (s *searchStore) Lookup(ctx context.Context, keyword string) (string, error
 func bestOverlap(paras []hotpotqa.Paragraph, query string) int {
 	want := map[string]bool{}
 	for _, w := range strings.Fields(hotpotqa.Normalize(query)) {
-		if !reading.IsStopword(w) {
+		if !prose.IsStopword(w) {
 			want[w] = true
 		}
 	}

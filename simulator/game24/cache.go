@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/reasonbench/reasonbench/llm/sim"
+	"github.com/reasonbench/reasonbench/tasks/game24"
 )
 
 // moveCache memoises, per ordered state, the simulator's order of
@@ -35,7 +36,7 @@ type ranking struct {
 // options are a state's moves in the simulator's stable order of
 // preference (sim.Rank), all of them and the good ones.
 type options struct {
-	all, good []Move
+	all, good []game24.Move
 }
 
 // maxCachedStates bounds the cache; past it, states are computed afresh.
@@ -80,7 +81,7 @@ func stateKey(state []*big.Rat) string {
 // preference and the good ones. Callers must not modify the slices.
 func (c *moveCache) options(state []*big.Rat) options {
 	if c == nil {
-		moves := Moves(state)
+		moves := game24.Moves(state)
 		return rankMoves(state, moves).apply(moves)
 	}
 	key := stateKey(state)
@@ -88,7 +89,7 @@ func (c *moveCache) options(state []*big.Rat) options {
 	if hot {
 		return o
 	}
-	moves := Moves(state)
+	moves := game24.Moves(state)
 	if !known {
 		r = rankMoves(state, moves)
 	}
@@ -103,19 +104,19 @@ func (c *moveCache) options(state []*big.Rat) options {
 }
 
 // rankMoves ranks the moves of state and finds the good ones.
-func rankMoves(state []*big.Rat, moves []Move) ranking {
+func rankMoves(state []*big.Rat, moves []game24.Move) ranking {
 	var r ranking
 	for _, i := range rank(state, moves) {
 		r.all = append(r.all, uint8(i))
-		if Solvable(moves[i].Left) {
+		if game24.Solvable(moves[i].Left) {
 			r.good = append(r.good, uint8(i))
 		}
 	}
 	return r
 }
 
-func (r ranking) apply(moves []Move) options {
-	o := options{all: make([]Move, len(r.all)), good: make([]Move, len(r.good))}
+func (r ranking) apply(moves []game24.Move) options {
+	o := options{all: make([]game24.Move, len(r.all)), good: make([]game24.Move, len(r.good))}
 	for k, i := range r.all {
 		o.all[k] = moves[i]
 	}
@@ -127,10 +128,10 @@ func (r ranking) apply(moves []Move) options {
 
 // rank returns the indexes of moves in the simulator's order of
 // preference in this state.
-func rank(state []*big.Rat, moves []Move) []int {
+func rank(state []*big.Rat, moves []game24.Move) []int {
 	labels := make([]string, len(moves))
 	for i, m := range moves {
 		labels[i] = fmt.Sprintf("%s%c%s", m.A.RatString(), m.Op, m.B.RatString())
 	}
-	return sim.Rank(FormatState(state), labels)
+	return sim.Rank(game24.FormatState(state), labels)
 }

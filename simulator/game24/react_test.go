@@ -10,6 +10,7 @@ import (
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/prompts"
 	"github.com/reasonbench/reasonbench/tasks"
+	"github.com/reasonbench/reasonbench/tasks/game24"
 )
 
 func TestReActTemplatesCarryTheMarkers(t *testing.T) {
@@ -54,8 +55,8 @@ func playReAct(t *testing.T, m *sim.Model, puzzle, protocol string, maxSteps int
 	if err != nil {
 		t.Fatal(err)
 	}
-	nums, _ := ParsePuzzle(puzzle)
-	list, err := NewTask().Tools(tasks.Instance{Input: puzzle, Data: Puzzle{Numbers: nums}})
+	nums, _ := game24.ParsePuzzle(puzzle)
+	list, err := game24.NewTask().Tools(tasks.Instance{Input: puzzle, Data: game24.Puzzle{Numbers: nums}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +109,7 @@ func playReAct(t *testing.T, m *sim.Model, puzzle, protocol string, maxSteps int
 			}
 			n, in, _ := strings.Cut(strings.TrimSuffix(act, "]"), "[")
 			name = strings.ToLower(n)
-			if name == ToolFinish {
+			if name == game24.ToolFinish {
 				args, _ = json.Marshal(map[string]string{"expression": in})
 			} else {
 				a, b, _ := strings.Cut(in, ", ")
@@ -136,21 +137,21 @@ func playReAct(t *testing.T, m *sim.Model, puzzle, protocol string, maxSteps int
 }
 
 func TestSimReActSolvesWithTheTools(t *testing.T) {
-	all, err := Puzzles()
+	all, err := game24.Puzzles()
 	if err != nil {
 		t.Fatal(err)
 	}
-	perfect, _ := sim.New(sim.Params{Skill: 1}, NewSimResponder())
+	perfect, _ := sim.New(sim.Params{Skill: 1}, NewResponder())
 	for _, protocol := range []string{"text", "json", "tools"} {
 		for _, p := range all[900:910] {
 			out, refused := playReAct(t, perfect, p.Text(), protocol, 7, 1)
-			if v := Check(p.Numbers, out); !v.Correct || refused != 0 {
+			if v := game24.Check(p.Numbers, out); !v.Correct || refused != 0 {
 				t.Errorf("%s %s: skill 1 gave %q (%s), %d refused", protocol, p.Text(), out, v.Reason, refused)
 			}
 		}
 	}
 	// Slips are operands the tools refuse, not wrong arithmetic.
-	clumsy, _ := sim.New(sim.Params{Skill: 1, Slip: 0.5}, NewSimResponder())
+	clumsy, _ := sim.New(sim.Params{Skill: 1, Slip: 0.5}, NewResponder())
 	totalRefused := 0
 	for _, p := range all[900:920] {
 		_, refused := playReAct(t, clumsy, p.Text(), "text", 10, 2)
@@ -161,7 +162,7 @@ func TestSimReActSolvesWithTheTools(t *testing.T) {
 	}
 	// With one step it must answer at once.
 	out, _ := playReAct(t, perfect, "4 5 6 10", "tools", 1, 1)
-	if !strings.HasPrefix(out, "Answer: ") || !Check([]int{4, 5, 6, 10}, out).Correct {
+	if !strings.HasPrefix(out, "Answer: ") || !game24.Check([]int{4, 5, 6, 10}, out).Correct {
 		t.Errorf("one step: %q", out)
 	}
 }

@@ -2,7 +2,7 @@
 // and what it then believes: the question, the passages or paragraphs the
 // prompt shows, the observations of a ReAct trajectory, the answer
 // candidates they offer, and the considered one. The HotpotQA and qa
-// responders (tasks/hotpotqa, tasks/qa) share it.
+// responders (simulator/hotpotqa, simulator/qa) share it.
 //
 // It reads only text a model is shown. It never sees a gold answer or an
 // annotation of which passages matter: the responders that use it answer
@@ -17,49 +17,19 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/reasonbench/reasonbench/tasks/prose"
 	"github.com/reasonbench/reasonbench/tasks/squad"
 )
-
-// Sentences splits text after ". ", "? " and "! " (and newlines), each
-// piece keeping its leading space, so the pieces joined give text back.
-func Sentences(text string) []string {
-	var out []string
-	start := 0
-	for i := 0; i+1 < len(text); i++ {
-		c, next := text[i], text[i+1]
-		if (c == '.' || c == '?' || c == '!' || c == '\n') && (next == ' ' || next == '\n') {
-			out = append(out, text[start:i+1])
-			start = i + 1
-		}
-	}
-	if start < len(text) {
-		out = append(out, text[start:])
-	}
-	return out
-}
 
 // SentenceList splits a text into trimmed, non-empty sentences.
 func SentenceList(text string) []string {
 	var out []string
-	for _, s := range Sentences(text) {
+	for _, s := range prose.Sentences(text) {
 		if s = strings.TrimSpace(s); s != "" {
 			out = append(out, s)
 		}
 	}
 	return out
-}
-
-// IsStopword tells a normalised word too common to say what a text is
-// about.
-func IsStopword(w string) bool { return stopwords[w] }
-
-var stopwords = map[string]bool{
-	"of": true, "in": true, "on": true, "at": true, "to": true, "for": true, "by": true, "with": true, "from": true,
-	"and": true, "or": true, "is": true, "was": true, "are": true, "were": true, "be": true, "been": true,
-	"what": true, "which": true, "who": true, "whom": true, "whose": true, "when": true, "where": true, "why": true,
-	"how": true, "did": true, "does": true, "do": true, "that": true, "this": true, "it": true, "its": true,
-	"as": true, "many": true, "much": true, "he": true, "she": true, "they": true, "his": true, "her": true,
-	"their": true, "has": true, "have": true, "had": true, "not": true, "there": true, "than": true,
 }
 
 // stem strips a plural or tense ending, so "founded" meets "found" and
@@ -78,7 +48,7 @@ func stem(w string) string {
 func Words(s string) []string {
 	var out []string
 	for _, w := range strings.Fields(squad.Normalize(s)) {
-		if !stopwords[w] {
+		if !prose.IsStopword(w) {
 			out = append(out, stem(w))
 		}
 	}
@@ -337,7 +307,7 @@ func wordKey(w string) string {
 		}
 		return r
 	}, strings.ToLower(w))
-	if w == "" || stopwords[w] {
+	if w == "" || prose.IsStopword(w) {
 		return ""
 	}
 	return stem(w)

@@ -9,7 +9,8 @@ import (
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/prompts"
-	"github.com/reasonbench/reasonbench/tasks/reading"
+	"github.com/reasonbench/reasonbench/simulator/reading"
+	"github.com/reasonbench/reasonbench/tasks/hotpotqa"
 )
 
 // learnData carries every field the Reflexion and Self-Refine templates use.
@@ -68,9 +69,9 @@ func TestLearningTemplatesCarryTheMarkers(t *testing.T) {
 	}
 	// Empty memory renders the plain prompts; a full one goes before the
 	// question, which stays last.
-	qs, _ := Questions()
+	qs, _ := hotpotqa.Questions()
 	q := qs[3]
-	ctx := FormatParagraphs(q.Gold())
+	ctx := hotpotqa.FormatParagraphs(q.Gold())
 	if got, want := render(t, "reflexion_cot", learnData{Input: q.Question, Context: ctx}), render(t, "cot", qaData{q.Question, ctx}); got != want {
 		t.Errorf("reflexion_cot without memory:\n%s\nwant\n%s", got, want)
 	}
@@ -89,7 +90,7 @@ func TestLearningTemplatesCarryTheMarkers(t *testing.T) {
 }
 
 func TestSimReflectionsOnQuestions(t *testing.T) {
-	qs, _ := Questions()
+	qs, _ := hotpotqa.Questions()
 	q := qs[4]
 	m := simModel(t, sim.DefaultParams())
 	for _, c := range []struct {
@@ -115,20 +116,20 @@ func TestSimReflectionsOnQuestions(t *testing.T) {
 // model's own considered answer correct, and another incorrect, each
 // wrong with probability Misjudge; the gold answer plays no part.
 func TestSimJudgesAnswersAtTheRate(t *testing.T) {
-	qs, _ := Questions()
+	qs, _ := hotpotqa.Questions()
 	p := sim.DefaultParams()
 	p.Misjudge = 0.25
 	m := simModel(t, p)
 	const n = 1000
 	mine := make([]string, len(qs))
 	for i, q := range qs {
-		mine[i] = reading.Consider(mustRead(t, render(t, "cot", qaData{q.Question, FormatParagraphs(q.Gold())}))).Answers[0]
+		mine[i] = reading.Consider(mustRead(t, render(t, "cot", qaData{q.Question, hotpotqa.FormatParagraphs(q.Gold())}))).Answers[0]
 	}
 	for _, own := range []bool{true, false} {
 		wrongEval, wrongFeedback := 0, 0
 		for i := range n {
 			q := qs[i%len(qs)]
-			ctx := FormatParagraphs(q.Gold())
+			ctx := hotpotqa.FormatParagraphs(q.Gold())
 			ans := mine[i%len(qs)]
 			if !own {
 				ans = "Neverland"
@@ -161,24 +162,24 @@ func TestSimJudgesAnswersAtTheRate(t *testing.T) {
 // its considered answer; a critique naming a failure (boost 1) makes it
 // give it always, a vague one changes nothing.
 func TestSimQALearnsOnlyFromNamedFailures(t *testing.T) {
-	qs, _ := Questions()
+	qs, _ := hotpotqa.Questions()
 	m := simModel(t, sim.Params{Skill: 0, Boost: 1})
-	gold := func(q Question) string { return FormatParagraphs(q.Gold()) }
+	gold := func(q hotpotqa.Question) string { return hotpotqa.FormatParagraphs(q.Gold()) }
 	named := reading.Reflection("x")
-	prompts := map[string]func(Question) string{
-		"plain": func(q Question) string {
+	prompts := map[string]func(hotpotqa.Question) string{
+		"plain": func(q hotpotqa.Question) string {
 			return render(t, "reflexion_cot", learnData{Input: q.Question, Context: gold(q)})
 		},
-		"vague": func(q Question) string {
+		"vague": func(q hotpotqa.Question) string {
 			return render(t, "reflexion_cot", learnData{Input: q.Question, Context: gold(q), LastAttempt: "Answer: x", Reflections: []string{"Be careful."}})
 		},
-		"named": func(q Question) string {
+		"named": func(q hotpotqa.Question) string {
 			return render(t, "reflexion_cot", learnData{Input: q.Question, Context: gold(q), Reflections: []string{named}})
 		},
-		"refine named": func(q Question) string {
+		"refine named": func(q hotpotqa.Question) string {
 			return render(t, "refine", learnData{Input: q.Question, Context: gold(q), History: []attemptData{{1, "Answer: x", "x", named}}})
 		},
-		"refine vague": func(q Question) string {
+		"refine vague": func(q hotpotqa.Question) string {
 			return render(t, "refine", learnData{Input: q.Question, Context: gold(q), History: []attemptData{{1, "Answer: x", "x", "Not sure."}}})
 		},
 	}
@@ -192,7 +193,7 @@ func TestSimQALearnsOnlyFromNamedFailures(t *testing.T) {
 			}
 			for seed := range int64(2) {
 				total++
-				if ans, _ := ExtractAnswer(ask(t, m, p, seed)); reading.SameText(ans, b.Answers[0]) {
+				if ans, _ := hotpotqa.ExtractAnswer(ask(t, m, p, seed)); reading.SameText(ans, b.Answers[0]) {
 					own++
 				}
 			}
@@ -210,18 +211,18 @@ func TestSimQALearnsOnlyFromNamedFailures(t *testing.T) {
 // TestSimAvoidsRejectedAnswers: an answer a reflection quotes as wrong is
 // not given again while another candidate remains.
 func TestSimAvoidsRejectedAnswers(t *testing.T) {
-	qs, _ := Questions()
+	qs, _ := hotpotqa.Questions()
 	m := simModel(t, sim.Params{Skill: 1})
 	checked := 0
 	for _, q := range qs[:30] {
-		ctx := FormatParagraphs(q.Gold())
+		ctx := hotpotqa.FormatParagraphs(q.Gold())
 		b := reading.Consider(mustRead(t, render(t, "cot", qaData{q.Question, ctx})))
 		if len(b.Answers) < 2 {
 			continue
 		}
 		checked++
 		p := render(t, "reflexion_cot", learnData{Input: q.Question, Context: ctx, Reflections: []string{reading.Reflection(b.Answers[0])}})
-		if ans, _ := ExtractAnswer(ask(t, m, p, 1)); reading.SameText(ans, b.Answers[0]) {
+		if ans, _ := hotpotqa.ExtractAnswer(ask(t, m, p, 1)); reading.SameText(ans, b.Answers[0]) {
 			t.Errorf("%s: repeats the rejected %q", q.ID, ans)
 		}
 	}

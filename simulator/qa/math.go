@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/reasonbench/reasonbench/llm/sim"
+	"github.com/reasonbench/reasonbench/tasks/qa"
 )
 
 // The simulator's arithmetic: how the simulated model "solves" a word
@@ -29,7 +30,7 @@ import (
 //     right depends only on how far the problem's structure follows the
 //     cues, so many problems are beyond the procedure whatever the skill:
 //     the simulator's ceiling on arithmetic word problems is the accuracy
-//     of this chain (measured in simmath_test.go), not a parameter.
+//     of this chain (measured in math_test.go), not a parameter.
 //
 // Noise (see sampleChain): each step is chosen well with probability
 // Skill; otherwise an option is drawn among the others with sim.Pick
@@ -108,7 +109,7 @@ const maxQuantities = 12
 // quantities reads the problem's quantities in order.
 func quantities(problem string) []quantity {
 	var qs []quantity
-	for _, n := range numbers(problem) {
+	for _, n := range qa.Numbers(problem) {
 		q := quantity{val: n.Value, text: problem[n.Start:n.End], start: n.Start, end: n.End}
 		rest := strings.ToLower(strings.TrimLeft(problem[n.End:], " "))
 		switch {
@@ -449,7 +450,7 @@ func writeSteps(steps []chainStep) []string {
 
 // ConsideredAnswer is the answer the simulated model settles on for a
 // word problem when every step is chosen well and nothing slips: the
-// ceiling of its arithmetic (measured on GSM8K in tasks/gsm8k).
+// ceiling of its arithmetic (measured on GSM8K in math_test.go).
 func ConsideredAnswer(problem string) (string, bool) {
 	m, ok := readProblem(problem)
 	if !ok {

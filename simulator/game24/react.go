@@ -8,6 +8,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
+	"github.com/reasonbench/reasonbench/tasks/game24"
 )
 
 // Markers of the ReAct prompts (prompts/game24/react_*.txt). Tests check
@@ -58,7 +59,7 @@ func (c *moveCache) respondReAct(p sim.Prompt, rng *rand.Rand, params sim.Params
 	case strings.Contains(first, markerReActJSON):
 		proto = "json"
 	}
-	bd := newBoard(Rats(nums))
+	bd := newBoard(game24.Rats(nums))
 	turn := 0
 	seenFirst := false
 	for _, m := range p.Messages {
@@ -80,18 +81,18 @@ func (c *moveCache) respondReAct(p sim.Prompt, rng *rand.Rand, params sim.Params
 		if len(bd.vals) > 1 {
 			thought = fmt.Sprintf("I have to answer now: %s = 24.", expr)
 		}
-		return renderReActTurn(proto, last, turn, thought, ToolFinish, map[string]string{"expression": expr}, expr, rng), true
+		return renderReActTurn(proto, last, turn, thought, game24.ToolFinish, map[string]string{"expression": expr}, expr, rng), true
 	}
 	m := c.chooseMove(bd.vals, rng, params)
-	a, b := FormatNumber(m.A), FormatNumber(m.B)
+	a, b := game24.FormatNumber(m.A), game24.FormatNumber(m.B)
 	if rng.Float64() < params.Slip {
 		if rng.IntN(2) == 0 {
-			a = FormatNumber(slip(m.A, rng))
+			a = game24.FormatNumber(slip(m.A, rng))
 		} else {
-			b = FormatNumber(slip(m.B, rng))
+			b = game24.FormatNumber(slip(m.B, rng))
 		}
 	}
-	name := map[byte]string{'+': ToolAdd, '-': ToolSubtract, '*': ToolMultiply, '/': ToolDivide}[m.Op]
+	name := map[byte]string{'+': game24.ToolAdd, '-': game24.ToolSubtract, '*': game24.ToolMultiply, '/': game24.ToolDivide}[m.Op]
 	thought := fmt.Sprintf("Let me try %s %c %s.", a, m.Op, b)
 	return renderReActTurn(proto, false, turn, thought, name, map[string]string{"a": a, "b": b}, a+", "+b, rng), true
 }
@@ -100,7 +101,7 @@ func (c *moveCache) respondReAct(p sim.Prompt, rng *rand.Rand, params sim.Params
 func replayStep(obs string, bd board) board {
 	line, _, _ := strings.Cut(strings.TrimSpace(obs), "\n")
 	line = strings.TrimSpace(strings.TrimPrefix(line, "Observation:"))
-	st, err := ParseStep(line)
+	st, err := game24.ParseStep(line)
 	if err != nil || !st.HasLeft {
 		return bd
 	}
@@ -109,7 +110,7 @@ func replayStep(obs string, bd board) board {
 	if i < 0 || j < 0 {
 		return bd
 	}
-	res, err := arith(st.Op, bd.vals[i], bd.vals[j])
+	res, err := game24.Arith(st.Op, bd.vals[i], bd.vals[j])
 	if err != nil {
 		return bd
 	}
@@ -128,7 +129,7 @@ func renderReActTurn(proto string, last bool, turn int, thought, name string, ar
 		return llm.Choice{Reasoning: thought, ToolCalls: []llm.ToolCall{{ID: id, Name: name, Arguments: string(b)}}}
 	case "json":
 		var in any = args
-		if name == ToolFinish {
+		if name == game24.ToolFinish {
 			in = input
 		}
 		b, _ := json.Marshal(struct {

@@ -3,12 +3,9 @@ package hotpotqa
 import (
 	"context"
 	"encoding/json"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"math/rand/v2"
-	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -16,13 +13,14 @@ import (
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/prompts"
+	"github.com/reasonbench/reasonbench/simulator/reading"
 	"github.com/reasonbench/reasonbench/tasks"
-	"github.com/reasonbench/reasonbench/tasks/reading"
+	"github.com/reasonbench/reasonbench/tasks/hotpotqa"
 )
 
 func simModel(t *testing.T, p sim.Params) *sim.Model {
 	t.Helper()
-	m, err := sim.New(p, SimResponder{})
+	m, err := sim.New(p, Responder{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,8 +87,8 @@ func TestTemplatesCarryTheMarkers(t *testing.T) {
 	}
 	// The few-shot examples of the CoT prompt end in Answer lines, and the
 	// context appears only when given.
-	q, _ := Questions()
-	ctx := FormatParagraphs(q[0].Gold())
+	q, _ := hotpotqa.Questions()
+	ctx := hotpotqa.FormatParagraphs(q[0].Gold())
 	with := render(t, "cot", qaData{q[0].Question, ctx})
 	without := render(t, "cot", qaData{q[0].Question, ""})
 	if !strings.Contains(with, "Context:\n"+ctx+"\nQuestion: "+q[0].Question) {
@@ -108,12 +106,12 @@ func TestTemplatesCarryTheMarkers(t *testing.T) {
 }
 
 // contextOf renders a question's paragraphs for a context mode.
-func contextOf(q Question, mode string) string {
+func contextOf(q hotpotqa.Question, mode string) string {
 	switch mode {
-	case ContextGold:
-		return FormatParagraphs(q.Gold())
-	case ContextDistractor:
-		return FormatParagraphs(q.Context)
+	case hotpotqa.ContextGold:
+		return hotpotqa.FormatParagraphs(q.Gold())
+	case hotpotqa.ContextDistractor:
+		return hotpotqa.FormatParagraphs(q.Context)
 	}
 	return ""
 }
@@ -130,9 +128,9 @@ func considered(t *testing.T, prompt string) string {
 }
 
 // accuracy samples n answers per question and returns the mean EM.
-func accuracy(t *testing.T, m *sim.Model, qs []Question, n int, prompt func(Question) string) float64 {
+func accuracy(t *testing.T, m *sim.Model, qs []hotpotqa.Question, n int, prompt func(hotpotqa.Question) string) float64 {
 	t.Helper()
-	task := NewTask()
+	task := hotpotqa.NewTask()
 	correct, total := 0, 0
 	for _, q := range qs {
 		resp, err := m.Sample(context.Background(), llm.Request{
@@ -153,8 +151,8 @@ func accuracy(t *testing.T, m *sim.Model, qs []Question, n int, prompt func(Ques
 	return float64(correct) / float64(total)
 }
 
-func cotPrompt(t *testing.T, mode string) func(Question) string {
-	return func(q Question) string { return render(t, "cot", qaData{q.Question, contextOf(q, mode)}) }
+func cotPrompt(t *testing.T, mode string) func(hotpotqa.Question) string {
+	return func(q hotpotqa.Question) string { return render(t, "cot", qaData{q.Question, contextOf(q, mode)}) }
 }
 
 // TestSimReadingCeiling measures how often the simulator's considered
@@ -163,14 +161,14 @@ func cotPrompt(t *testing.T, mode string) func(Question) string {
 // each context and for ReAct. The simulator never sees the gold; only
 // this test compares.
 func TestSimReadingCeiling(t *testing.T) {
-	qs, err := Questions()
+	qs, err := hotpotqa.Questions()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, mode := range []string{ContextGold, ContextDistractor, ContextNone} {
+	for _, mode := range []string{hotpotqa.ContextGold, hotpotqa.ContextDistractor, hotpotqa.ContextNone} {
 		right := 0
 		for _, q := range qs {
-			if ExactMatch(considered(t, cotPrompt(t, mode)(q)), q.Answer) {
+			if hotpotqa.ExactMatch(considered(t, cotPrompt(t, mode)(q)), q.Answer) {
 				right++
 			}
 		}
@@ -183,7 +181,7 @@ func TestSimReadingCeiling(t *testing.T) {
 	right := 0
 	for _, q := range qs {
 		_, out := play(t, perfect, q, "text", 7)
-		if NewTask().Score(tasks.Instance{Gold: q.Answer}, out).Correct {
+		if hotpotqa.NewTask().Score(tasks.Instance{Gold: q.Answer}, out).Correct {
 			right++
 		}
 	}
@@ -194,12 +192,12 @@ func TestSimReadingCeiling(t *testing.T) {
 }
 
 func TestSimSkillScalesAccuracy(t *testing.T) {
-	qs, _ := Questions()
+	qs, _ := hotpotqa.Questions()
 	at := func(skill float64, mode string) float64 {
 		return accuracy(t, simModel(t, sim.Params{Skill: skill, Slip: 0.1, Focus: 2}), qs, 10, cotPrompt(t, mode))
 	}
-	hi, mid, lo := at(1, ContextGold), at(0.5, ContextGold), at(0, ContextGold)
-	none := at(1, ContextNone)
+	hi, mid, lo := at(1, hotpotqa.ContextGold), at(0.5, hotpotqa.ContextGold), at(0, hotpotqa.ContextGold)
+	none := at(1, hotpotqa.ContextNone)
 	t.Logf("EM with gold context at skill 1, 0.5, 0: %.3f %.3f %.3f; closed book at skill 1: %.3f", hi, mid, lo, none)
 	if !(hi > mid && mid > lo) {
 		t.Errorf("accuracy does not grow with skill: %.3f %.3f %.3f", hi, mid, lo)
@@ -214,13 +212,13 @@ func TestSimSkillScalesAccuracy(t *testing.T) {
 // gold answer (questions whose answer the question or the template says
 // anyway, such as yes or no, are left out).
 func TestSimDoesNotSayWhatItWasNotShown(t *testing.T) {
-	qs, _ := Questions()
+	qs, _ := hotpotqa.Questions()
 	m := simModel(t, sim.DefaultParams())
 	checked := 0
 	for _, q := range qs {
-		redacted := strings.NewReplacer(q.Answer, "[gap]").Replace(FormatParagraphs(q.Gold()))
+		redacted := strings.NewReplacer(q.Answer, "[gap]").Replace(hotpotqa.FormatParagraphs(q.Gold()))
 		for _, prompt := range []string{render(t, "cot", qaData{q.Question, redacted}), render(t, "cot", qaData{q.Question, ""})} {
-			if strings.Contains(" "+Normalize(prompt)+" ", " "+Normalize(q.Answer)+" ") {
+			if strings.Contains(" "+hotpotqa.Normalize(prompt)+" ", " "+hotpotqa.Normalize(q.Answer)+" ") {
 				continue
 			}
 			checked++
@@ -229,7 +227,7 @@ func TestSimDoesNotSayWhatItWasNotShown(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, out := range resp.Texts() {
-				if sc := NewTask().Score(tasks.Instance{Gold: q.Answer}, out); sc.Correct {
+				if sc := hotpotqa.NewTask().Score(tasks.Instance{Gold: q.Answer}, out); sc.Correct {
 					t.Fatalf("%s: answered the gold %q it was not shown:\n%s", q.ID, q.Answer, out)
 				}
 			}
@@ -243,17 +241,15 @@ func TestSimDoesNotSayWhatItWasNotShown(t *testing.T) {
 // redactedQuestions replaces the bundled data with copies whose answers
 // and supporting facts are false, for the rest of the test.
 func redactedQuestions(t *testing.T) {
-	qs, err := Questions()
+	qs, err := hotpotqa.Questions()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := range qs {
 		qs[i].Answer = "Redacted Answer"
-		qs[i].SupportingFacts = []SupportingFact{{Title: qs[i].Context[len(qs[i].Context)-1].Title, Sentence: 0}}
+		qs[i].SupportingFacts = []hotpotqa.SupportingFact{{Title: qs[i].Context[len(qs[i].Context)-1].Title, Sentence: 0}}
 	}
-	orig := loadQuestions
-	loadQuestions = func() ([]Question, error) { return qs, nil }
-	t.Cleanup(func() { loadQuestions = orig })
+	t.Cleanup(hotpotqa.SetQuestionsForTesting(qs))
 }
 
 // TestSimReadsOnlyThePrompt runs every prompt shape the responder answers,
@@ -261,41 +257,50 @@ func redactedQuestions(t *testing.T) {
 // and once with its answers and supporting facts replaced: the answers are
 // identical, so nothing the responder says comes from them.
 func TestSimReadsOnlyThePrompt(t *testing.T) {
-	qs, _ := Questions()
+	qs, _ := hotpotqa.Questions()
 	qs = qs[:12]
 	m := simModel(t, sim.DefaultParams())
-	learn := func(q Question) learnData {
-		return learnData{Input: q.Question, Context: contextOf(q, ContextGold), Actor: "cot", Trajectory: "Thought: t\nAnswer: Paris",
+	learn := func(q hotpotqa.Question) learnData {
+		return learnData{Input: q.Question, Context: contextOf(q, hotpotqa.ContextGold), Actor: "cot", Trajectory: "Thought: t\nAnswer: Paris",
 			Answer: "Paris", Output: "Answer: Paris", Reflections: []string{reading.Reflection("Paris")},
 			History: []attemptData{{1, "Answer: Paris", "Paris", "Not sure."}}}
 	}
-	shapes := map[string]func(Question) string{
-		"io":             func(q Question) string { return render(t, "io", qaData{q.Question, contextOf(q, ContextGold)}) },
-		"cot gold":       cotPrompt(t, ContextGold),
-		"cot distractor": cotPrompt(t, ContextDistractor),
-		"cot none":       cotPrompt(t, ContextNone),
-		"reflexion_cot":  func(q Question) string { return render(t, "reflexion_cot", learn(q)) },
-		"reflect":        func(q Question) string { return render(t, "reflect", learn(q)) },
-		"self_eval":      func(q Question) string { return render(t, "self_eval", learn(q)) },
-		"feedback":       func(q Question) string { return render(t, "feedback", learn(q)) },
-		"refine":         func(q Question) string { return render(t, "refine", learn(q)) },
-		"tot_sample": func(q Question) string {
-			return render(t, "tot_sample", struct{ Input, Context, State string }{q.Question, contextOf(q, ContextDistractor), ""})
+	shapes := map[string]func(hotpotqa.Question) string{
+		"io": func(q hotpotqa.Question) string {
+			return render(t, "io", qaData{q.Question, contextOf(q, hotpotqa.ContextGold)})
 		},
-		"tot_vote": func(q Question) string {
-			return render(t, "tot_vote", voteData{Input: q.Question, Context: contextOf(q, ContextDistractor),
+		"cot gold":       cotPrompt(t, hotpotqa.ContextGold),
+		"cot distractor": cotPrompt(t, hotpotqa.ContextDistractor),
+		"cot none":       cotPrompt(t, hotpotqa.ContextNone),
+		"reflexion_cot":  func(q hotpotqa.Question) string { return render(t, "reflexion_cot", learn(q)) },
+		"reflect":        func(q hotpotqa.Question) string { return render(t, "reflect", learn(q)) },
+		"self_eval":      func(q hotpotqa.Question) string { return render(t, "self_eval", learn(q)) },
+		"feedback":       func(q hotpotqa.Question) string { return render(t, "feedback", learn(q)) },
+		"refine":         func(q hotpotqa.Question) string { return render(t, "refine", learn(q)) },
+		"tot_sample": func(q hotpotqa.Question) string {
+			return render(t, "tot_sample", struct{ Input, Context, State string }{q.Question, contextOf(q, hotpotqa.ContextDistractor), ""})
+		},
+		"tot_vote": func(q hotpotqa.Question) string {
+			type voteChoice struct {
+				N    int
+				Text string
+			}
+			return render(t, "tot_vote", struct {
+				Input, Context string
+				Choices        []voteChoice
+			}{Input: q.Question, Context: contextOf(q, hotpotqa.ContextDistractor),
 				Choices: []voteChoice{{1, "From A: a"}, {2, "From " + q.Context[0].Title + ": " + q.Context[0].Sentences[0]}}})
 		},
-		"lats_value": func(q Question) string {
+		"lats_value": func(q hotpotqa.Question) string {
 			return render(t, "lats_value", struct {
 				Input, Trajectory string
 				Reflections       []string
 			}{q.Question, "Thought 1: t\nAction 1: Search[" + q.Context[0].Title + "]\nObservation 1: " + q.Context[0].Text(), nil})
 		},
-		"ref cot": func(q Question) string {
+		"ref cot": func(q hotpotqa.Question) string {
 			return "Solve it.\nRelevant Context: " + q.SupportingParagraphs() + "\nQuestion: " + q.Question + "\nThought:"
 		},
-		"ref react": func(q Question) string {
+		"ref react": func(q hotpotqa.Question) string {
 			return "Solve it.\nQuestion: " + q.Question + "\nThought 1: I will search " + q.Context[0].Title + ".\nAction 1: Search[" +
 				q.Context[0].Title + "]\nObservation 1: " + q.Context[0].Text() + "\nThought 2:"
 		},
@@ -334,46 +339,12 @@ func TestSimReadsOnlyThePrompt(t *testing.T) {
 	}
 }
 
-// TestSimSourceReadsNoGold checks the responder's source: no sim*.go file
-// looks a question up or touches its answer or supporting facts.
-func TestSimSourceReadsNoGold(t *testing.T) {
-	files, err := filepath.Glob("sim*.go")
-	if err != nil || len(files) < 5 {
-		t.Fatalf("sim files: %v %v", files, err)
-	}
-	banned := map[string]bool{"Answer": true, "SupportingFacts": true, "Gold": true, "SupportingParagraphs": true,
-		"FindQuestion": true, "Questions": true, "loadQuestions": true, "paragraph": true, "Context": true}
-	fset := token.NewFileSet()
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		file, err := parser.ParseFile(fset, f, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ast.Inspect(file, func(n ast.Node) bool {
-			switch x := n.(type) {
-			case *ast.SelectorExpr:
-				if banned[x.Sel.Name] {
-					t.Errorf("%s: %s.%s", fset.Position(x.Pos()), x.X, x.Sel.Name)
-				}
-			case *ast.Ident:
-				if banned[x.Name] && x.Obj == nil && x.Name != "Answer" && x.Name != "Context" {
-					t.Errorf("%s: %s", fset.Position(x.Pos()), x.Name)
-				}
-			}
-			return true
-		})
-	}
-}
-
 func TestSimQAFormats(t *testing.T) {
-	qs, _ := Questions()
+	qs, _ := hotpotqa.Questions()
 	q := qs[5]
 	m := simModel(t, sim.Params{Skill: 1})
 	for name, wantThought := range map[string]bool{"io": false, "cot": true} {
-		prompt := render(t, name, qaData{q.Question, FormatParagraphs(q.Gold())})
+		prompt := render(t, name, qaData{q.Question, hotpotqa.FormatParagraphs(q.Gold())})
 		resp, err := m.Sample(context.Background(), llm.Request{Messages: []llm.Message{{Role: "user", Content: prompt}}, Seed: 2})
 		if err != nil {
 			t.Fatal(err)
@@ -395,9 +366,9 @@ func TestSimQAFormats(t *testing.T) {
 }
 
 func TestSimIsDeterministicPerSeed(t *testing.T) {
-	qs, _ := Questions()
+	qs, _ := hotpotqa.Questions()
 	m := simModel(t, sim.DefaultParams())
-	prompt := render(t, "cot", qaData{qs[7].Question, FormatParagraphs(qs[7].Context)})
+	prompt := render(t, "cot", qaData{qs[7].Question, hotpotqa.FormatParagraphs(qs[7].Context)})
 	ask := func(seed int64) []string {
 		resp, err := m.Sample(context.Background(), llm.Request{Messages: []llm.Message{{Role: "user", Content: prompt}},
 			N: 8, Temperature: llm.Temp(0.7), Seed: seed})
@@ -418,9 +389,9 @@ func TestSimIsDeterministicPerSeed(t *testing.T) {
 // play drives the simulated ReAct agent directly against the docstore, as
 // the react strategy would, and returns its actions (tool and JSON
 // arguments) and its final output.
-func play(t *testing.T, m *sim.Model, q Question, protocol string, maxSteps int) ([]string, string) {
+func play(t *testing.T, m *sim.Model, q hotpotqa.Question, protocol string, maxSteps int) ([]string, string) {
 	t.Helper()
-	tools, err := NewTask().Tools(tasks.Instance{Data: q})
+	tools, err := hotpotqa.NewTask().Tools(tasks.Instance{Data: q})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -505,7 +476,7 @@ func searched(action string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	var args SearchArgs
+	var args hotpotqa.SearchArgs
 	_ = json.Unmarshal([]byte(rest), &args)
 	return args.Entity, true
 }
@@ -514,7 +485,7 @@ func searched(action string) (string, bool) {
 // first name the question gives, and every later search is a name it read
 // in the question or in an observation; it finishes with an answer.
 func TestSimReActSearchesWhatItRead(t *testing.T) {
-	qs, _ := Questions()
+	qs, _ := hotpotqa.Questions()
 	perfect := simModel(t, sim.Params{Skill: 1})
 	for _, protocol := range []string{"text", "json", "tools"} {
 		for _, q := range qs[:15] {
@@ -531,10 +502,10 @@ func TestSimReActSearchesWhatItRead(t *testing.T) {
 				if i == 0 && entity != reading.Names(q.Question)[0] {
 					t.Errorf("%s %s: first search %q, want the question's first name %q", protocol, q.ID, entity, reading.Names(q.Question)[0])
 				}
-				if !strings.Contains(Normalize(seen), Normalize(entity)) {
+				if !strings.Contains(hotpotqa.Normalize(seen), hotpotqa.Normalize(entity)) {
 					t.Errorf("%s %s: searched %q, which it never read", protocol, q.ID, entity)
 				}
-				obs, _ := NewLocalDocstore(q.Context).Search(context.Background(), entity)
+				obs, _ := hotpotqa.NewLocalDocstore(q.Context).Search(context.Background(), entity)
 				seen += "\n" + obs
 			}
 		}
@@ -549,7 +520,7 @@ func TestSimReActSearchesWhatItRead(t *testing.T) {
 }
 
 func TestSimReActWithNoise(t *testing.T) {
-	qs, _ := Questions()
+	qs, _ := hotpotqa.Questions()
 	m := simModel(t, sim.Params{Skill: 0.5, Slip: 0.1})
 	off := 0
 	for _, q := range qs[:30] {
@@ -566,11 +537,11 @@ func TestSimReActWithNoise(t *testing.T) {
 }
 
 func TestSimThoughts(t *testing.T) {
-	task := NewTask()
+	task := hotpotqa.NewTask()
 	lib, _ := prompts.Bundled()
 	insts, _ := task.Instances()
 	inst := insts[6]
-	q := inst.Data.(Question)
+	q := inst.Data.(hotpotqa.Question)
 	ask := func(prompt string, p sim.Params) string {
 		c, ok := respondThoughts(sim.Prompt{Messages: []llm.Message{{Role: "user", Content: prompt}}}, rand.New(rand.NewPCG(1, 1)), p)
 		if !ok {
@@ -586,7 +557,7 @@ func TestSimThoughts(t *testing.T) {
 		t.Errorf("first line %q, want its first evidence %q", first, b.Lines[0])
 	}
 	title, _, _ := strings.Cut(strings.TrimPrefix(first, "From "), ": ")
-	if _, ok := paragraph(q, title); !ok {
+	if !slices.ContainsFunc(q.Context, func(p hotpotqa.Paragraph) bool { return p.Title == title }) {
 		t.Errorf("cites %q, no paragraph of the question", title)
 	}
 	// After two lines, the answer.
@@ -622,8 +593,8 @@ func FuzzSimRespond(f *testing.F) {
 			{Role: "user", Content: "Observation: " + tail}}, Tools: []llm.ToolSpec{{Name: "search"}}}
 		params := sim.DefaultParams()
 		for seed := range uint64(3) {
-			SimResponder{}.Respond(p, rand.New(rand.NewPCG(seed, 1)), params)
-			SimResponder{}.Respond(sim.Prompt{Messages: p.Messages[:1]}, rand.New(rand.NewPCG(seed, 2)), params)
+			Responder{}.Respond(p, rand.New(rand.NewPCG(seed, 1)), params)
+			Responder{}.Respond(sim.Prompt{Messages: p.Messages[:1]}, rand.New(rand.NewPCG(seed, 2)), params)
 		}
 	})
 }

@@ -5,7 +5,8 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
-	"github.com/reasonbench/reasonbench/tasks/reading"
+	"github.com/reasonbench/reasonbench/simulator/reading"
+	"github.com/reasonbench/reasonbench/tasks/hotpotqa"
 )
 
 // Markers of the thought-space prompts (prompts/hotpotqa/tot_sample, tot_vote).
@@ -44,5 +45,5 @@ func respondThoughts(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm.Choic
 		return llm.Choice{Content: reading.Vote(reading.Plain{}, r, blocks, rng, params)}, true
 	}
 	lines := reading.ThoughtLines(text)
-	return llm.Choice{Content: reading.SampleLine(reading.Plain{}, r, lines, len(lines) >= thoughtSteps-1, rng, params)}, true
+	return llm.Choice{Content: reading.SampleLine(reading.Plain{}, r, lines, len(lines) >= hotpotqa.ThoughtSteps-1, rng, params)}, true
 }

@@ -7,7 +7,8 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
-	"github.com/reasonbench/reasonbench/tasks/reading"
+	"github.com/reasonbench/reasonbench/simulator/reading"
+	"github.com/reasonbench/reasonbench/tasks/hotpotqa"
 )
 
 // Markers by which the simulator recognises the bundled prompts, as a model
@@ -21,9 +22,9 @@ const (
 	markerReActTools = "gathering facts with the tools"
 )
 
-// SimResponder answers HotpotQA prompts for the simulated model.
+// Responder answers HotpotQA prompts for the simulated model.
 //
-// It reads only what the prompt shows, through tasks/reading: the question
+// It reads only what the prompt shows, through simulator/reading: the question
 // (the last "Question:" line), the paragraphs under "Context:" ("Title:
 // text", gold and distractors alike: it cannot tell them apart), and in
 // ReAct the observations its searches returned. It never looks the
@@ -56,29 +57,29 @@ const (
 // protocol real tool calls with the thought as reasoning content, and,
 // once the tools are withdrawn, "Answer: ..." in text.
 //
-// Reflexion and Self-Refine (sim_reflect.go), the thought space of ToT and
-// MCTS (sim_tot.go), LATS values (sim_lats.go) and the Reflexion reference
-// agents (sim_refagent.go) read the same way. All randomness comes from
+// Reflexion and Self-Refine (reflect.go), the thought space of ToT and
+// MCTS (tot.go), LATS values (lats.go) and the Reflexion reference
+// agents (refagent.go) read the same way. All randomness comes from
 // the rng the simulator passes in, so answers are deterministic per
 // request and seed.
-type SimResponder struct{}
+type Responder struct{}
 
 // Respond implements sim.Responder.
-func (SimResponder) Respond(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm.Choice, bool) {
+func (Responder) Respond(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm.Choice, bool) {
 	// Each critique naming a failure raises Skill by Boost (llm/sim's
 	// learn.go); the answers critiques rejected are avoided.
 	params = sim.Boosted(p, params)
 	avoid := reading.Avoid(reading.Rejected(p), reading.SameText)
-	if c, ok := respondRefAgent(p, rng, params, avoid); ok { // the Reflexion reference agents, sim_refagent.go
+	if c, ok := respondRefAgent(p, rng, params, avoid); ok { // the Reflexion reference agents, refagent.go
 		return c, true
 	}
 	if c, ok := respondLearning(p, rng, params, avoid); ok {
 		return c, true
 	}
-	if c, ok := respondLATSValue(p, rng, params); ok { // sim_lats.go
+	if c, ok := respondLATSValue(p, rng, params); ok { // lats.go
 		return c, true
 	}
-	if c, ok := respondThoughts(p, rng, params); ok { // sim_tot.go
+	if c, ok := respondThoughts(p, rng, params); ok { // tot.go
 		return c, true
 	}
 	first := reading.FirstUser(p)
@@ -137,7 +138,7 @@ func searchPlan(t reading.Turn) []string {
 			plan = append(plan, s)
 		}
 	}
-	if n := len(t.Steps); n > 0 && t.Steps[n-1].Action == ToolSearch {
+	if n := len(t.Steps); n > 0 && t.Steps[n-1].Action == hotpotqa.ToolSearch {
 		failed := t.Steps[n-1]
 		want := reading.ContentWords(failed.Input)
 		for _, title := range reading.Similar(failed.Observation) {
@@ -181,8 +182,8 @@ func respondReAct(p sim.Prompt, first string, rng *rand.Rand, params sim.Params,
 	proto := sim.ReActProtocol(p, first, markerReActTools, markerReActJSON)
 	plan := searchPlan(t)
 	if ans, thought, done := reading.Finish(reading.Plain{}, t, maxSearches, len(plan) == 0, rng, params, avoid); done {
-		return sim.ReActTurn(proto, t.Last, len(t.Steps), thought, ToolFinish, "answer", ans, rng), true
+		return sim.ReActTurn(proto, t.Last, len(t.Steps), thought, hotpotqa.ToolFinish, "answer", ans, rng), true
 	}
 	query, thought := nextSearch(t, plan, rng, params)
-	return sim.ReActTurn(proto, t.Last, len(t.Steps), thought, ToolSearch, "entity", query, rng), true
+	return sim.ReActTurn(proto, t.Last, len(t.Steps), thought, hotpotqa.ToolSearch, "entity", query, rng), true
 }

@@ -8,7 +8,8 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
-	"github.com/reasonbench/reasonbench/tasks/reading"
+	"github.com/reasonbench/reasonbench/simulator/reading"
+	"github.com/reasonbench/reasonbench/tasks/qa"
 )
 
 // Markers by which the simulator recognises the qa templates (prompts/qa,
@@ -27,15 +28,15 @@ const (
 	markerLATSValue  = "Rate how promising the trajectory"
 )
 
-// SimResponder answers the qa templates for the simulated model.
+// Responder answers the qa templates for the simulated model.
 //
-// It reads only the prompt, through tasks/reading: the question and its
+// It reads only the prompt, through simulator/reading: the question and its
 // lettered choices, the passages shown, and in ReAct the observations it
-// has made. From them it forms a belief (simread.go): answer candidates
+// has made. From them it forms a belief (read.go): answer candidates
 // with the considered one first, and the lines of reasoning behind it —
 //
 //   - a calculation (no passages, two or more quantities): the considered
-//     chain of simmath.go, written out step by step;
+//     chain of math.go, written out step by step;
 //   - lettered choices: the choice a passage sentence best connects with
 //     the question (with passages), the one equal to the calculated number
 //     (arithmetic), else a fixed arbitrary preference (a guess);
@@ -63,10 +64,10 @@ const (
 // (else a listed page title, or a mistyped query), reads the
 // observations, and finishes once what it observed is reading.Enough, at
 // the last step, or after three searches (reading.Finish).
-type SimResponder struct{}
+type Responder struct{}
 
 // Respond implements sim.Responder.
-func (SimResponder) Respond(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm.Choice, bool) {
+func (Responder) Respond(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm.Choice, bool) {
 	first := reading.FirstUser(p)
 	if !strings.Contains(first, markerQA) {
 		return llm.Choice{}, false
@@ -166,7 +167,7 @@ func running(lines []string) *big.Rat {
 	var v *big.Rat
 	for _, l := range lines {
 		if i := strings.LastIndex(l, "="); i >= 0 {
-			if x, ok := lastNumber(l[i:]); ok {
+			if x, ok := qa.LastNumber(l[i:]); ok {
 				v = x
 			}
 		}

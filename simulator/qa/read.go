@@ -1,12 +1,13 @@
 package qa
 
 import (
-	"github.com/reasonbench/reasonbench/tasks/reading"
+	"github.com/reasonbench/reasonbench/simulator/reading"
+	"github.com/reasonbench/reasonbench/tasks/qa"
 )
 
-// How the simulated model thinks about a qa prompt: what tasks/reading
+// How the simulated model thinks about a qa prompt: what simulator/reading
 // gives for passages and closed-book questions, plus calculation
-// (simmath.go) and lettered choices. It sees only the prompt; file tasks
+// (math.go) and lettered choices. It sees only the prompt; file tasks
 // and GSM8K run through `bench serve-sim`, which knows no data at all.
 
 // thinker is the qa responder's reading.Thinker.
@@ -63,7 +64,7 @@ func considerChoices(r reading.Reading) reading.Belief {
 		_, v := m.considered()
 		for i, c := range r.Choices {
 			best[i] = -1
-			if cv, ok := lastNumber(c); ok && cv.Cmp(v) == 0 {
+			if cv, ok := qa.LastNumber(c); ok && cv.Cmp(v) == 0 {
 				support[i] = 1
 			}
 		}
@@ -75,7 +76,7 @@ func considerChoices(r reading.Reading) reading.Belief {
 	}
 	letters := make([]string, len(r.Choices))
 	for i := range r.Choices {
-		letters[i] = Letter(i)
+		letters[i] = qa.Letter(i)
 	}
 	order := reading.TasteOrder(r.Question, letters) // ties: a fixed prior
 	for a := 1; a < len(order); a++ {
@@ -96,8 +97,8 @@ func considerChoices(r reading.Reading) reading.Belief {
 // sameAnswer compares two answers as the model would: numbers by value,
 // texts normalised.
 func sameAnswer(a, b string) bool {
-	if av, ok := lastNumber(a); ok {
-		if bv, ok := lastNumber(b); ok {
+	if av, ok := qa.LastNumber(a); ok {
+		if bv, ok := qa.LastNumber(b); ok {
 			return av.Cmp(bv) == 0
 		}
 	}

@@ -5,12 +5,12 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
-	"github.com/reasonbench/reasonbench/tasks/reading"
+	"github.com/reasonbench/reasonbench/simulator/reading"
 )
 
 // respondLearning answers the reflection, self-evaluation, feedback and
 // refine prompts (recognised by the shared sim.Marker* phrases), following
-// the simulator's learning model (llm/sim's learn.go, tasks/reading's
+// the simulator's learning model (llm/sim's learn.go, simulator/reading's
 // learn.go), from the prompt alone:
 //
 //   - reflect: the prompt says the trial failed, so the reflection names

@@ -9,6 +9,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/tasks"
+	"github.com/reasonbench/reasonbench/tasks/game24"
 )
 
 // The simulator's answers to the Tree of Thoughts prompts. The same noise
@@ -30,7 +31,7 @@ func parseNumbers(s string) ([]*big.Rat, bool) {
 	var out []*big.Rat
 	for _, f := range strings.Fields(s) {
 		neg := strings.HasPrefix(f, "-")
-		e, err := ParseExpr(strings.TrimPrefix(f, "-"))
+		e, err := game24.ParseExpr(strings.TrimPrefix(f, "-"))
 		if err != nil {
 			return nil, false
 		}
@@ -83,7 +84,7 @@ func (c *moveCache) propose(text string, rng *rand.Rand, p sim.Params) (string, 
 			result = slip(result, rng)
 		}
 		left := append(append([]*big.Rat{}, m.Left[:len(m.Left)-1]...), result)
-		line := fmt.Sprintf("%s %c %s = %s (left: %s)", FormatNumber(m.A), m.Op, FormatNumber(m.B), FormatNumber(result), FormatState(left))
+		line := fmt.Sprintf("%s %c %s = %s (left: %s)", game24.FormatNumber(m.A), m.Op, game24.FormatNumber(m.B), game24.FormatNumber(result), game24.FormatState(left))
 		if !seen[line] {
 			seen[line] = true
 			lines = append(lines, line)
@@ -99,13 +100,13 @@ func (c *moveCache) judgeNumbers(text string, rng *rand.Rand, p sim.Params) (str
 	if !ok {
 		return "", false
 	}
-	reachable := Solvable(state)
+	reachable := game24.Solvable(state)
 	if rng.Float64() < p.Misjudge {
 		reachable = !reachable
 	}
-	nums := FormatState(state)
+	nums := game24.FormatState(state)
 	switch {
-	case !reachable && Solvable(state):
+	case !reachable && game24.Solvable(state):
 		return nums + " look hard to combine\nimpossible", true
 	case !reachable:
 		return "I cannot see a way to reach 24 with " + nums + "\nimpossible", true
@@ -120,11 +121,11 @@ func (c *moveCache) judgeNumbers(text string, rng *rand.Rand, p sim.Params) (str
 func judgeAnswer(text string, rng *rand.Rand, p sim.Params) (string, bool) {
 	in, ok1 := afterLast(text, "Input:")
 	ans, ok2 := afterLast(text, "Answer:")
-	nums, err := ParsePuzzle(in)
+	nums, err := game24.ParsePuzzle(in)
 	if !ok1 || !ok2 || err != nil {
 		return "", false
 	}
-	right := Check(nums, "Answer: "+ans).Correct
+	right := game24.Check(nums, "Answer: "+ans).Correct
 	if rng.Float64() < p.Misjudge {
 		right = !right
 	}
@@ -140,7 +141,7 @@ var choiceHeader = regexp.MustCompile(`(?m)^Choice (\d+):\s*$`)
 // one whose numbers can still reach 24 (or whose answer is right).
 func (c *moveCache) voteChoice(text string, rng *rand.Rand, p sim.Params) (string, bool) {
 	in, ok := afterLast(text, "Input:")
-	nums, err := ParsePuzzle(in)
+	nums, err := game24.ParsePuzzle(in)
 	if !ok || err != nil {
 		return "", false
 	}
@@ -167,23 +168,23 @@ func (c *moveCache) voteChoice(text string, rng *rand.Rand, p sim.Params) (strin
 
 // promisingState tells whether a partial solution can still reach 24.
 func promisingState(puzzle []int, steps string) bool {
-	if _, ok := lastAnswerLine(steps); ok {
-		return Check(puzzle, steps).Correct
+	if _, ok := game24.LastAnswerLine(steps); ok {
+		return game24.Check(puzzle, steps).Correct
 	}
-	left := currentNumbers(tasks.Instance{Input: FormatState(Rats(puzzle))}, steps)
+	left := game24.CurrentNumbers(tasks.Instance{Input: game24.FormatState(game24.Rats(puzzle))}, steps)
 	state, ok := parseNumbers(left)
-	return ok && Solvable(state)
+	return ok && game24.Solvable(state)
 }
 
 // continueSteps replays the steps written after "Steps:" and plays on from
 // where they leave off: the simulated model continuing a chain of thought.
 func (c *moveCache) continueSteps(puzzle []int, written string, rng *rand.Rand, p sim.Params) string {
-	b := newBoard(Rats(puzzle))
+	b := newBoard(game24.Rats(puzzle))
 	for _, line := range strings.Split(strings.TrimSpace(written), "\n") {
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
-		st, err := ParseStep(line)
+		st, err := game24.ParseStep(line)
 		if err != nil {
 			break
 		}

@@ -8,11 +8,12 @@ import (
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/prompts"
+	"github.com/reasonbench/reasonbench/tasks/game24"
 )
 
 func simModel(t *testing.T, p sim.Params) *sim.Model {
 	t.Helper()
-	m, err := sim.New(p, NewSimResponder())
+	m, err := sim.New(p, NewResponder())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +35,7 @@ func renderBundled(t *testing.T, name, input string) string {
 
 // sampleAccuracy samples n answers to the bundled prompt for each puzzle and
 // returns the fraction the scorer accepts.
-func sampleAccuracy(t *testing.T, m *sim.Model, prompt string, puzzles []Puzzle, n int) float64 {
+func sampleAccuracy(t *testing.T, m *sim.Model, prompt string, puzzles []game24.Puzzle, n int) float64 {
 	t.Helper()
 	correct, total := 0, 0
 	for _, p := range puzzles {
@@ -48,7 +49,7 @@ func sampleAccuracy(t *testing.T, m *sim.Model, prompt string, puzzles []Puzzle,
 				t.Fatalf("%s prompt not recognised by the simulator", prompt)
 			}
 			total++
-			if Check(p.Numbers, c.Content).Correct {
+			if game24.Check(p.Numbers, c.Content).Correct {
 				correct++
 			}
 		}
@@ -57,7 +58,7 @@ func sampleAccuracy(t *testing.T, m *sim.Model, prompt string, puzzles []Puzzle,
 }
 
 func TestSimAnswersBundledPrompts(t *testing.T) {
-	all, err := Puzzles()
+	all, err := game24.Puzzles()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,13 +95,13 @@ func TestSimCoTWritesParseableSteps(t *testing.T) {
 		if lines[0] != "Steps:" || len(lines) != 5 || !strings.HasPrefix(lines[4], "Answer: ") {
 			t.Fatalf("unexpected CoT layout:\n%s", c.Content)
 		}
-		state := Rats([]int{4, 5, 6, 10})
+		state := game24.Rats([]int{4, 5, 6, 10})
 		for _, l := range lines[1:4] {
-			st, err := ParseStep(l)
+			st, err := game24.ParseStep(l)
 			if err != nil {
 				t.Fatalf("step %q: %v", l, err)
 			}
-			next, err := Apply(state, st)
+			next, err := game24.Apply(state, st)
 			if err != nil {
 				slips++
 				break

@@ -9,7 +9,8 @@ import (
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/prompts"
-	"github.com/reasonbench/reasonbench/tasks/reading"
+	"github.com/reasonbench/reasonbench/simulator/reading"
+	"github.com/reasonbench/reasonbench/tasks/hotpotqa"
 )
 
 func TestLATSTemplatesCarryTheMarkers(t *testing.T) {
@@ -39,13 +40,13 @@ func TestLATSTemplatesCarryTheMarkers(t *testing.T) {
 // TestSimLATSValueFollowsPagesFound: a trajectory that read the page of a
 // name the question gives scores above one whose searches failed.
 func TestSimLATSValueFollowsPagesFound(t *testing.T) {
-	qs, err := Questions()
+	qs, err := hotpotqa.Questions()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, q := range qs[:20] {
 		name := reading.Names(q.Question)[0]
-		obs, _ := NewLocalDocstore(q.Context).Search(context.Background(), name)
+		obs, _ := hotpotqa.NewLocalDocstore(q.Context).Search(context.Background(), name)
 		if strings.HasPrefix(obs, "Could not find") {
 			continue
 		}

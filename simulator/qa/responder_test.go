@@ -9,8 +9,9 @@ import (
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/prompts"
+	"github.com/reasonbench/reasonbench/simulator/reading"
 	"github.com/reasonbench/reasonbench/tasks"
-	"github.com/reasonbench/reasonbench/tasks/reading"
+	"github.com/reasonbench/reasonbench/tasks/qa"
 )
 
 func TestTemplatesCarryTheMarkers(t *testing.T) {
@@ -70,7 +71,7 @@ func ask(t *testing.T, lib *prompts.Library, name string, data any, p sim.Params
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := sim.New(p, SimResponder{})
+	m, err := sim.New(p, Responder{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,30 +86,38 @@ type promptData struct{ Input, Context string }
 
 func TestSimSkillScalesAccuracy(t *testing.T) {
 	lib, _ := prompts.Bundled()
-	rows := []Row{
+	rows := []qa.Row{
 		{Question: "Tom has 3 apples and buys 5 more apples. How many apples does he have in total?", Answers: []string{"8"}},
 		{Question: "A pencil costs 3 dollars. How much do 6 pencils cost?", Answers: []string{"18"}},
 		{Question: "Sara had 20 dollars and spent 7 dollars. How many dollars are left?", Answers: []string{"13"}},
 		{Question: "Where did Anna Berg open her shop?", Answers: []string{"Lindau"},
-			Context: []Paragraph{{Text: "Anna Berg was a clockmaker. She opened her first shop in Lindau in 1902."}, {Text: "Lindau lies on the Amper."}}},
+			Context: []qa.Paragraph{{Text: "Anna Berg was a clockmaker. She opened her first shop in Lindau in 1902."}, {Text: "Lindau lies on the Amper."}}},
 		{Question: "Which colour is the sky on a clear day?", Answers: []string{"B"}, Choices: []string{"green", "blue", "red"},
-			Context: []Paragraph{{Text: "On a clear day the sky looks blue."}}},
+			Context: []qa.Paragraph{{Text: "On a clear day the sky looks blue."}}},
 	}
 	accuracy := func(skill float64) float64 {
 		p := sim.DefaultParams()
 		p.Skill, p.Slip = skill, 0
 		right, total := 0, 0
 		for _, r := range rows {
-			s := ScorerEMF1
+			s := qa.ScorerEMF1
 			if len(r.Choices) > 0 {
-				s = ScorerChoice
+				s = qa.ScorerChoice
 			} else if len(r.Context) == 0 {
-				s = ScorerNumeric
+				s = qa.ScorerNumeric
 			}
-			sc := mustScorer(t, s, ScorerOptions{})
-			for _, out := range ask(t, lib, "qa/cot", promptData{Input: r.Input(), Context: renderContext(r.Context)}, p, 20, 7) {
+			sc, err := qa.NewScorer(s, qa.ScorerOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			inst := tasks.Instance{Data: r}
+			passages, err := (*qa.ContextTask)(nil).RenderContext(inst, qa.ContextGold)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, out := range ask(t, lib, "qa/cot", promptData{Input: r.Input(), Context: passages}, p, 20, 7) {
 				total++
-				if scoreOutput(sc, r, out).Correct {
+				if ans, ok := sc.Answer(out); ok && sc.Score(r, ans).Correct {
 					right++
 				}
 			}
@@ -181,14 +190,14 @@ func TestSimLeavesOtherPromptsAlone(t *testing.T) {
 		if !ok {
 			t.Fatalf("no %s", name)
 		}
-		_, answered := SimResponder{}.Respond(sim.Prompt{Messages: []llm.Message{{Role: "user", Content: text + "\nQuestion: What is 2 plus 3?"}}}, nil, sim.DefaultParams())
+		_, answered := Responder{}.Respond(sim.Prompt{Messages: []llm.Message{{Role: "user", Content: text + "\nQuestion: What is 2 plus 3?"}}}, nil, sim.DefaultParams())
 		if answered {
 			t.Errorf("the qa responder answered %s", name)
 		}
 	}
 }
 
-var _ tasks.Task = (*Task)(nil)
+var _ tasks.Task = (*qa.Task)(nil)
 
 func FuzzSimRespond(f *testing.F) {
 	lib, _ := prompts.Bundled()
@@ -208,8 +217,8 @@ func FuzzSimRespond(f *testing.F) {
 			Tools: []llm.ToolSpec{{Name: "search", Description: "(the pages are: " + tail + ")"}}}
 		params := sim.DefaultParams()
 		for seed := range uint64(3) {
-			SimResponder{}.Respond(p, rand.New(rand.NewPCG(seed, 1)), params)
-			SimResponder{}.Respond(sim.Prompt{Messages: p.Messages[:1]}, rand.New(rand.NewPCG(seed, 2)), params)
+			Responder{}.Respond(p, rand.New(rand.NewPCG(seed, 1)), params)
+			Responder{}.Respond(sim.Prompt{Messages: p.Messages[:1]}, rand.New(rand.NewPCG(seed, 2)), params)
 		}
 	})
 }

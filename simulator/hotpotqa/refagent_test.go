@@ -8,7 +8,8 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
-	"github.com/reasonbench/reasonbench/tasks/reading"
+	"github.com/reasonbench/reasonbench/simulator/reading"
+	"github.com/reasonbench/reasonbench/tasks/hotpotqa"
 )
 
 func refPrompt(text string) sim.Prompt {
@@ -19,7 +20,7 @@ func refPrompt(text string) sim.Prompt {
 // their shape: a thought, the action it implies, and reflections that name
 // a failure only when the scratchpad shows one.
 func TestSimRefAgent(t *testing.T) {
-	qs, _ := Questions()
+	qs, _ := hotpotqa.Questions()
 	q := qs[0]
 	rng := rand.New(rand.NewPCG(1, 2))
 	perfect := sim.Params{Skill: 1}
@@ -46,7 +47,7 @@ func TestSimRefAgent(t *testing.T) {
 	}
 	// It reads its observations: after the page of that name, it searches
 	// on or answers from what the page says.
-	obs, _ := NewLocalDocstore(q.Context).Search(context.Background(), name)
+	obs, _ := hotpotqa.NewLocalDocstore(q.Context).Search(context.Background(), name)
 	pad := head + "\nThought 1: " + c.Content + "\nAction 1: Search[" + name + "]\nObservation 1: " + obs + "\nThought 2:"
 	c, ok = respondRefAgent(refPrompt(pad), rng, perfect, nil)
 	if !ok || strings.Contains(c.Content, "search "+name+".") {

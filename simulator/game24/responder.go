@@ -8,6 +8,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
+	"github.com/reasonbench/reasonbench/tasks/game24"
 )
 
 // Markers by which the simulator recognises the bundled prompts, as a model
@@ -17,7 +18,7 @@ const (
 	markerCoT  = "Each step combines two of the remaining numbers"
 )
 
-// SimResponder answers Game of 24 prompts for the simulated model.
+// Responder answers Game of 24 prompts for the simulated model.
 //
 // Its model of solving is explicit: it plays three steps, each combining two
 // numbers. With probability Skill a step is drawn from the moves that keep
@@ -26,17 +27,17 @@ const (
 // carries on with the wrong number. The answer is the expression the steps
 // built, always claimed to equal 24, as real models do. IO and CoT prompts
 // share this model; CoT also writes the steps out.
-type SimResponder struct {
+type Responder struct {
 	moves *moveCache // nil: no memoisation
 }
 
-// NewSimResponder returns a responder that memoises its move analysis.
-func NewSimResponder() SimResponder { return SimResponder{moves: newMoveCache()} }
+// NewResponder returns a responder that memoises its move analysis.
+func NewResponder() Responder { return Responder{moves: newMoveCache()} }
 
 // Respond implements sim.Responder.
-func (r SimResponder) Respond(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm.Choice, bool) {
+func (r Responder) Respond(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm.Choice, bool) {
 	// Each critique naming a failure raises Skill by Boost (llm/sim/learn.go);
-	// Reflexion and Self-Refine prompts are answered in sim_reflect.go.
+	// Reflexion and Self-Refine prompts are answered in reflect.go.
 	params = sim.Boosted(p, params)
 	if c, ok := r.moves.respondLearning(p, rng, params); ok {
 		return c, true
@@ -75,7 +76,7 @@ func (c *moveCache) solve(text string, rng *rand.Rand, params sim.Params) (strin
 	if _, written, cont := strings.Cut(text[strings.LastIndex(text, "Input:"):], "Steps:"); cont { // with or without a newline after it (the ToT reference writes none)
 		return c.continueSteps(nums, written, rng, params), true
 	}
-	steps, expr := c.play(newBoard(Rats(nums)), rng, params)
+	steps, expr := c.play(newBoard(game24.Rats(nums)), rng, params)
 	var b strings.Builder
 	if strings.Contains(text, markerCoT) {
 		b.WriteString("Steps:\n")
@@ -94,7 +95,7 @@ func lastInput(text string) ([]int, bool) {
 	for i := len(lines) - 1; i >= 0; i-- {
 		l := strings.TrimSpace(lines[i])
 		if rest, ok := strings.CutPrefix(l, "Input:"); ok {
-			nums, err := ParsePuzzle(rest)
+			nums, err := game24.ParsePuzzle(rest)
 			return nums, err == nil && len(nums) > 0
 		}
 	}
@@ -111,7 +112,7 @@ type board struct {
 func newBoard(nums []*big.Rat) board {
 	b := board{vals: nums, exprs: make([]string, len(nums))}
 	for i, r := range nums {
-		b.exprs[i] = FormatNumber(r)
+		b.exprs[i] = game24.FormatNumber(r)
 	}
 	return b
 }
@@ -132,7 +133,7 @@ func (b board) combine(i, j int, op byte, result *big.Rat) board {
 
 // expression is the first entry's expression with minimal parentheses.
 func (b board) expression() string {
-	if e, err := ParseExpr(b.exprs[0]); err == nil {
+	if e, err := game24.ParseExpr(b.exprs[0]); err == nil {
 		return e.String()
 	}
 	return strings.TrimSuffix(strings.TrimPrefix(b.exprs[0], "("), ")")
@@ -150,14 +151,14 @@ func (c *moveCache) play(b board, rng *rand.Rand, params sim.Params) ([]string, 
 		}
 		b = b.combine(m.I, m.J, m.Op, result)
 		steps = append(steps, fmt.Sprintf("%s %c %s = %s (left: %s)",
-			FormatNumber(m.A), m.Op, FormatNumber(m.B), FormatNumber(result), FormatState(b.vals)))
+			game24.FormatNumber(m.A), m.Op, game24.FormatNumber(m.B), game24.FormatNumber(result), game24.FormatState(b.vals)))
 	}
 	return steps, b.expression()
 }
 
 // chooseMove picks a good move (one that keeps 24 reachable) with
 // probability skill when there is one, else any move.
-func (c *moveCache) chooseMove(state []*big.Rat, rng *rand.Rand, params sim.Params) Move {
+func (c *moveCache) chooseMove(state []*big.Rat, rng *rand.Rand, params sim.Params) game24.Move {
 	o := c.options(state)
 	from := o.all
 	if rng.Float64() < params.Skill && len(o.good) > 0 {
@@ -168,7 +169,7 @@ func (c *moveCache) chooseMove(state []*big.Rat, rng *rand.Rand, params sim.Para
 
 // pickMove draws one of moves, which are in the simulator's order of
 // preference (options), with its stable preferences.
-func pickMove(moves []Move, rng *rand.Rand, focus float64) Move {
+func pickMove(moves []game24.Move, rng *rand.Rand, focus float64) game24.Move {
 	return moves[sim.PickRank(rng, focus, len(moves))]
 }
 

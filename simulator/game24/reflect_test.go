@@ -9,6 +9,7 @@ import (
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/prompts"
+	"github.com/reasonbench/reasonbench/tasks/game24"
 )
 
 // learnData carries every field the Reflexion and Self-Refine templates use.
@@ -164,7 +165,7 @@ func TestSimLearnsOnlyFromNamedFailures(t *testing.T) {
 	// Skill 0 plays any move; each critique naming a failure adds Boost.
 	p := sim.Params{Skill: 0, Slip: 0, Misjudge: 0, Boost: 1, Focus: 0}
 	m := simModel(t, p)
-	all, err := Puzzles()
+	all, err := game24.Puzzles()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +174,7 @@ func TestSimLearnsOnlyFromNamedFailures(t *testing.T) {
 		ok := 0
 		for _, pz := range all[900:950] {
 			name, data := d(pz.Text())
-			if Check(pz.Numbers, ask(t, m, renderLearn(t, name, data), 1)).Correct {
+			if game24.Check(pz.Numbers, ask(t, m, renderLearn(t, name, data), 1)).Correct {
 				ok++
 			}
 		}

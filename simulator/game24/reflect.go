@@ -7,6 +7,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
+	"github.com/reasonbench/reasonbench/tasks/game24"
 )
 
 // respondLearning answers the reflection, self-evaluation, feedback and
@@ -69,7 +70,7 @@ func (c *moveCache) respondLearning(p sim.Prompt, rng *rand.Rand, params sim.Par
 			out = "I am not sure this is right; another combination of the numbers may be safer.\nScore: 5/10"
 		}
 	case sim.MarkerRefine:
-		steps, expr := c.play(newBoard(Rats(nums)), rng, params)
+		steps, expr := c.play(newBoard(game24.Rats(nums)), rng, params)
 		var b strings.Builder
 		b.WriteString("Steps:\n")
 		for _, s := range steps {
@@ -87,7 +88,7 @@ func answerRight(nums []int, ans string) bool {
 	if ans == "" || ans == "(none)" {
 		return false
 	}
-	return Check(nums, "Answer: "+ans).Correct
+	return game24.Check(nums, "Answer: "+ans).Correct
 }
 
 // between returns the text after the last start marker up to the end
@@ -120,32 +121,32 @@ func diagnose(nums []int, attempt, ans string) (failed bool, why, advice string)
 	if answerRight(nums, ans) {
 		return false, "", ""
 	}
-	state := Rats(nums)
+	state := game24.Rats(nums)
 	for _, raw := range strings.Split(attempt, "\n") {
 		line := strings.TrimSpace(raw)
 		line = strings.TrimSpace(strings.TrimPrefix(line, "Observation:"))
-		st, err := ParseStep(line)
+		st, err := game24.ParseStep(line)
 		if err != nil {
 			continue
 		}
 		step := stepText(st)
-		next, err := Apply(state, st)
+		next, err := game24.Apply(state, st)
 		if err != nil {
 			if strings.Contains(err.Error(), "wrong arithmetic") {
-				exact, _ := arith(st.Op, st.A, st.B)
+				exact, _ := game24.Arith(st.Op, st.A, st.B)
 				res := "undefined"
 				if exact != nil {
-					res = FormatNumber(exact)
+					res = game24.FormatNumber(exact)
 				}
 				return true, fmt.Sprintf("the step %s has wrong arithmetic, since %s %c %s = %s",
-						step, FormatNumber(st.A), st.Op, FormatNumber(st.B), res),
+						step, game24.FormatNumber(st.A), st.Op, game24.FormatNumber(st.B), res),
 					"Next time I will compute every step exactly and check it before writing the numbers left"
 			}
-			return true, fmt.Sprintf("the step %s uses a number that was not left (%s)", step, FormatState(state)),
+			return true, fmt.Sprintf("the step %s uses a number that was not left (%s)", step, game24.FormatState(state)),
 				"Next time I will only combine numbers that are still left"
 		}
-		if Solvable(state) && !Solvable(next) {
-			return true, fmt.Sprintf("after the step %s the numbers left (%s) cannot make 24", step, FormatState(next)),
+		if game24.Solvable(state) && !game24.Solvable(next) {
+			return true, fmt.Sprintf("after the step %s the numbers left (%s) cannot make 24", step, game24.FormatState(next)),
 				"Next time I will check that the numbers left after each step can still make 24, and choose another pair if not"
 		}
 		state = next
@@ -153,12 +154,12 @@ func diagnose(nums []int, attempt, ans string) (failed bool, why, advice string)
 	if ans == "" || ans == "(none)" {
 		return true, "I gave no final expression", "Next time I will finish with one expression that uses each input number exactly once"
 	}
-	v := Check(nums, "Answer: "+ans)
+	v := game24.Check(nums, "Answer: "+ans)
 	return true, fmt.Sprintf("the final expression %s is wrong (%s)", ans, v.Reason),
 		"Next time I will make sure the final expression uses each input number exactly once and equals 24"
 }
 
 // stepText writes a step's arithmetic as the model wrote it.
-func stepText(st Step) string {
-	return fmt.Sprintf("%s %c %s = %s", FormatNumber(st.A), st.Op, FormatNumber(st.B), writtenNumber(st.Result, st.ResultDecimals))
+func stepText(st game24.Step) string {
+	return fmt.Sprintf("%s %c %s = %s", game24.FormatNumber(st.A), st.Op, game24.FormatNumber(st.B), game24.WrittenNumber(st.Result, st.ResultDecimals))
 }

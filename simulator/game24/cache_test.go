@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/big"
 	"testing"
+
+	"github.com/reasonbench/reasonbench/tasks/game24"
 )
 
 // The cache only saves work: a state's options are the same computed
@@ -38,7 +40,7 @@ func optionsText(o options) string {
 	}
 	s += " |"
 	for _, m := range o.good {
-		s += fmt.Sprintf(" %s%c%s=%s", m.A.RatString(), m.Op, m.B.RatString(), FormatState(m.Left))
+		s += fmt.Sprintf(" %s%c%s=%s", m.A.RatString(), m.Op, m.B.RatString(), game24.FormatState(m.Left))
 	}
 	return s
 }

@@ -6,8 +6,9 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
+	"github.com/reasonbench/reasonbench/simulator/reading"
 	"github.com/reasonbench/reasonbench/tasks/hotpotqa"
-	"github.com/reasonbench/reasonbench/tasks/reading"
+	"github.com/reasonbench/reasonbench/tasks/prose"
 	"github.com/reasonbench/reasonbench/tasks/squad"
 )
 
@@ -51,7 +52,7 @@ func searchQuery(t reading.Turn) string {
 	seen := reading.ContentWords(strings.Join(read, " "))
 	var words, all []string
 	for _, w := range strings.Fields(squad.Normalize(t.Reading.Question)) {
-		if reading.IsStopword(w) {
+		if prose.IsStopword(w) {
 			continue
 		}
 		all = append(all, w)

@@ -1,0 +1,35 @@
+// Package simulator is the home of the simulated model's task knowledge:
+// one responder package per task (simulator/game24, simulator/hotpotqa,
+// simulator/qa for file tasks and GSM8K), over the core in llm/sim (seeds,
+// noise parameters, the Responder interface) and the shared prompt reader
+// simulator/reading. A task package is the real task only and never
+// imports this tree; a responder may import its task for what a model
+// plausibly knows as skill (Game of 24's arithmetic and solver), never for
+// its data: responders read only the prompt.
+//
+// Support for a strategy is a separate, optional file of a task's
+// responder (simulator/hotpotqa/lats.go); without it the simulator answers
+// that strategy's prompts with sim.Fallback, and the strategy still runs
+// against any real endpoint.
+package simulator
+
+import (
+	"github.com/reasonbench/reasonbench/llm/sim"
+	"github.com/reasonbench/reasonbench/simulator/game24"
+	"github.com/reasonbench/reasonbench/simulator/hotpotqa"
+	"github.com/reasonbench/reasonbench/simulator/qa"
+)
+
+// New builds the simulated model answering every bundled task and file
+// tasks, one line a task. The qa responder (file tasks, GSM8K) comes first
+// and answers only the qa templates. No responder looks a question up in
+// bundled data: they answer from what the prompt shows (simulator/reading),
+// so a question answers alike whichever task asks it, in process or
+// through serve-sim.
+func New(p sim.Params) (*sim.Model, error) {
+	return sim.New(p,
+		qa.Responder{},
+		game24.NewResponder(),
+		hotpotqa.Responder{},
+	)
+}
