@@ -236,3 +236,108 @@ func TestShardsMergeToTheUnshardedRun(t *testing.T) {
 		})
 	}
 }
+
+// TestExperimentShardsMerge shards an experiment file (2 configurations ×
+// 2 seeds) into 3, merges, and checks the merged experiment is the
+// unsharded one: the same report, and `bench run -f` on the merged database
+// finds every run done and starts none. One shard is stopped by its cost
+// ceiling, resumed (bench resume works on an unfinished shard) and
+// continued by the same command.
+func TestExperimentShardsMerge(t *testing.T) {
+	dir := t.TempDir()
+	exp := filepath.Join(dir, "exp.yaml")
+	if err := os.WriteFile(exp, []byte("name: sharded\ntask: game24\nrange: 900:911\nseeds: [1, 2]\nstrategies:\n  - cotsc: {k: [2, 4]}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prices := filepath.Join(dir, "prices.json")
+	if err := os.WriteFile(prices, []byte(`{"sim": {"prompt": 30, "completion": 60}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := func(n string) string { return filepath.Join(dir, n+".db") }
+	run := func(d string, extra ...string) (int, string, string) {
+		return cli(t, append([]string{"run", "-f", exp, "--db", d, "--prices", prices, "--concurrency", "1"}, extra...)...)
+	}
+	if code, _, stderr := run(db("full")); code != 0 {
+		t.Fatalf("unsharded: %s", stderr)
+	}
+	// Shard 1 stops at a low ceiling, then resumes each of its runs.
+	if code, _, stderr := run(db("s1"), "--shard", "1/3", "--max-cost", "0.01"); code != 1 || !strings.Contains(stderr, "max-cost") {
+		t.Fatalf("capped shard: exit %d: %s", code, stderr)
+	}
+	for {
+		code, out, stderr := cli(t, "resume", "--last", "--db", db("s1"), "--max-cost", "0")
+		if code != 0 {
+			if strings.Contains(stderr, "no unfinished run") {
+				break
+			}
+			t.Fatalf("resume shard: %s%s", out, stderr)
+		}
+	}
+	// The shard's other runs never started: the same command continues.
+	if code, _, stderr := run(db("s1"), "--shard", "1/3"); code != 0 {
+		t.Fatalf("continuing shard 1: %s", stderr)
+	}
+	for _, i := range []string{"0", "2"} {
+		if code, _, stderr := run(db("s"+i), "--shard", i+"/3"); code != 0 {
+			t.Fatalf("shard %s: %s", i, stderr)
+		}
+	}
+	code, out, stderr := cli(t, "merge", db("s0"), db("s1"), db("s2"), "--out", db("merged"))
+	if code != 0 || strings.Count(out, "11 of 11 items") != 4 || strings.Contains(out, "missing") {
+		t.Fatalf("merge: exit %d\n%s%s", code, out, stderr)
+	}
+	report := func(d string) string {
+		code, out, stderr := cli(t, "report", "--db", d, "--experiment", "sharded", "--format", "json")
+		if code != 0 {
+			t.Fatalf("report: %s", stderr)
+		}
+		var rep struct {
+			Configurations []map[string]any `json:"configurations"`
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rep.Configurations {
+			delete(r, "wall_seconds")
+		}
+		return fmt.Sprint(rep.Configurations)
+	}
+	if w, g := report(db("full")), report(db("merged")); w != g || !strings.Contains(w, "accuracy") {
+		t.Errorf("experiment report unsharded:\n%s\nmerged:\n%s", w, g)
+	}
+	// The merged runs are the experiment's: run -f finds them done.
+	if code, _, stderr := run(db("merged")); code != 0 {
+		t.Fatalf("run -f on the merged database: %s", stderr)
+	}
+	if n := len(shardRunItems(t, db("merged"))); n != 4 {
+		t.Errorf("run -f on the merged database left %d runs; want the 4 merged ones", n)
+	}
+	full, merged := shardRunItems(t, db("full")), shardRunItems(t, db("merged"))
+	for id, items := range full {
+		for i, it := range items {
+			g := merged[id][i] // same order of runs: file order
+			it.RunID, g.RunID = 0, 0
+			if fmt.Sprintf("%+v", it) != fmt.Sprintf("%+v", g) {
+				t.Errorf("run %d item %d differs after sharding", id, it.Index)
+			}
+		}
+	}
+	// Estimate counts one shard's items.
+	code, out, stderr = cli(t, "estimate", "-f", exp, "--shard", "0/3", "--skills", "0.5", "--json")
+	if code != 0 {
+		t.Fatalf("estimate: %s", stderr)
+	}
+	var est struct {
+		Rows []struct{ Items int } `json:"rows"`
+	}
+	if err := json.Unmarshal([]byte(out), &est); err != nil {
+		t.Fatal(err)
+	}
+	items := 0
+	for _, r := range est.Rows {
+		items += r.Items
+	}
+	if items != 15 { // 44 units, shard 0 of 3
+		t.Errorf("estimate of shard 0/3 counts %d items; want 15 of 44", items)
+	}
+}
