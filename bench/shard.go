@@ -40,7 +40,8 @@ const ShardEnv = "BENCH_SHARDS"
 
 // ParseShard reads --shard: "I/N" (0 <= I < N), "auto" (I and N from a
 // Slurm job array, or I from a Kubernetes Indexed Job and N from
-// $BENCH_SHARDS) or "auto/N". getenv reads the environment.
+// $BENCH_SHARDS) or "auto/N" (N given; under Slurm the task id is I, so a
+// task resubmitted alone keeps its shard). getenv reads the environment.
 func ParseShard(s string, getenv func(string) string) (index, count int, err error) {
 	s = strings.TrimSpace(s)
 	if s == "auto" || strings.HasPrefix(s, "auto/") {
@@ -82,6 +83,14 @@ func autoShard(flagN int, getenv func(string) string) (int, int, error) {
 	if err != nil {
 		return 0, 0, err
 	}
+	if slurm && flagN != 0 {
+		// auto/N: the task id is the shard, so that a failed task can be
+		// resubmitted alone (sbatch --array=I) and still be shard I of N.
+		if id < 0 || id >= flagN {
+			return 0, 0, fmt.Errorf("--shard auto/%d: SLURM_ARRAY_TASK_ID=%d is not a shard of %d; submit the array as --array=0-%d", flagN, id, flagN, flagN-1)
+		}
+		return id, flagN, nil
+	}
 	if slurm {
 		count, ok, err := num("SLURM_ARRAY_TASK_COUNT")
 		if err != nil {
@@ -106,9 +115,6 @@ func autoShard(flagN int, getenv func(string) string) (int, int, error) {
 		}
 		if (id-lo)%step != 0 || (id-lo)/step >= count || id < lo {
 			return 0, 0, fmt.Errorf("--shard auto: array task %d of %d starting at %d (step %d) is not one of a contiguous range; submit the array as --array=0-%d", id, count, lo, step, count-1)
-		}
-		if flagN != 0 && flagN != count {
-			return 0, 0, fmt.Errorf("--shard auto/%d: the Slurm array has %d tasks (SLURM_ARRAY_TASK_COUNT); drop /%d or resubmit with --array=0-%d", flagN, count, flagN, flagN-1)
 		}
 		return (id - lo) / step, count, nil
 	}

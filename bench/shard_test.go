@@ -33,7 +33,9 @@ func TestParseShard(t *testing.T) {
 		{arg: "auto", env: map[string]string{"SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "3", "SLURM_ARRAY_TASK_MIN": "1"}, index: 0, n: 3},
 		{arg: "auto", env: map[string]string{"SLURM_ARRAY_TASK_ID": "30", "SLURM_ARRAY_TASK_COUNT": "3", "SLURM_ARRAY_TASK_MIN": "10", "SLURM_ARRAY_TASK_STEP": "10"}, index: 2, n: 3},
 		{arg: "auto/3", env: map[string]string{"SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "3", "SLURM_ARRAY_TASK_MIN": "0"}, index: 1, n: 3},
-		{arg: "auto/4", env: map[string]string{"SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "3", "SLURM_ARRAY_TASK_MIN": "0"}, wantError: []string{"3 tasks", "--array=0-3"}},
+		// auto/N: the task id is the shard, also for a task resubmitted alone.
+		{arg: "auto/4", env: map[string]string{"SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_COUNT": "1", "SLURM_ARRAY_TASK_MIN": "2"}, index: 2, n: 4},
+		{arg: "auto/4", env: map[string]string{"SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_COUNT": "5", "SLURM_ARRAY_TASK_MIN": "0"}, wantError: []string{"not a shard of 4", "--array=0-3"}},
 		// --array=1,5,9: not contiguous.
 		{arg: "auto", env: map[string]string{"SLURM_ARRAY_TASK_ID": "9", "SLURM_ARRAY_TASK_COUNT": "3", "SLURM_ARRAY_TASK_MIN": "1"}, wantError: []string{"contiguous", "--array=0-2"}},
 		{arg: "auto", env: map[string]string{"SLURM_ARRAY_TASK_ID": "1"}, wantError: []string{"SLURM_ARRAY_TASK_COUNT is not"}},
@@ -194,4 +196,24 @@ func TestShardKeepsItemSeeds(t *testing.T) {
 
 func fmtSscan(r string, lo, hi *int) (int, error) {
 	return fmt.Sscanf(strings.Replace(r, ":", " ", 1), "%d %d", lo, hi)
+}
+
+// TestExperimentBaseURLs checks an experiment file's model.base_urls: the
+// replicas become the run's endpoints; a malformed list is refused at its
+// line.
+func TestExperimentBaseURLs(t *testing.T) {
+	file := "task: game24\nrange: 900:901\nmodel:\n  name: m\n  base_urls: [http://a:8000/v1, http://b:8000/v1]\nstrategies:\n  - cot: {}\n"
+	exp, err := ParseExperiment("e.yaml", []byte(file), DefaultConfig(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := exp.Runs[0].Endpoints(); fmt.Sprint(got) != "[http://a:8000/v1 http://b:8000/v1]" {
+		t.Errorf("endpoints %v", got)
+	}
+	for _, bad := range []string{"base_urls: http://a/v1", "base_urls: []", "base_urls: [ftp://a]", `base_urls: ["http://a/v1,http://b/v1"]`} {
+		f := strings.Replace(file, "base_urls: [http://a:8000/v1, http://b:8000/v1]", bad, 1)
+		if _, err := ParseExperiment("e.yaml", []byte(f), DefaultConfig(), 0); err == nil || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: error %v; want one line", bad, err)
+		}
+	}
 }
