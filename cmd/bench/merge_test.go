@@ -341,3 +341,39 @@ func TestExperimentShardsMerge(t *testing.T) {
 		t.Errorf("estimate of shard 0/3 counts %d items; want 15 of 44", items)
 	}
 }
+
+// TestShardAndMergeBadInput checks that bad --shard and merge command
+// lines exit 2 with one line naming the fix.
+func TestShardAndMergeBadInput(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.db")
+	if code, _, stderr := cli(t, "run", "--task", "game24", "--strategy", "io", "--range", "900:902", "--db", a); code != 0 {
+		t.Fatal(stderr)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--task", "game24", "--strategy", "io", "--shard", "3/3", "--db", filepath.Join(dir, "x.db")}, "0 <= I < N"},
+		{[]string{"run", "--task", "game24", "--strategy", "io", "--shard", "auto", "--db", filepath.Join(dir, "x.db")}, "pass --shard I/N"},
+		{[]string{"run", "--task", "game24", "--strategy", "io", "--shard", "0/2", "--repeats", "2", "--db", filepath.Join(dir, "x.db")}, "--experiment NAME"},
+		{[]string{"estimate", "--task", "game24", "--strategy", "io", "--shard", "x"}, "want I/N"},
+		{[]string{"merge", a}, "no --out"},
+		{[]string{"merge", "--out", filepath.Join(dir, "m.db")}, "no input databases"},
+		{[]string{"merge", "--out", a, a}, "both --out and an input"},
+		{[]string{"merge", "--out", filepath.Join(dir, "m.db"), a, a}, "given twice"},
+		{[]string{"merge", "--out", filepath.Join(dir, "m.db"), filepath.Join(dir, "nope.db")}, "no such database"},
+	} {
+		t.Setenv("SLURM_ARRAY_TASK_ID", "")
+		t.Setenv("JOB_COMPLETION_INDEX", "")
+		code, _, stderr := cli(t, tc.args...)
+		if code != 2 || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and one line with %q", tc.args, code, stderr, tc.want)
+		}
+	}
+	// A shard with no item of a short range says so and succeeds.
+	code, _, stderr := cli(t, "run", "--task", "game24", "--strategy", "io", "--range", "900:902", "--shard", "2/3", "--db", filepath.Join(dir, "y.db"))
+	if code != 0 || !strings.Contains(stderr, "nothing to run") {
+		t.Errorf("empty shard: exit %d, %q", code, stderr)
+	}
+}
