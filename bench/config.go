@@ -67,6 +67,9 @@ type Config struct {
 	// rest are asked for in more requests with seeds seed+i, so the answers
 	// are the same.
 	MaxN int `json:"max_n,omitempty"`
+	// Shard, when set, runs only this shard's part of the range's items
+	// (bench run --shard I/N, shard.go); Range stays the whole range.
+	Shard *Shard `json:"shard,omitempty"`
 }
 
 // DefaultConfig returns the defaults of `bench run`.
@@ -128,10 +131,10 @@ func (c Config) Validate() error {
 			return err
 		}
 	}
-	if c.BaseURL != "" {
-		u, err := url.Parse(c.BaseURL)
+	for _, b := range c.Endpoints() {
+		u, err := url.Parse(b)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("--base-url %q: want http(s)://HOST[:PORT]/v1", c.BaseURL)
+			return fmt.Errorf("--base-url %q: want http(s)://HOST[:PORT]/v1, or several replicas of one model separated by commas", b)
 		}
 	}
 	return c.Sim.Validate()
@@ -157,10 +160,30 @@ func (c Config) BackendIdentity() string {
 	return id
 }
 
-// PublicEndpoint is the base URL with any credentials removed, for records.
+// Endpoints are the base URLs of the model's replicas: BaseURL split at
+// commas (--base-url A,B,C, or an experiment file's base_urls:).
+func (c Config) Endpoints() []string {
+	var out []string
+	for _, b := range strings.Split(c.BaseURL, ",") {
+		if b = strings.TrimSpace(b); b != "" {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// PublicEndpoint is the base URL with any credentials removed, for records;
+// of several replicas (A,B,C), each.
 func PublicEndpoint(raw string) string {
 	if raw == "" {
 		return ""
+	}
+	if strings.Contains(raw, ",") {
+		parts := strings.Split(raw, ",")
+		for i, p := range parts {
+			parts[i] = PublicEndpoint(strings.TrimSpace(p))
+		}
+		return strings.Join(parts, ",")
 	}
 	u, err := url.Parse(raw)
 	if err != nil {

@@ -30,6 +30,9 @@ type Progress struct {
 	Calls            int
 	Elapsed          time.Duration
 	Limit            int // current adaptive concurrency limit (--concurrency auto); 0 otherwise
+	// Replicas are the calls each replica served so far (several
+	// --base-url); nil otherwise.
+	Replicas []llm.ReplicaStat
 }
 
 // Engine runs configurations against a store.
@@ -53,6 +56,7 @@ type plan struct {
 	rng       tasks.Range
 	prompts   *prompts.Library
 	adaptive  *llm.Adaptive  // --concurrency auto; nil otherwise
+	replicas  *llm.Replicas  // several --base-url replicas; nil otherwise
 	think     llm.Middleware // --think: split thinking blocks from the content, or keep them
 	tags      llm.ThinkTags
 	// calls is how a run's calls are told apart: CallsByIdentity, or ""
@@ -122,8 +126,12 @@ func load(cfg Config) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	insts, err := selectShard(tasks.Select(all, rng), rng, cfg.Shard)
+	if err != nil {
+		return nil, err
+	}
 	p := &plan{cfg: cfg, task: task, params: params, strategy: strat,
-		instances: tasks.Select(all, rng), rng: rng, prompts: lib, think: think, tags: tags,
+		instances: insts, rng: rng, prompts: lib, think: think, tags: tags,
 		calls: CallsByIdentity, shared: llm.Shared()}
 	if cfg.ConcurrencyAuto {
 		p.adaptive = llm.NewAdaptive(llm.AdaptiveOptions{Start: cfg.Concurrency, Max: cfg.ConcurrencyMax})
@@ -192,6 +200,8 @@ func (p *plan) configKey() string {
 		Data string `json:",omitempty"`
 		// How calls draw: runs from before identities have none.
 		Calls string `json:",omitempty"`
+		// A shard's part of the range (shard.go); empty when unsharded.
+		Shard string `json:",omitempty"`
 	}{Calls: p.calls, Task: c.Task, Strategy: c.Strategy, Range: p.rng.String(), Model: c.Model, Endpoint: PublicEndpoint(c.BaseURL),
 		Prompts: c.PromptDir, Params: p.params, Seed: c.Seed, ModelParams: c.ModelParams}
 	if d := datasetOf(p.task); d != nil && d.Path != "" {
@@ -213,6 +223,9 @@ func (p *plan) configKey() string {
 	}
 	if c.Simulated() {
 		key.Sim = c.Sim
+	}
+	if c.Shard != nil {
+		key.Shard = fmt.Sprintf("%d/%d", c.Shard.Part, c.Shard.Count)
 	}
 	b, _ := json.Marshal(key)
 	sum := sha256.Sum256(b)
@@ -265,16 +278,38 @@ type recordedSpec struct {
 	Dataset *tasks.Dataset `json:"dataset,omitempty"`
 	// Calls is CallsByIdentity; empty in runs recorded before it.
 	Calls string `json:"calls,omitempty"`
+	// UnshardedKey is a shard's config key without the shard: the key of
+	// the run bench merge makes of the shards.
+	UnshardedKey string `json:"unsharded_key,omitempty"`
+	// Replicas are the endpoints that served the run and their calls.
+	Replicas []llm.ReplicaStat `json:"replicas,omitempty"`
+}
+
+// unshardedKey is the config key of the whole run a shard is part of.
+func (p *plan) unshardedKey() string {
+	whole := *p
+	whole.cfg.Shard = nil
+	return whole.configKey()
 }
 
 func (p *plan) backend() (llm.Sampler, error) {
 	if p.cfg.InProcess() {
 		return NewSim(p.cfg.Sim)
 	}
-	o, err := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: p.cfg.BaseURL, APIKey: p.cfg.APIKey, Model: p.cfg.Model, Timeout: p.cfg.Timeout,
-		API: p.cfg.API, MaxTokensField: p.cfg.MaxTokensField, MaxN: p.cfg.MaxN})
-	if err != nil {
-		return nil, err
+	var o llm.Sampler
+	var reps []llm.Replica
+	for _, base := range p.cfg.Endpoints() {
+		c, err := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: base, APIKey: p.cfg.APIKey, Model: p.cfg.Model, Timeout: p.cfg.Timeout,
+			API: p.cfg.API, MaxTokensField: p.cfg.MaxTokensField, MaxN: p.cfg.MaxN})
+		if err != nil {
+			return nil, err
+		}
+		o = c
+		reps = append(reps, llm.Replica{Name: PublicEndpoint(base), Sampler: c})
+	}
+	if len(reps) > 1 { // inside Retry: a failed attempt moves to another replica
+		p.replicas = llm.NewReplicas(reps, llm.ReplicaOptions{})
+		o = p.replicas
 	}
 	return llm.Chain(o,
 		llm.Retry(llm.RetryPolicy{MaxAttempts: p.cfg.Retries + 1, Base: 500 * time.Millisecond, Max: 30 * time.Second}),
@@ -319,8 +354,12 @@ func (e *Engine) start(ctx context.Context, p *plan) (Summary, error) {
 		}
 	}
 	cfg.Range = p.rng.String()
-	spec, _ := json.Marshal(recordedSpec{Config: cfg, Params: p.params, Prompts: hashes,
-		PromptPack: p.prompts.Pack(), Rule: tasks.Rule(p.task), Dataset: datasetOf(p.task), Calls: p.calls})
+	rs := recordedSpec{Config: cfg, Params: p.params, Prompts: hashes,
+		PromptPack: p.prompts.Pack(), Rule: tasks.Rule(p.task), Dataset: datasetOf(p.task), Calls: p.calls}
+	if cfg.Shard != nil {
+		rs.UnshardedKey = p.unshardedKey()
+	}
+	spec, _ := json.Marshal(rs)
 	simParams := json.RawMessage("{}")
 	if cfg.Simulated() {
 		simParams, _ = json.Marshal(cfg.Sim)
@@ -461,6 +500,9 @@ func (e *Engine) execute(ctx context.Context, id int64, p *plan, backend llm.Sam
 		mws = append(mws, llm.CostAt(price))
 	}
 	runErr := e.solveAll(ctx, id, p, llm.Chain(backend, mws...), budget)
+	if err := e.recordReplicas(context.WithoutCancel(ctx), id, p); err != nil && runErr == nil {
+		runErr = err
+	}
 	status, msg := store.StatusDone, ""
 	switch {
 	case errors.Is(runErr, llm.ErrMaxCost):
@@ -576,6 +618,7 @@ func (e *Engine) solveAll(ctx context.Context, runID int64, p *plan, sampler llm
 			prog.Calls += it.Calls
 			prog.Elapsed = time.Since(started)
 			prog.Limit = p.adaptive.Limit()
+			prog.Replicas = p.replicas.Stats()
 			if e.OnProgress != nil {
 				e.OnProgress(prog)
 			}

@@ -31,7 +31,7 @@ var experimentKeys = []string{"name", "task", "range", "model", "base_url", "con
 var simKeys = []string{"skill", "slip", "misjudge", "boost", "focus"}
 
 // modelKeys are the keys of a model: block (model: NAME is the short form).
-var modelKeys = []string{"name", "api", "think", "think_tags", "max_tokens_field", "params"}
+var modelKeys = []string{"name", "api", "think", "think_tags", "max_tokens_field", "params", "base_urls"}
 
 // fileError points at a line of an experiment file.
 type fileError struct {
@@ -290,6 +290,19 @@ func decodeModel(n *yaml.Node, cfg *Config, bad func(*yaml.Node, string, ...any)
 			cfg.ThinkTags, err = scalarString(v)
 		case "max_tokens_field":
 			cfg.MaxTokensField, err = scalarString(v)
+		case "base_urls": // replicas of the model; calls go to the least busy
+			if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+				return bad(v, "model.base_urls: want a list of base URLs, e.g. [http://node1:8000/v1, http://node2:8000/v1]")
+			}
+			var urls []string
+			for _, u := range v.Content {
+				s, err := scalarString(u)
+				if err != nil || strings.Contains(s, ",") || strings.TrimSpace(s) == "" {
+					return bad(u, "model.base_urls: want one base URL per entry")
+				}
+				urls = append(urls, strings.TrimSpace(s))
+			}
+			cfg.BaseURL = strings.Join(urls, ",")
 		case "params":
 			if v.Kind != yaml.MappingNode {
 				return bad(v, "model.params: want a mapping like {reasoning_effort: high}")

@@ -29,7 +29,10 @@ type Item struct {
 	Error            string
 }
 
-// PutItem stores an item result, replacing an earlier one for the same index.
+// PutItem stores an item result, replacing an earlier one for the same
+// index. A stored item is finished, so its resume checkpoint goes in the
+// same transaction: a resume never redoes it, and checkpoints (a LATS
+// state can be most of a database) would otherwise stay for good.
 func (s *Store) PutItem(ctx context.Context, it Item) error {
 	metrics, err := json.Marshal(it.Metrics)
 	if err != nil {
@@ -38,7 +41,12 @@ func (s *Store) PutItem(ctx context.Context, it Item) error {
 	if it.Metrics == nil {
 		metrics = []byte("{}")
 	}
-	_, err = s.db.ExecContext(ctx, `INSERT OR REPLACE INTO items
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("put item %d of run %d: %w", it.Index, it.RunID, err)
+	}
+	defer tx.Rollback()
+	_, err = tx.ExecContext(ctx, `INSERT OR REPLACE INTO items
 		(run_id, idx, key, input, output, correct, score, metrics, detail, prompt_tokens, completion_tokens, reasoning_tokens,
 		 calls, requests, cost, wall_seconds, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		it.RunID, it.Index, it.Key, it.Input, it.Output, it.Correct, it.Score, string(metrics), orEmptyObject(it.Detail),
@@ -46,7 +54,25 @@ func (s *Store) PutItem(ctx context.Context, it Item) error {
 	if err != nil {
 		return fmt.Errorf("put item %d of run %d: %w", it.Index, it.RunID, err)
 	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM checkpoints WHERE run_id = ? AND item_idx = ?`, it.RunID, it.Index); err != nil {
+		return fmt.Errorf("put item %d of run %d: drop its checkpoint: %w", it.Index, it.RunID, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("put item %d of run %d: %w", it.Index, it.RunID, err)
+	}
 	return nil
+}
+
+// DropFinishedCheckpoints deletes the checkpoints of items that have a
+// result (databases written before PutItem dropped them kept them all).
+func (s *Store) DropFinishedCheckpoints(ctx context.Context) (int, error) {
+	res, err := s.db.ExecContext(ctx, `DELETE FROM checkpoints WHERE EXISTS
+		(SELECT 1 FROM items i WHERE i.run_id = checkpoints.run_id AND i.idx = checkpoints.item_idx)`)
+	if err != nil {
+		return 0, fmt.Errorf("drop checkpoints of finished items: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return int(n), nil
 }
 
 // Items returns a run's items ordered by index.

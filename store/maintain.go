@@ -195,9 +195,13 @@ func scanIDs(ctx context.Context, q querier, query string, fn func(int64)) error
 	return rows.Err()
 }
 
-// Vacuum collects unreferenced blobs and rewrites the file without its free
-// pages, so that it shrinks after runs were deleted.
+// Vacuum drops the checkpoints of finished items, collects unreferenced
+// blobs and rewrites the file without its free pages, so that it shrinks
+// after runs were deleted.
 func (s *Store) Vacuum(ctx context.Context) (Collected, error) {
+	if _, err := s.DropFinishedCheckpoints(ctx); err != nil {
+		return Collected{}, err
+	}
 	c, err := s.CollectGarbage(ctx)
 	if err != nil {
 		return c, err

@@ -47,8 +47,13 @@ func cmdEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs.String("cache", cfg.Cache, "ignored: the dry run starts from an empty cache, as a first run does")
 	fs.String("experiment", "", "ignored")
 	dbFlag(fs) // ignored: the dry run uses a temporary database, never this one
+	shardFlag := shardFlag(fs)
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	shard, err := shardFlag()
+	if err != nil {
+		return usageError{err}
 	}
 	if err := loadBudget(); err != nil {
 		return usageError{err}
@@ -94,6 +99,9 @@ func cmdEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			c.Seed = cfg.Seed + int64(r)
 			cfgs = append(cfgs, c)
 		}
+	}
+	if cfgs, err = shard.apply(cfgs, stderr); err != nil || len(cfgs) == 0 {
+		return err
 	}
 	est, err := bench.EstimateRuns(ctx, cfgs, *model, cfg.Prices, levels)
 	if err != nil {

@@ -30,6 +30,8 @@ usage:
   bench list [--db F]                                        tasks, strategies, presets (and the runs in F)
   bench rm RUN... [--keep-cache] [--force]                   delete runs; unused stored texts are collected
   bench db stats [--json] | bench db vacuum                  sizes per table and run; shrink the file
+  bench run ... --shard I/N|auto --db shard-I.db             one slice of a run (Slurm arrays, Indexed Jobs: docs/cluster.md)
+  bench merge --out all.db shard-*.db                        the shards' runs as one run per configuration
   bench view [--db F] [--addr 127.0.0.1:8090] [--open]         browse runs, trees and comparisons (read-only)
   bench serve-sim --addr 127.0.0.1:8088
   bench prompts import --from tot|reflexion SRC --out DIR | bench prompts export DIR
@@ -74,6 +76,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		"view":      cmdView,
 		"rm":        cmdRm,
 		"db":        cmdDB,
+		"merge":     cmdMerge,
 	}
 	name, rest := args[0], args[1:]
 	if name == "help" || name == "-h" || name == "--help" {

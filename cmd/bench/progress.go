@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/reasonbench/reasonbench/bench"
+	"github.com/reasonbench/reasonbench/llm"
 )
 
 // progressBar draws one status line on a terminal; elsewhere it stays quiet
@@ -44,9 +45,9 @@ func (b *progressBar) update(p bench.Progress) {
 	if p.Limit > 0 {
 		limit = fmt.Sprintf(" limit %d", p.Limit)
 	}
-	fmt.Fprintf(b.w, "\r[%s%s] %d/%d acc %.3f tokens %d calls %d%s ETA %s ",
+	fmt.Fprintf(b.w, "\r[%s%s] %d/%d acc %.3f tokens %d calls %d%s%s ETA %s ",
 		strings.Repeat("=", filled), strings.Repeat(" ", width-filled), p.Done, p.Total, p.Accuracy,
-		p.PromptTokens+p.CompletionTokens, p.Calls, limit, eta)
+		p.PromptTokens+p.CompletionTokens, p.Calls, limit, replicaLine(p.Replicas), eta)
 	b.drawn = true
 }
 
@@ -54,4 +55,21 @@ func (b *progressBar) finish() {
 	if b.drawn {
 		fmt.Fprintln(b.w)
 	}
+}
+
+// replicaLine is the calls each replica served, " replicas 412 398 0(aside)",
+// in --base-url order.
+func replicaLine(reps []llm.ReplicaStat) string {
+	if len(reps) == 0 {
+		return ""
+	}
+	var sb strings.Builder
+	sb.WriteString(" replicas")
+	for _, r := range reps {
+		fmt.Fprintf(&sb, " %d", r.Served)
+		if r.Aside {
+			sb.WriteString("(aside)")
+		}
+	}
+	return sb.String()
 }

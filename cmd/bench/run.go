@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"maps"
@@ -43,8 +44,13 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	file := fs.String("f", "", "experiment file (YAML): task, seeds, repeats and a list of strategy configurations, lists expanded as a cross product")
 	repeats := fs.Int("repeats", 0, "run each configuration R times with seeds seed..seed+R-1 and report mean and 95% interval")
 	fs.StringVar(&cfg.Experiment, "experiment", "", "group the run(s) under this experiment id (default with --repeats: repeats-<time>)")
+	shardFlag := shardFlag(fs)
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	shard, err := shardFlag()
+	if err != nil {
+		return usageError{err}
 	}
 	if err := loadBudget(); err != nil {
 		return usageError{err}
@@ -71,6 +77,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if err != nil {
 			return usageError{err}
 		}
+		if exp.Runs, err = shard.apply(exp.Runs, stderr); err != nil || len(exp.Runs) == 0 {
+			return err
+		}
 		return runExperiment(ctx, exp, cfg.APIKey, *db, *asJSON, stdout, stderr)
 	}
 	raw, err := strategies.ParseSets(sets)
@@ -88,6 +97,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	if *repeats > 1 {
 		if cfg.Experiment == "" {
+			if shard != nil { // shards started at other times must name one experiment
+				return usageError{errors.New("--shard with --repeats: pass --experiment NAME, the same in every shard, so that bench merge finds the runs that belong together")}
+			}
 			cfg.Experiment = fmt.Sprintf("repeats-%s", time.Now().UTC().Format("20060102-150405"))
 		}
 		exp := bench.Experiment{ID: cfg.Experiment}
@@ -96,7 +108,17 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			c.Seed = cfg.Seed + int64(r)
 			exp.Runs = append(exp.Runs, c)
 		}
+		if exp.Runs, err = shard.apply(exp.Runs, stderr); err != nil || len(exp.Runs) == 0 {
+			return err
+		}
 		return runExperiment(ctx, exp, cfg.APIKey, *db, *asJSON, stdout, stderr)
+	}
+	if shard != nil {
+		cfgs, err := shard.apply([]bench.Config{cfg}, stderr)
+		if err != nil || len(cfgs) == 0 {
+			return err
+		}
+		cfg = cfgs[0]
 	}
 	st, err := openStore(ctx, *db)
 	if err != nil {
@@ -191,4 +213,42 @@ func rowOf(s bench.Summary) report.Row {
 		Rule: s.Rule, Prompts: s.PromptPack, ModelParams: s.ModelParams,
 		CompletionTokens: s.CompletionTokens, ReasoningTokens: s.ReasoningTokens,
 	}
+}
+
+// shardSel is a parsed --shard: shard index of count.
+type shardSel struct{ index, count int }
+
+// shardFlag registers --shard on bench run and bench estimate; the returned
+// function reads it after parsing (nil: no shard).
+func shardFlag(fs *flag.FlagSet) func() (*shardSel, error) {
+	v := fs.String("shard", "", "run only shard I/N of the items (and of an experiment's runs), counted from 0, into this --db; "+
+		"auto: I and N from a Slurm job array (SLURM_ARRAY_TASK_ID, _COUNT, _MIN) or I from a Kubernetes Indexed Job "+
+		"(JOB_COMPLETION_INDEX) with N from $"+bench.ShardEnv+" or auto/N; combine the shards with bench merge")
+	return func() (*shardSel, error) {
+		if *v == "" {
+			return nil, nil
+		}
+		i, n, err := bench.ParseShard(*v, os.Getenv)
+		if err != nil {
+			return nil, err
+		}
+		return &shardSel{i, n}, nil
+	}
+}
+
+// apply gives each configuration its part of the shard (all of them when
+// there is no shard); none left means this shard has nothing to do, which
+// it says and is no error (a Slurm array with more tasks than items).
+func (s *shardSel) apply(cfgs []bench.Config, stderr io.Writer) ([]bench.Config, error) {
+	if s == nil {
+		return cfgs, nil
+	}
+	out, err := bench.ShardRuns(cfgs, s.index, s.count)
+	if err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		fmt.Fprintf(stderr, "shard %d/%d: no items fall in this shard (fewer items than shards); nothing to run\n", s.index, s.count)
+	}
+	return out, nil
 }

@@ -106,7 +106,7 @@ func ParseData(name, format string, b []byte, f Fields) ([]Row, error) {
 	if len(recs) == 0 {
 		return nil, fmt.Errorf("%s: no rows: the file is empty; write one question per line, e.g. {\"question\": \"...\", \"answer\": \"...\"}", name)
 	}
-	p := rowParser{name: name, f: f, kinds: map[string]kindSeen{}, ids: map[string]int{}}
+	p := rowParser{name: name, f: f, kinds: map[string]kindSeen{}, ids: map[string]int{}, keys: map[string]keySeen{}}
 	rows := make([]Row, 0, len(recs))
 	for _, rec := range recs {
 		r, err := p.row(rec)
@@ -243,6 +243,14 @@ type rowParser struct {
 	f     Fields
 	kinds map[string]kindSeen
 	ids   map[string]int // id → line
+	keys  map[string]keySeen
+}
+
+// keySeen is the line of the row an instance key (its id, else its
+// question) came from, and whether it was an id.
+type keySeen struct {
+	line int
+	id   bool
 }
 
 func kindOf(v any) string {
@@ -380,6 +388,24 @@ func (p *rowParser) row(rec record) (Row, error) {
 		}
 		p.ids[r.ID] = rec.line
 	}
+	// A row is known by its id, else its question (Task.Instances): two
+	// rows under one key would be one item in results, resume and merge.
+	key, byID := r.ID, r.ID != ""
+	if !byID {
+		key = r.Question
+	}
+	if prev, dup := p.keys[key]; dup {
+		idField := p.f.field("id")
+		switch {
+		case !byID && !prev.id:
+			return bad("the same question is on line %d and neither row has an id; give each row its own %q, or drop the repeated row", prev.line, idField)
+		case !byID:
+			return bad("the question is the id of line %d, and this row has no id; give it its own %q", prev.line, idField)
+		case !prev.id:
+			return bad("id %q is the question of line %d, which has no id; give that row its own %q", truncate(key, maxErrText), prev.line, idField)
+		}
+	}
+	p.keys[key] = keySeen{rec.line, byID}
 	return r, nil
 }
 

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/reasonbench/reasonbench/bench"
+	"github.com/reasonbench/reasonbench/store"
+)
+
+// cmdMerge is `bench merge --out OUT.db IN.db...`: the shards of runs
+// (bench run --shard) combined into one run per configuration.
+func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("merge", stderr)
+	out := fs.String("out", "", "database to merge into (created if missing; merging into it again adds only what is new)")
+	complete := fs.Bool("complete", false, "fail (exit 1) when a merged run still lacks items of its range, e.g. in a job that runs after every shard")
+	var ins []string // flags may come before, between or after the inputs
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return err
+			}
+			return usageError{err}
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		ins = append(ins, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	if *out == "" {
+		return usageError{errors.New("no --out: pass --out MERGED.db and the shards' databases, e.g. bench merge --out all.db shard-*.db")}
+	}
+	if len(ins) == 0 {
+		return usageError{errors.New("no input databases: pass the shards' databases after the flags, e.g. bench merge --out all.db shard-*.db")}
+	}
+	var infos []os.FileInfo
+	outInfo, _ := os.Stat(*out)
+	for _, in := range ins {
+		fi, err := os.Stat(in)
+		if err != nil {
+			return usageError{fmt.Errorf("%s: no such database (check the path)", in)}
+		}
+		if outInfo != nil && os.SameFile(fi, outInfo) {
+			return usageError{fmt.Errorf("%s is both --out and an input; merge into another file", in)}
+		}
+		for j, prev := range infos {
+			if os.SameFile(fi, prev) {
+				return usageError{fmt.Errorf("%s is given twice (also as %s); name each shard's database once", in, ins[j])}
+			}
+		}
+		infos = append(infos, fi)
+	}
+	var srcs []store.MergeSource
+	for _, in := range ins {
+		st, err := openExisting(ctx, in)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		srcs = append(srcs, store.MergeSource{Name: filepath.Base(in), Store: st})
+	}
+	dst, err := openStore(ctx, *out)
+	if err != nil {
+		return err
+	}
+	defer dst.Close()
+	res, err := store.Merge(ctx, dst, srcs, store.MergeOptions{Describe: bench.MergeInfo})
+	if errors.Is(err, store.ErrMergeMismatch) {
+		return usageError{err}
+	}
+	if err != nil {
+		return err
+	}
+	incomplete := 0
+	for _, r := range res.Runs {
+		verb := "added to"
+		if r.Created {
+			verb = "new"
+		}
+		exp := ""
+		if r.Experiment != "" {
+			exp = " experiment " + r.Experiment
+		}
+		fmt.Fprintf(stdout, "run %d (%s)%s: %s %s range %s: %d of %d items (%d added) from %s\n",
+			r.RunID, verb, exp, r.Task, r.Strategy, r.Range, r.Items, r.Expected, r.Added, strings.Join(r.Sources, ", "))
+		if len(r.Missing) > 0 {
+			incomplete++
+			fmt.Fprintf(stdout, "  missing %d items: %s (a shard failed or is still running: merge again once it finishes, or bench resume %d --db %s)\n",
+				len(r.Missing), shortList(r.Missing), r.RunID, *out)
+		}
+		for _, d := range r.Duplicates {
+			how := "the same result"
+			if d.Differs {
+				how = "a DIFFERENT result"
+			}
+			fmt.Fprintf(stdout, "  duplicate item %d: kept %s, %s has %s\n", d.Index, d.Kept, d.Other, how)
+		}
+	}
+	if len(res.Runs) == 0 {
+		fmt.Fprintln(stdout, "no runs in the inputs")
+	}
+	if *complete && incomplete > 0 {
+		return fmt.Errorf("%d merged run(s) lack items of their range (see above)", incomplete)
+	}
+	return nil
+}
+
+// shortList writes indexes compactly: 903, 906-909, ...
+func shortList(xs []int) string {
+	var parts []string
+	for i := 0; i < len(xs); {
+		j := i
+		for j+1 < len(xs) && xs[j+1] == xs[j]+1 {
+			j++
+		}
+		if j == i {
+			parts = append(parts, fmt.Sprint(xs[i]))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d-%d", xs[i], xs[j]))
+		}
+		i = j + 1
+	}
+	if len(parts) > 20 {
+		return strings.Join(parts[:20], ", ") + fmt.Sprintf(" and %d more", len(parts)-20)
+	}
+	return strings.Join(parts, ", ")
+}
