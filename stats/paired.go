@@ -22,6 +22,26 @@ type Comparison struct {
 	// the baseline wrong, and the reverse (for continuous scores: the
 	// items where the run scored higher, and lower).
 	RunOnly, BaselineOnly int
+	// SD is the standard deviation of the per-item differences.
+	SD float64
+}
+
+// MDD is the minimum difference this comparison's n items detect at alpha
+// with the given power: Connor's for 0/1 scores, with the discordant
+// proportion as observed (at least one item's worth); PairedMDD from the
+// observed spread otherwise. ok is false when none is detectable.
+func (c Comparison) MDD(alpha, power float64) (float64, bool) {
+	if c.N == 0 {
+		return 0, false
+	}
+	if c.Test == NameMcNemar {
+		psi := math.Max(float64(c.RunOnly+c.BaselineOnly), 1) / float64(c.N)
+		return ConnorMDD(c.N, func(float64) float64 { return psi }, psi, alpha, power)
+	}
+	if c.N < 2 {
+		return 0, false
+	}
+	return PairedMDD(c.N, c.SD, alpha, power), true
 }
 
 // ComparePaired compares per-item scores run[i] and base[i] of the same
@@ -61,12 +81,18 @@ func ComparePaired(run, base []float64, binary bool, level float64) Comparison {
 		c.Low, c.High = Newcombe(t, level)
 		c.CIMethod, c.Test = MethodNewcombe, NameMcNemar
 		c.P = McNemarExact(c.RunOnly, c.BaselineOnly)
+		d := make([]float64, n)
+		for i := range n {
+			d[i] = run[i] - base[i]
+		}
+		c.SD = sd(d)
 		return c
 	}
 	d := make([]float64, n)
 	for i := range n {
 		d[i] = run[i] - base[i]
 	}
+	c.SD = sd(d)
 	c.CIMethod, c.Test = MethodPairedT, NamePairedT
 	_, c.Low, c.High, c.P = PairedT(d, level)
 	return c
@@ -148,4 +174,20 @@ func Pair(a, b map[string]float64) (keys []string, av, bv []float64) {
 		bv = append(bv, b[k])
 	}
 	return keys, av, bv
+}
+
+// sd is the sample standard deviation (0 for fewer than two values).
+func sd(xs []float64) float64 {
+	if len(xs) < 2 {
+		return 0
+	}
+	var m, ss float64
+	for _, x := range xs {
+		m += x
+	}
+	m /= float64(len(xs))
+	for _, x := range xs {
+		ss += (x - m) * (x - m)
+	}
+	return math.Sqrt(ss / float64(len(xs)-1))
 }

@@ -85,3 +85,13 @@ func ConnorMDD(n int, psi func(delta float64) float64, maxDelta, alpha, power fl
 	}
 	return hi, true
 }
+
+// PairedMDD is the smallest mean difference a paired t-test on n items
+// detects at alpha with the given power when the per-item differences have
+// standard deviation sd (normal approximation): (z(1−α/2) + z(power))·sd/√n.
+func PairedMDD(n int, sd, alpha, power float64) float64 {
+	if n <= 0 {
+		return math.Inf(1)
+	}
+	return (NormalQuantile(1-alpha/2) + NormalQuantile(power)) * sd / math.Sqrt(float64(n))
+}
