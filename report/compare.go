@@ -184,7 +184,7 @@ func CompareNotes(cs []Comparison) []string {
 		if d, ok := c.MDD(MDDAlpha, MDDPower); ok {
 			mdd = append(mdd, fmt.Sprintf("%s %.3f", c.Label, d))
 		} else {
-			mdd = append(mdd, c.Label+" none")
+			mdd = append(mdd, c.Label+" none (too few discordant items)")
 		}
 	}
 	notes = append(notes, fmt.Sprintf("Minimum detectable difference at these n (alpha %g, power %g; Connor 1987 with the observed discordant share for 0/1 scores, normal approximation with the observed spread otherwise): %s.",
