@@ -22,7 +22,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	format := fs.String("format", "md", "md, csv, latex or json")
 	experiment := fs.String("experiment", "", "the runs of one experiment, one row per configuration (repeats pooled, 95% intervals)")
 	group := fs.Bool("group", false, "one row per configuration also for --last/--runs (default with --experiment; --group=false lists its runs)")
-	by := fs.String("by", "", "trial: one row per (run, trial) with the accuracy after it (reflexion); iteration: the same per selfrefine iteration")
+	by := fs.String("by", "", "trial: one row per (run, trial) with the accuracy after it (reflexion); iteration: the same per selfrefine iteration; k: one row per (cotsc run, k') with the vote's expected accuracy over k'-subsets of its samples, best-of-k' and tokens")
 	baseline := fs.Int64("baseline", 0, "with --experiment or --group: compare every configuration with this run's, paired per item (default: the experiment file's baseline:)")
 	db := dbFlag(fs)
 	if err := parse(fs, args); err != nil {
