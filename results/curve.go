@@ -127,3 +127,36 @@ func SampleAnswers(detail json.RawMessage) []string {
 	}
 	return out
 }
+
+// GroupCurve is a CoT-SC configuration's vote curve: the mean over its
+// runs of each k''s expected accuracy and tokens per item; nil when no
+// run has samples.
+func GroupCurve(ctx context.Context, st *store.Store, g report.Group) ([]report.CurvePoint, error) {
+	var sum []report.CurvePoint
+	var n []int
+	for _, r := range g.Runs {
+		rows, _, ok, err := VoteCurve(ctx, st, r, stats.DefaultCurveOptions)
+		if err != nil || !ok {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		for i, row := range rows {
+			if i >= len(sum) {
+				sum = append(sum, report.CurvePoint{K: row.Step})
+				n = append(n, 0)
+			}
+			sum[i].Accuracy += row.Accuracy
+			if row.TokensPerItem != nil {
+				sum[i].Tokens += *row.TokensPerItem
+			}
+			n[i]++
+		}
+	}
+	for i := range sum {
+		sum[i].Accuracy /= float64(n[i])
+		sum[i].Tokens /= float64(n[i])
+	}
+	return sum, nil
+}

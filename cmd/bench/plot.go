@@ -11,9 +11,11 @@ import (
 	"slices"
 	"strings"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/store"
 )
 
@@ -26,6 +28,7 @@ func cmdPlot(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	y := fs.String("y", "accuracy", "accuracy (with 95% interval bars), another metric (best_of_k, any_at_b, ...), or per_trial")
 	kind := fs.String("kind", "", "trials: accuracy per Reflexion trial / Self-Refine iteration, one line per configuration (same as --y per_trial)")
 	logX := fs.Bool("logx", false, "logarithmic x axis")
+	frontier := fs.Bool("frontier", false, "accuracy against --x tokens or cost per item, CoT-SC as its vote curve over k', the Pareto frontier marked (which configuration is best at each budget)")
 	out := fs.String("out", "", "image file; the extension picks the format: .svg, .png or .pdf")
 	width := fs.Float64("width", 16, "width in cm")
 	height := fs.Float64("height", 11, "height in cm")
@@ -73,7 +76,20 @@ func cmdPlot(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	p, err := report.NewPlot(groups, report.PlotOptions{X: *x, Y: *y, Title: selectionTitle(f), LogX: *logX})
+	opts := report.PlotOptions{X: *x, Y: *y, Title: selectionTitle(f), LogX: *logX}
+	var p *plot.Plot
+	var front []report.FrontierPoint
+	if *frontier {
+		curves := make([][]report.CurvePoint, len(groups))
+		for i, g := range groups {
+			if curves[i], err = results.GroupCurve(ctx, st, g); err != nil {
+				return err
+			}
+		}
+		p, front, err = report.NewFrontierPlot(groups, curves, opts)
+	} else {
+		p, err = report.NewPlot(groups, opts)
+	}
 	if err != nil {
 		return usageError{err}
 	}
@@ -85,5 +101,11 @@ func cmdPlot(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s (%d configurations from %d runs)\n", *out, len(groups), len(runs))
+	if len(front) > 0 {
+		fmt.Fprintf(stdout, "Pareto frontier (%s per item -> accuracy):\n", *x)
+		for _, pt := range front {
+			fmt.Fprintf(stdout, "  %10.4g  %.3f  %s\n", pt.X, pt.Y, pt.Label)
+		}
+	}
 	return nil
 }

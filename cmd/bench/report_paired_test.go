@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"image/png"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -99,5 +101,25 @@ func TestGroupSameSeedReruns(t *testing.T) {
 	if strings.Contains(out, "] t") || !strings.Contains(out, "] W") || !strings.Contains(out, "reruns, not repeats") ||
 		!strings.Contains(out, "No repeats with other seeds for io") {
 		t.Errorf("same-seed reruns pooled as repeats:\n%s", out)
+	}
+}
+
+func TestPlotFrontier(t *testing.T) {
+	db := pairedDB(t)
+	out := filepath.Join(t.TempDir(), "f.png")
+	code, stdout, stderr := cli(t, "plot", "--db", db, "--experiment", "p", "--frontier", "--out", out)
+	if code != 0 || !strings.Contains(stdout, "Pareto frontier") || !strings.Contains(stdout, "cotsc") {
+		t.Fatalf("plot --frontier: %d %s %s", code, stdout, stderr)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := png.Decode(f); err != nil {
+		t.Errorf("not a PNG: %v", err)
+	}
+	if code, _, _ := cli(t, "plot", "--db", db, "--experiment", "p", "--frontier", "--x", "calls", "--out", out); code != 2 {
+		t.Errorf("--frontier --x calls: exit %d, want 2", code)
 	}
 }
