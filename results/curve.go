@@ -129,7 +129,7 @@ func SampleAnswers(detail json.RawMessage) []string {
 }
 
 // GroupCurve is a CoT-SC configuration's vote curve: the mean over its
-// runs of each k''s expected accuracy and tokens per item; nil when no
+// runs of each k”s expected accuracy and tokens per item; nil when no
 // run has samples.
 func GroupCurve(ctx context.Context, st *store.Store, g report.Group) ([]report.CurvePoint, error) {
 	var sum []report.CurvePoint
