@@ -178,7 +178,7 @@ func CompareNotes(cs []Comparison) []string {
 	if cont {
 		notes = append(notes, "T: paired t interval and test on per-item differences; a configuration with several runs is pooled per item (the item's mean over its runs, Miller 2024), so items are the clusters.")
 	}
-	notes = append(notes, fmt.Sprintf("p (Holm): adjusted by Holm's method over the %d comparisons of this table. run only / baseline only: items only one side got right (the discordant items).", len(cs)))
+	notes = append(notes, fmt.Sprintf("p (Holm): adjusted by Holm's method over the %d comparisons of this table. run only / baseline only: the discordant items, which only one side got right (for continuous scores: where it scored higher, or lower).", len(cs)))
 	var mdd []string
 	for _, c := range cs {
 		if d, ok := c.MDD(MDDAlpha, MDDPower); ok {

@@ -69,9 +69,9 @@ type CurveOptions struct {
 	Seed       uint64
 }
 
-// DefaultCurveOptions enumerate up to 200,000 subsets per item and k' and
-// otherwise draw 2,000.
-var DefaultCurveOptions = CurveOptions{MaxSubsets: 200000, Draws: 2000, Seed: 1}
+// DefaultCurveOptions enumerate up to 20,000 subsets per item and k' and
+// otherwise draw 2,000 (k = 100: k' ≤ 2 and k' ≥ 98 exact).
+var DefaultCurveOptions = CurveOptions{MaxSubsets: 20000, Draws: 2000, Seed: 1}
 
 // VoteCurve returns, for every k' from 1 to the largest item's sample
 // count, the expected accuracy of the vote and of best-of-k' over
@@ -139,9 +139,17 @@ func BestOfK(k, c, kp int) float64 {
 }
 
 // exactVote enumerates the k'-subsets of the item's samples in
-// lexicographic order and returns the share whose vote is right.
+// lexicographic order and returns the share whose vote is right. It keeps
+// Winner's rule with arrays indexed by key, which it clears after each
+// subset (Winner's maps made large enumerations slow).
 func exactVote(it VoteItem, kp int) float64 {
 	k := len(it.Keys)
+	nk := 0
+	for _, key := range it.Keys {
+		nk = max(nk, key+1)
+	}
+	count := make([]int, nk)
+	first := make([]int, nk)
 	idx := make([]int, kp)
 	for i := range idx {
 		idx[i] = i
@@ -149,8 +157,27 @@ func exactVote(it VoteItem, kp int) float64 {
 	right, total := 0, 0
 	for {
 		total++
-		if w := Winner(it.Keys, idx); w >= 0 && it.Correct[w] {
+		best := -1
+		for _, i := range idx {
+			key := it.Keys[i]
+			if key < 0 {
+				continue
+			}
+			if count[key] == 0 {
+				first[key] = i
+			}
+			count[key]++
+			if best < 0 || count[key] > count[best] || (count[key] == count[best] && first[key] < first[best]) {
+				best = key
+			}
+		}
+		if best >= 0 && it.Correct[first[best]] {
 			right++
+		}
+		for _, i := range idx {
+			if key := it.Keys[i]; key >= 0 {
+				count[key] = 0
+			}
 		}
 		// next combination
 		i := kp - 1
@@ -176,20 +203,23 @@ func prefixVotes(it VoteItem, draws int, rng *rand.Rand) []float64 {
 	k := len(it.Keys)
 	right := make([]float64, k)
 	perm := make([]int, k)
-	count := map[int]int{}
-	first := map[int]int{}
+	nk := 0
+	for _, key := range it.Keys {
+		nk = max(nk, key+1)
+	}
+	count := make([]int, nk)
+	first := make([]int, nk)
 	for range draws {
 		for i := range perm {
 			perm[i] = i
 		}
 		rng.Shuffle(k, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
 		clear(count)
-		clear(first)
 		best := -1
 		for p, s := range perm {
 			if key := it.Keys[s]; key >= 0 {
 				count[key]++
-				if f, seen := first[key]; !seen || s < f {
+				if count[key] == 1 || s < first[key] {
 					first[key] = s
 				}
 				if best < 0 || count[key] > count[best] || (count[key] == count[best] && first[key] < first[best]) {

@@ -59,7 +59,7 @@ func writeSeriesReport(ctx context.Context, st *store.Store, runs []store.Run, b
 		return usageError{err}
 	}
 	if by == byK && format == "md" {
-		notes = append(notes, fmt.Sprintf("k: k' samples of each item's k, every k'-subset weighted alike (enumerated when an item has at most %g subsets; otherwise %d random subsets, mc_se their Monte Carlo standard error); the vote is CoT-SC's (most frequent answer, ties to the one seen first, unanswered samples abstain); best-of-k': any sample of the subset right; tokens/item: the prompt once plus k'/k of the completions.",
+		notes = append(notes, fmt.Sprintf("k: k' samples of each item's k, every k'-subset weighted alike (enumerated when an item has at most %g of them; otherwise %d random subsets, mc_se their Monte Carlo standard error); the vote is CoT-SC's (most frequent answer, ties to the one seen first, unanswered samples abstain); best-of-k': any sample of the subset right; tokens/item: the prompt once plus k'/k of the completions.",
 			stats.DefaultCurveOptions.MaxSubsets, stats.DefaultCurveOptions.Draws))
 		for _, n := range notes {
 			fmt.Fprintf(stdout, "\n- %s", n)
