@@ -103,7 +103,7 @@ func TestMigratedDatabaseReportsAsBefore(t *testing.T) {
 			t.Errorf("%v: exit %d: %s", c.args, code, stderr)
 			continue
 		}
-		if want := golden(t, c.golden); out != want {
+		if want := golden(t, c.golden); !sameAsOld(c.golden, out, want) {
 			t.Errorf("%v differs from the old build's %s: %s", c.args, c.golden, firstDiff(out, want))
 		}
 	}
