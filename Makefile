@@ -99,6 +99,8 @@ figures: build
 	$(BIN) run --db $(FIG_DB) -f experiments/tot-game24.yaml >/dev/null
 	$(BIN) report --db $(FIG_DB) --experiment tot-game24 --format md > docs/tot-game24.md
 	$(BIN) plot --db $(FIG_DB) --experiment tot-game24 --x tokens --y accuracy --logx --out docs/tot-game24.svg
+	$(BIN) plot --db $(FIG_DB) --experiment tot-game24 --frontier --x tokens --logx --out docs/tot-game24-frontier.png > docs/tot-game24-frontier.txt
+	$(BIN) compare --db $(FIG_DB) $$($(BIN) report --db $(FIG_DB) --experiment tot-game24 --group=false --format csv | awk -F, 'NR>1 && $$3=="cotsc" {print $$1}') $$($(BIN) report --db $(FIG_DB) --experiment tot-game24 --group=false --format csv | awk -F, 'NR>1 && $$3!="cotsc" {print $$1}') > docs/tot-game24-compare.md
 	$(BIN) run --db $(FIG_DB) -f experiments/reflexion-hotpotqa.yaml >/dev/null
 	$(BIN) report --db $(FIG_DB) --experiment reflexion-hotpotqa --by trial --format md > docs/reflexion-hotpotqa.md
 	$(BIN) plot --db $(FIG_DB) --experiment reflexion-hotpotqa --kind trials --out docs/reflexion-hotpotqa.svg

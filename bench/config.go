@@ -36,6 +36,10 @@ type Config struct {
 	Retries     int            `json:"retries"` // extra attempts on 429, 5xx, timeouts and refused connections
 	Cache       string         `json:"cache"`   // llm.CacheReadWrite, CacheRead or CacheOff
 	Experiment  string         `json:"experiment,omitempty"`
+	// Baseline names the experiment's baseline configuration ("cotsc",
+	// "tot b=1"), against which tables compare the others; not part of
+	// what a run computes.
+	Baseline string `json:"baseline,omitempty"`
 	// Rule names the task's scoring rule ("" for its default), e.g. game24 "paper".
 	Rule string `json:"rule,omitempty"`
 	// MaxCost stops the run cleanly once its recorded cost reaches this

@@ -26,7 +26,7 @@ type Experiment struct {
 
 // experimentKeys are the top-level keys an experiment file may have.
 var experimentKeys = []string{"name", "task", "range", "model", "base_url", "concurrency", "seed", "seeds", "repeats",
-	"cache", "timeout_seconds", "retries", "prompts", "sim", "strategies", "task_spec", "scorer"}
+	"cache", "timeout_seconds", "retries", "prompts", "sim", "strategies", "task_spec", "scorer", "baseline"}
 
 var simKeys = []string{"skill", "slip", "misjudge", "boost", "focus"}
 
@@ -136,6 +136,11 @@ func ParseExperiment(name string, data []byte, base Config, forceRepeats int) (E
 			}
 		case "strategies":
 			entries = v
+		case "baseline":
+			cfg.Baseline, err = scalarString(v)
+			if err == nil && strings.TrimSpace(cfg.Baseline) == "" {
+				err = fmt.Errorf("want a strategy, optionally with parameters, e.g. `baseline: cotsc` or `baseline: tot b=1`")
+			}
 		default:
 			return exp, bad(k, "unknown key %q (allowed: %s)", k.Value, strings.Join(experimentKeys, ", "))
 		}
@@ -180,6 +185,9 @@ func ParseExperiment(name string, data []byte, base Config, forceRepeats int) (E
 				exp.Runs = append(exp.Runs, c)
 			}
 		}
+	}
+	if b := strings.Fields(cfg.Baseline); len(b) > 0 && !slices.ContainsFunc(exp.Runs, func(c Config) bool { return c.Strategy == b[0] }) {
+		return exp, fileError{name, root.Line, fmt.Sprintf("baseline %q: no strategy %s in strategies", cfg.Baseline, b[0])}
 	}
 	for _, c := range exp.Runs {
 		if err := Check(c); err != nil {

@@ -110,3 +110,20 @@ func TestRunExperimentContinues(t *testing.T) {
 }
 
 func storeFilter(experiment string) store.RunFilter { return store.RunFilter{Experiment: experiment} }
+
+func TestExperimentBaseline(t *testing.T) {
+	exp, err := ParseExperiment("x.yaml", []byte("task: game24\nbaseline: cotsc\nstrategies: [{cot: {}}, {cotsc: {k: 5}}]\n"), DefaultConfig(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range exp.Runs {
+		if c.Baseline != "cotsc" {
+			t.Errorf("run %s: baseline %q, want cotsc recorded with every run", c.Strategy, c.Baseline)
+		}
+	}
+	for _, bad := range []string{"baseline: tot\n", "baseline: ''\n", "baseline: [cot]\n"} {
+		if _, err := ParseExperiment("x.yaml", []byte("task: game24\n"+bad+"strategies: [{cot: {}}]\n"), DefaultConfig(), 0); err == nil {
+			t.Errorf("%q: want an error", bad)
+		}
+	}
+}

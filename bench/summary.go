@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -151,4 +152,19 @@ func specDataset(raw []byte) string {
 		return ""
 	}
 	return spec.Dataset.SHA256
+}
+
+// RecordedTask opens the task a run's spec names, with its scoring rule:
+// a bundled task, or a file task from the files the run read. It lets
+// reports show gold answers and the scorer's extracted answers.
+func RecordedTask(rawSpec []byte) (tasks.Task, error) {
+	var spec recordedSpec
+	if err := json.Unmarshal(rawSpec, &spec); err != nil {
+		return nil, fmt.Errorf("unreadable run spec: %w", err)
+	}
+	cfg := spec.Config
+	if d := spec.Dataset; d != nil && d.Path != "" && IsFileTask(cfg.Task) {
+		cfg.Task, cfg.TaskSpec = FileTaskPrefix+d.Path, d.Spec
+	}
+	return OpenTask(cfg.Task, cfg.TaskSpec, cfg.Rule)
 }

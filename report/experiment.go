@@ -53,6 +53,15 @@ type Group struct {
 	CompletionPerItem float64 `json:"completion_tokens_per_item,omitempty"`
 	ReasoningPerItem  float64 `json:"reasoning_tokens_per_item,omitempty"`
 	Runs              []Row   `json:"-"`
+	// Repeats counts the distinct seeds among the runs (the independent
+	// repeats); Reruns the runs that repeat a seed already counted.
+	Repeats int `json:"repeats"`
+	Reruns  int `json:"reruns,omitempty"`
+	// VsBaseline is the paired comparison with the experiment's baseline
+	// configuration (nil for the baseline itself, or without one).
+	VsBaseline *Comparison `json:"vs_baseline,omitempty"`
+	// IsBaseline marks the baseline configuration.
+	IsBaseline bool `json:"is_baseline,omitempty"`
 }
 
 // NumRuns counts the group's runs.
@@ -162,13 +171,33 @@ func (g *Group) finish(level float64) {
 		g.CallsPerItem = float64(calls) / float64(g.Items)
 		g.CostPerItem = g.Cost / float64(g.Items)
 	}
-	if len(g.Runs) == 1 {
-		r := g.Runs[0]
-		g.Accuracy = r.Accuracy
-		g.CI = Wilson(r.Accuracy*float64(r.N), r.N, level)
+	// Only runs that differ in seed are repeats: reruns with a seed already
+	// seen measure the same draw again, so they are averaged into their
+	// seed's accuracy rather than counted as independent.
+	bySeed := map[int64][]float64{}
+	var order []int64
+	for i, r := range g.Runs {
+		if _, ok := bySeed[r.Seed]; !ok {
+			order = append(order, r.Seed)
+		}
+		bySeed[r.Seed] = append(bySeed[r.Seed], accs[i])
+	}
+	perSeed := make([]float64, len(order))
+	for i, seed := range order {
+		for _, a := range bySeed[seed] {
+			perSeed[i] += a
+		}
+		perSeed[i] /= float64(len(bySeed[seed]))
+	}
+	g.Repeats = len(order)
+	g.Reruns = len(g.Runs) - len(order)
+	if len(order) == 1 {
+		g.Accuracy = perSeed[0]
+		n := g.Items / len(g.Runs)
+		g.CI = Wilson(g.Accuracy*float64(n), n, level)
 		return
 	}
-	g.Accuracy, g.CI = StudentT(accs, level)
+	g.Accuracy, g.CI = StudentT(perSeed, level)
 }
 
 // ItemsLabel is the items per run, "100", or "50-100" when runs differ.

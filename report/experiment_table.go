@@ -2,7 +2,6 @@ package report
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -97,6 +96,33 @@ func experimentNotes(groups []Group) []string {
 	if student {
 		notes = append(notes, fmt.Sprintf("t: %s%% Student-t interval, mean +/- t(df = runs-1) * sd/sqrt(runs) over the runs' accuracies (repeats with other seeds), clipped to [0, 1].", pct))
 	}
+	if slices.ContainsFunc(groups, func(g Group) bool { return g.Reruns > 0 }) {
+		var single []string
+		for i, g := range groups {
+			if g.Repeats == 1 && g.Reruns > 0 {
+				single = append(single, Labels(groups)[i])
+			}
+		}
+		s := "Runs with the same seed are reruns, not repeats: their accuracies are averaged into one measurement per seed."
+		if len(single) > 0 {
+			s += " No repeats with other seeds for " + strings.Join(single, "; ") + ": their interval is Wilson over one run's items."
+		}
+		notes = append(notes, s)
+	}
+	if hasPaired(groups) {
+		var cs []Comparison
+		base := ""
+		for i, g := range groups {
+			if g.VsBaseline != nil {
+				cs = append(cs, *g.VsBaseline)
+			}
+			if g.IsBaseline {
+				base = Labels(groups)[i]
+			}
+		}
+		notes = append(notes, fmt.Sprintf("vs baseline: each configuration minus the baseline (%s) over the items both answered; wins/losses: items only it, or only the baseline, got right.", base))
+		notes = append(notes, CompareNotes(cs)...)
+	}
 	if hits, tokens, cost := savings(groups); hits > 0 {
 		calls := "calls were"
 		if hits == 1 {
@@ -158,6 +184,37 @@ func experimentTable(groups []Group) (header []string, body [][]cell, right []bo
 		col{"accuracy", true, func(g Group) cell { return txt(fmt.Sprintf("%.3f", g.Accuracy)) }},
 		col{pct + "% CI", true, func(g Group) cell { return cell{formatInterval(g.CI), intervalMark(g.CI)} }},
 	)
+	if hasPaired(groups) {
+		cols = append(cols,
+			col{"vs baseline", true, func(g Group) cell {
+				if g.IsBaseline {
+					return txt("baseline")
+				}
+				if c := g.VsBaseline; c != nil {
+					return txt(fmt.Sprintf("%+.3f", c.Difference))
+				}
+				return txt("")
+			}},
+			col{"paired " + pct + "% CI", true, func(g Group) cell {
+				if c := g.VsBaseline; c != nil {
+					return cell{formatDiffCI(*c), shortMethod(*c)}
+				}
+				return txt("")
+			}},
+			col{"p (Holm)", true, func(g Group) cell {
+				if c := g.VsBaseline; c != nil {
+					return txt(formatP(c.PHolm))
+				}
+				return txt("")
+			}},
+			col{"wins/losses", true, func(g Group) cell {
+				if c := g.VsBaseline; c != nil {
+					return txt(fmt.Sprintf("%d/%d", c.RunOnly, c.BaselineOnly))
+				}
+				return txt("")
+			}},
+		)
+	}
 	for _, m := range mcols {
 		cols = append(cols, col{metricTitle(m), true, func(g Group) cell {
 			if v, ok := g.Metrics[m]; ok {
@@ -263,6 +320,11 @@ func writeExperimentCSV(w io.Writer, title string, groups []Group) error {
 	if extra {
 		header = append(header, "model_params", "completion_tokens_per_item", "reasoning_tokens_per_item")
 	}
+	paired := hasPaired(groups)
+	if paired {
+		header = append(header, "is_baseline", "difference", "diff_ci_low", "diff_ci_high", "diff_ci_method", "p_value", "test", "p_holm",
+			"run_only", "baseline_only", "mdd")
+	}
 	out := [][]string{header}
 	for _, g := range groups {
 		line := []string{title, g.Task, g.Strategy, g.Params, g.ParamsJSON, g.Model, strconv.FormatBool(g.Simulated), g.Range,
@@ -279,6 +341,16 @@ func writeExperimentCSV(w io.Writer, title string, groups []Group) error {
 			strconv.Itoa(g.CacheHits), strconv.Itoa(g.SavedTokens), ftoa(g.SavedCost))
 		if extra {
 			line = append(line, g.ModelParams, ftoa(g.CompletionPerItem), ftoa(g.ReasoningPerItem))
+		}
+		if paired {
+			line = append(line, strconv.FormatBool(g.IsBaseline))
+			if c := g.VsBaseline; c != nil {
+				mdd, ok := c.MDD(MDDAlpha, MDDPower)
+				line = append(line, ftoa(Round(c.Difference)), numCell(c.Low, true), numCell(c.High, true), c.CIMethod,
+					numCell(c.P, true), c.Test, numCell(c.PHolm, true), strconv.Itoa(c.RunOnly), strconv.Itoa(c.BaselineOnly), numCell(mdd, ok))
+			} else {
+				line = append(line, "", "", "", "", "", "", "", "", "", "")
+			}
 		}
 		out = append(out, line)
 	}
@@ -309,7 +381,10 @@ func writeExperimentJSON(w io.Writer, title string, groups []Group) error {
 		} `json:"cache"`
 	}{Experiment: title, Simulated: AnySimulated(groups), Level: Level, Configurations: confs}
 	doc.Cache.Hits, doc.Cache.SavedTokens, doc.Cache.SavedCost = hits, tokens, cost
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(doc)
+	return encodeJSON(w, doc)
+}
+
+// hasPaired reports whether the groups carry comparisons with a baseline.
+func hasPaired(groups []Group) bool {
+	return slices.ContainsFunc(groups, func(g Group) bool { return g.VsBaseline != nil })
 }

@@ -6,7 +6,6 @@ package report
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -179,9 +178,7 @@ func Write(w io.Writer, format string, rows []Row) error {
 		for i, r := range rows {
 			out[i] = rowJSON{r, r.CI()}
 		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return encodeJSON(w, out)
 	}
 	return fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(Formats, ", "))
 }
@@ -191,7 +188,7 @@ func rightAligned(header []string) []bool {
 	right := make([]bool, len(header))
 	for i, h := range header {
 		switch h {
-		case "task", "strategy", "params", "model", "model params", "rule", "prompts", "range", "sim":
+		case "task", "strategy", "params", "model", "model params", "rule", "prompts", "range", "sim", "configuration":
 		default:
 			right[i] = true
 		}

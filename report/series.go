@@ -2,7 +2,6 @@ package report
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -23,7 +22,20 @@ type SeriesRow struct {
 	Ran       int     `json:"ran"`      // items that ran this step
 	Accuracy  float64 `json:"accuracy"` // after this step
 	Gain      float64 `json:"gain"`     // over the step before (the first: 0)
+	// For --by k (CoT-SC, step = k'): Accuracy is the vote's expected
+	// accuracy over k'-subsets of the samples; BestOf that any sample of
+	// the subset is right; Exact whether every subset was enumerated, else
+	// MCSE is the Monte Carlo standard error; TokensPerItem what k'
+	// samples cost. Ran counts the items with at least k' samples.
+	BestOf        *float64 `json:"best_of,omitempty"`
+	Exact         *bool    `json:"exact,omitempty"`
+	MCSE          *float64 `json:"mc_se,omitempty"`
+	TokensPerItem *float64 `json:"tokens_per_item,omitempty"`
 }
+
+// Float and Bool make optional fields.
+func Float(v float64) *float64 { return &v }
+func Bool(v bool) *bool        { return &v }
 
 // SeriesFormats lists the formats WriteSeries accepts.
 var SeriesFormats = []string{"md", "csv", "json"}
@@ -32,11 +44,24 @@ var SeriesFormats = []string{"md", "csv", "json"}
 // "iteration").
 func WriteSeries(w io.Writer, format, unit string, rows []SeriesRow) error {
 	header := []string{"run", "task", "strategy", "params", "model", "n", unit, "ran", "accuracy", "gain"}
+	curve := len(rows) > 0 && rows[0].BestOf != nil
+	if curve {
+		header[8] = "vote accuracy"
+		header = append(header, "mc_se", "best-of-k'", "tokens/item")
+	}
 	var body [][]string
 	for _, r := range rows {
-		body = append(body, []string{fmt.Sprint(r.RunID), r.Task, strategyText(r.Strategy, r.Status), r.Params,
+		line := []string{fmt.Sprint(r.RunID), r.Task, strategyText(r.Strategy, r.Status), r.Params,
 			modelText(r.Model, r.Simulated), fmt.Sprint(r.N),
-			fmt.Sprint(r.Step), fmt.Sprint(r.Ran), fmt.Sprintf("%.3f", r.Accuracy), fmt.Sprintf("%+.3f", r.Gain)})
+			fmt.Sprint(r.Step), fmt.Sprint(r.Ran), fmt.Sprintf("%.3f", r.Accuracy), fmt.Sprintf("%+.3f", r.Gain)}
+		if curve {
+			se := "exact"
+			if r.Exact != nil && !*r.Exact && r.MCSE != nil {
+				se = fmt.Sprintf("%.4f", *r.MCSE)
+			}
+			line = append(line, se, fmtOpt(r.BestOf, "%.3f"), fmtOpt(r.TokensPerItem, "%.0f"))
+		}
+		body = append(body, line)
 	}
 	switch format {
 	case "md":
@@ -47,9 +72,14 @@ func WriteSeries(w io.Writer, format, unit string, rows []SeriesRow) error {
 		if rows == nil {
 			rows = []SeriesRow{}
 		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rows)
+		return encodeJSON(w, rows)
 	}
 	return fmt.Errorf("unknown format %q for --by (known: %s)", format, strings.Join(SeriesFormats, ", "))
+}
+
+func fmtOpt(v *float64, format string) string {
+	if v == nil {
+		return ""
+	}
+	return fmt.Sprintf(format, *v)
 }

@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"math"
+
+	"github.com/reasonbench/reasonbench/stats"
 )
 
 // Level is the confidence level of the intervals in tables and plots.
@@ -40,9 +42,7 @@ func (iv Interval) Describe() string {
 func (iv Interval) Valid() bool { return iv.Method != "" }
 
 // NormalQuantile returns the p-quantile of the standard normal distribution.
-func NormalQuantile(p float64) float64 {
-	return math.Sqrt2 * math.Erfinv(2*p-1)
-}
+func NormalQuantile(p float64) float64 { return stats.NormalQuantile(p) }
 
 // Wilson returns the Wilson score interval at the given level for
 // successes out of n trials. successes may be fractional (accuracy·n when
@@ -52,14 +52,7 @@ func Wilson(successes float64, n int, level float64) Interval {
 	if n <= 0 {
 		return iv
 	}
-	nf := float64(n)
-	p := math.Min(1, math.Max(0, successes/nf))
-	z := NormalQuantile((1 + level) / 2)
-	z2 := z * z
-	denom := 1 + z2/nf
-	center := (p + z2/(2*nf)) / denom
-	half := z / denom * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf))
-	iv.Low, iv.High = math.Max(0, center-half), math.Min(1, center+half)
+	iv.Low, iv.High = stats.Wilson(successes, n, level)
 	return iv
 }
 
@@ -91,105 +84,5 @@ func StudentT(values []float64, level float64) (mean float64, iv Interval) {
 }
 
 // TQuantile returns the p-quantile of Student's t distribution with df
-// degrees of freedom (df > 0, 0 < p < 1), by bisection on the CDF, which is
-// computed from the regularized incomplete beta function.
-func TQuantile(p, df float64) float64 {
-	if !(p > 0 && p < 1) || !(df > 0) {
-		return math.NaN()
-	}
-	if p == 0.5 {
-		return 0
-	}
-	if p < 0.5 {
-		return -TQuantile(1-p, df)
-	}
-	lo, hi := 0.0, 1.0
-	for tCDF(hi, df) < p {
-		lo, hi = hi, hi*2
-		if hi > 1e12 {
-			return math.Inf(1)
-		}
-	}
-	for range 200 {
-		mid := (lo + hi) / 2
-		if tCDF(mid, df) < p {
-			lo = mid
-		} else {
-			hi = mid
-		}
-		if hi-lo <= 1e-12*hi {
-			break
-		}
-	}
-	return (lo + hi) / 2
-}
-
-// tCDF is P(T ≤ t) for Student's t with df degrees of freedom.
-func tCDF(t, df float64) float64 {
-	tail := 0.5 * regIncBeta(df/2, 0.5, df/(df+t*t))
-	if t >= 0 {
-		return 1 - tail
-	}
-	return tail
-}
-
-// regIncBeta is the regularized incomplete beta function I_x(a, b)
-// (continued fraction, modified Lentz; Numerical Recipes §6.4).
-func regIncBeta(a, b, x float64) float64 {
-	switch {
-	case x <= 0:
-		return 0
-	case x >= 1:
-		return 1
-	}
-	la, _ := math.Lgamma(a)
-	lb, _ := math.Lgamma(b)
-	lab, _ := math.Lgamma(a + b)
-	front := math.Exp(lab - la - lb + a*math.Log(x) + b*math.Log1p(-x))
-	if x < (a+1)/(a+b+2) {
-		return front * betaCF(a, b, x) / a
-	}
-	return 1 - front*betaCF(b, a, 1-x)/b
-}
-
-func betaCF(a, b, x float64) float64 {
-	const tiny, eps = 1e-300, 1e-15
-	qab, qap, qam := a+b, a+1, a-1
-	c, d := 1.0, 1-qab*x/qap
-	if math.Abs(d) < tiny {
-		d = tiny
-	}
-	d = 1 / d
-	h := d
-	for m := 1; m <= 1000; m++ {
-		mf := float64(m)
-		m2 := 2 * mf
-		aa := mf * (b - mf) * x / ((qam + m2) * (a + m2))
-		d = 1 + aa*d
-		if math.Abs(d) < tiny {
-			d = tiny
-		}
-		c = 1 + aa/c
-		if math.Abs(c) < tiny {
-			c = tiny
-		}
-		d = 1 / d
-		h *= d * c
-		aa = -(a + mf) * (qab + mf) * x / ((a + m2) * (qap + m2))
-		d = 1 + aa*d
-		if math.Abs(d) < tiny {
-			d = tiny
-		}
-		c = 1 + aa/c
-		if math.Abs(c) < tiny {
-			c = tiny
-		}
-		d = 1 / d
-		del := d * c
-		h *= del
-		if math.Abs(del-1) < eps {
-			break
-		}
-	}
-	return h
-}
+// degrees of freedom (stats.TQuantile).
+func TQuantile(p, df float64) float64 { return stats.TQuantile(p, df) }

@@ -52,6 +52,9 @@ type VoteResult struct {
 	Winner  int         `json:"winner"` // index of the first output with the winning key, -1 if none
 	Counts  []VoteCount `json:"counts"` // every key, most votes first, ties in order of first appearance
 	Abstain int         `json:"abstain"`
+	// Keys is each output's vote key, nil where it abstains, so anyone can
+	// recompute the vote on a subset (bench report --by k, bench export).
+	Keys []*string `json:"keys,omitempty"`
 }
 
 // Vote takes a majority vote over outputs under the task's vote key. Ties go
@@ -64,12 +67,14 @@ func Vote(t tasks.Task, inst tasks.Instance, outputs []string, key string) VoteR
 	first := map[string]int{}
 	var order []string
 	counts := map[string]int{}
+	res.Keys = make([]*string, len(outputs))
 	for i, out := range outputs {
 		k, ok := t.AnswerKey(inst, out, key)
 		if !ok {
 			res.Abstain++
 			continue
 		}
+		res.Keys[i] = &k
 		if _, seen := first[k]; !seen {
 			first[k] = i
 			order = append(order, k)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies"
 )
@@ -70,8 +71,10 @@ func (s *Server) item(ctx context.Context, r *http.Request) (page, error) {
 	for i, c := range calls {
 		cv[i] = viewCall(c)
 	}
+	answers := results.RunAnswers(run)
 	data := map[string]any{"Run": run, "Item": it, "Calls": cv, "Rule": scoringRule(run.Spec),
-		"Metrics": it.Metrics, "Detail": indentJSON(it.Detail)}
+		"Metrics": it.Metrics, "Detail": indentJSON(it.Detail),
+		"Gold": answers.Gold(idx), "Extracted": answers.Extracted(idx, it.Output)}
 	switch run.Strategy {
 	case "tot":
 		nodes, err := s.st.Nodes(ctx, run.ID, idx)
@@ -275,6 +278,7 @@ type voteBar struct {
 	Count  int
 	Pct    float64
 	Winner bool
+	Right  bool // a sample voting for it was scored right
 }
 
 func voteView(d cotscDetail) map[string]any {
@@ -282,9 +286,16 @@ func voteView(d cotscDetail) map[string]any {
 	for _, c := range d.Vote.Counts {
 		total += c.Count
 	}
+	right := map[string]bool{}
+	for i, k := range d.Vote.Keys {
+		if k != nil && i < len(d.Samples) && d.Samples[i].Correct {
+			right[*k] = true
+		}
+	}
 	var bars []voteBar
 	for _, c := range d.Vote.Counts {
-		bars = append(bars, voteBar{Key: c.Key, Count: c.Count, Pct: 100 * float64(c.Count) / float64(max(total, 1)), Winner: c.Key == d.Vote.Key})
+		bars = append(bars, voteBar{Key: c.Key, Count: c.Count, Pct: 100 * float64(c.Count) / float64(max(total, 1)), Winner: c.Key == d.Vote.Key,
+			Right: right[c.Key]})
 	}
 	return map[string]any{"Bars": bars, "Abstain": d.Vote.Abstain, "Total": total, "Samples": d.Samples}
 }

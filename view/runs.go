@@ -18,6 +18,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/store"
 )
 
@@ -28,6 +29,9 @@ type runRow struct {
 	Progress store.RunProgress
 	Accuracy float64
 	CI       report.Interval
+	// Row is the report row (results.Row): scoring rule, prompt pack,
+	// model parameters and reasoning tokens, as bench report shows them.
+	Row report.Row
 }
 
 func (s *Server) runRow(ctx context.Context, r store.Run) (runRow, error) {
@@ -40,6 +44,9 @@ func (s *Server) runRow(ctx context.Context, r store.Run) (runRow, error) {
 		row.Accuracy = p.Score / float64(p.Done)
 	}
 	row.CI = report.Wilson(row.Accuracy*float64(p.Done), p.Done, report.Level)
+	if row.Row, _, err = results.Row(ctx, s.st, r); err != nil {
+		return runRow{}, err
+	}
 	return row, nil
 }
 
@@ -93,20 +100,10 @@ func (s *Server) run(ctx context.Context, r *http.Request) (page, error) {
 	if err != nil {
 		return page{}, err
 	}
-	sum, err := bench.Summarize(ctx, s.st, run.ID)
+	rr, sum, err := results.Row(ctx, s.st, run)
 	if err != nil {
 		return page{}, err
 	}
-	rr := rowOf(sum)
-	saved, err := s.st.CacheSavings(ctx, run.ID)
-	if err != nil {
-		return page{}, err
-	}
-	rr.Experiment, rr.Seed, rr.ParamsJSON, rr.Range = run.Experiment, run.Seed, string(run.Params), run.Range
-	if run.Simulated {
-		rr.SimParams = string(run.SimParams)
-	}
-	rr.CacheHits, rr.SavedTokens, rr.SavedCost = saved.Hits, saved.Tokens(), saved.Cost
 	var table bytes.Buffer
 	if err := report.Write(&table, "md", []report.Row{rr}); err != nil {
 		return page{}, err
@@ -182,30 +179,13 @@ func (s *Server) plots(groups []report.Group, sum bench.Summary) []template.HTML
 	return out
 }
 
-// rowOf is the report row of a summary, as bench report builds it.
-func rowOf(s bench.Summary) report.Row {
-	metrics := map[string]float64{}
-	for k, v := range s.Metrics {
-		metrics[k] = v
-	}
-	for i, v := range s.PerTrial {
-		metrics[fmt.Sprintf("%s%d", report.SeriesTrial, i+1)] = v
-	}
-	for i, v := range s.PerIteration {
-		metrics[fmt.Sprintf("%s%d", report.SeriesIteration, i+1)] = v
-	}
-	return report.Row{
-		RunID: s.RunID, Task: s.Task, Strategy: s.Strategy, Params: bench.ParamSummary(s.Strategy, s.Params),
-		Model: s.Model, Simulated: s.Simulated, Status: s.Status, N: s.N, Accuracy: s.Accuracy, Metrics: metrics,
-		Tokens: s.PromptTokens + s.CompletionTokens, Calls: s.Calls, Cost: s.Cost, WallSeconds: s.WallSeconds,
-	}
-}
-
 // compareRow is one item across the compared runs.
 type compareRow struct {
 	Index    int
 	Input    string
+	Gold     string
 	Verdicts []*store.Verdict // nil: the run lacks the item
+	Answers  []string         // the answer the scorer extracted from each run's output
 	Disagree bool
 }
 
@@ -277,6 +257,31 @@ func (s *Server) compare(ctx context.Context, r *http.Request) (page, error) {
 	pg = max(pg, 1)
 	pages := max(1, int(math.Ceil(float64(total)/pageSize)))
 	lo, hi := min((pg-1)*pageSize, total), min(pg*pageSize, total)
+	// Gold and extracted answers for the rows shown, from each item's
+	// full output (the verdicts hold only its start).
+	answers := make([]*results.Answers, len(runs))
+	for i, run := range runs {
+		answers[i] = results.RunAnswers(run)
+	}
+	for j := lo; j < hi; j++ {
+		row := &rows[j]
+		row.Gold = answers[0].Gold(row.Index)
+		row.Answers = make([]string, len(runs))
+		for i, run := range runs {
+			if row.Verdicts[i] == nil {
+				continue
+			}
+			it, err := s.st.GetItem(ctx, run.ID, row.Index)
+			if err != nil {
+				return page{}, err
+			}
+			row.Answers[i] = answers[i].Extracted(row.Index, it.Output)
+		}
+	}
+	paired, err := s.pairedTable(ctx, runs)
+	if err != nil {
+		return page{}, err
+	}
 	ids := make([]string, len(runs))
 	for i, run := range runs {
 		ids[i] = strconv.FormatInt(run.ID, 10)
@@ -299,7 +304,28 @@ func (s *Server) compare(ctx context.Context, r *http.Request) (page, error) {
 		next = link(pg+1, !onlyDis)
 	}
 	return page{name: "compare.html", title: "compare runs " + strings.Join(ids, ", "), data: map[string]any{
-		"Runs": heads, "Rows": rows[lo:hi], "Disagree": disagree, "Items": len(idx), "OnlyDisagree": onlyDis,
+		"Runs": heads, "Rows": rows[lo:hi], "Disagree": disagree, "Paired": paired, "Items": len(idx), "OnlyDisagree": onlyDis,
 		"AllLink": link(1, true), "DisLink": link(1, false), "Page": pg, "Pages": pages, "Prev": prev, "Next": next,
 	}}, nil
+}
+
+// pairedTable is bench compare's table for the runs, the first the
+// baseline: paired differences, their intervals, McNemar or paired t, Holm.
+func (s *Server) pairedTable(ctx context.Context, runs []store.Run) (string, error) {
+	groups, err := results.Groups(ctx, s.st, runs, report.Level)
+	if err != nil {
+		return "", err
+	}
+	if len(groups) < 2 {
+		return "", nil
+	}
+	cs, err := results.Compare(ctx, s.st, groups, results.GroupOfRun(groups, runs[0].ID), report.Level)
+	if err != nil {
+		return "", err
+	}
+	var b bytes.Buffer
+	if err := report.WriteComparisons(&b, "md", cs); err != nil {
+		return "", err
+	}
+	return b.String(), nil
 }

@@ -141,7 +141,7 @@ type pageCase struct {
 func pageCases(f fixture) []pageCase {
 	id := func(s string) string { return formatInt(f.runs[s]) }
 	return []pageCase{
-		{"runs", "/", 200, []string{"Runs", "tot", "cotsc", "reflexion", "selfrefine", "simulated", "95% CI", `href="/runs/` + id("tot") + `"`, `data-running="1"`}},
+		{"runs", "/", 200, []string{"Runs", "tot", "cotsc", "reflexion", "selfrefine", "simulated", "95% CI", `href="/runs/` + id("tot") + `"`, `data-running="1"`, "game24/", "· bundled"}},
 		{"run", "/runs/" + id("tot"), 200, []string{"Run " + id("tot") + ": tot on game24", "any_at_b", "<svg", "95% Wilson", `href="/runs/` + id("tot") + `/items/900"`, "page 1 of 1"}},
 		{"run filter correct", "/runs/" + id("tot") + "?filter=correct", 200, []string{"matching", `class="pill on" href="/runs/` + id("tot") + `?filter=correct#items"`}},
 		{"run filter wrong", "/runs/" + id("cot") + "?filter=wrong", 200, []string{"wrong"}},
@@ -151,12 +151,13 @@ func pageCases(f fixture) []pageCase {
 		{"run bad filter", "/runs/" + id("tot") + "?filter=nope", 400, []string{"filter &#34;nope&#34;"}},
 		{"run reflexion plots", "/runs/" + id("reflexion"), 200, []string{"after_trial_1", "<svg"}},
 		{"tot item", "/runs/" + id("tot") + "/items/900", 200, []string{"Tree", `class="tree"`, "value", "nd-0", "Answer:", "Model calls", "propose", "expand all"}},
-		{"cotsc item", "/runs/" + id("cotsc") + "/items/901", 200, []string{"Vote", "votes", "winner", "samples"}},
+		{"cotsc item", "/runs/" + id("cotsc") + "/items/901", 200, []string{"Vote", "votes", "winner", "samples", "gold answer", "answer the scorer extracted", `id="extracted"><code>`}},
 		{"cot item", "/runs/" + id("cot") + "/items/900", 200, []string{"Final output", "Model calls"}},
 		{"react item", "/runs/" + id("react") + "/items/1", 200, []string{"Trajectory", "observation", "action", "Search["}},
 		{"reflexion item", "/runs/" + id("reflexion") + "/items/0", 200, []string{"Trials", "Trial 1", "reflections in its prompt"}},
 		{"selfrefine item", "/runs/" + id("selfrefine") + "/items/0", 200, []string{"Iterations", "Iteration 1", "feedback"}},
-		{"compare", "/compare?runs=" + id("tot") + "," + id("cotsc") + "," + id("cot"), 200, []string{"Compare runs", "the runs disagree on", "run " + id("tot") + " · tot"}},
+		{"compare", "/compare?runs=" + id("tot") + "," + id("cotsc") + "," + id("cot"), 200, []string{"Compare runs", "the runs disagree on", "run " + id("tot") + " · tot",
+			"Paired against run " + id("tot"), "Newcombe", "McNemar", "p (Holm)", "<th>gold</th>", "by rule", "<code>", "· bundled"}},
 		{"compare all", "/compare?runs=" + id("tot") + "," + id("cot") + "&all=1", 200, []string{"/items/905"}},
 		{"progress", "/runs/" + id("tot") + "/progress", 200, []string{`"status":"done"`, `"done":6`}},
 		{"progress running", "/runs/" + id("running") + "/progress", 200, []string{`"status":"running"`, `"done":`}},

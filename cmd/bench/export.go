@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/store"
 )
 
@@ -45,6 +46,8 @@ type (
 		Key              string             `json:"key"`
 		Input            string             `json:"input"`
 		Output           string             `json:"output"`
+		Gold             string             `json:"gold"`   // the reference answer ("" when the task checks answers by rule, e.g. game24)
+		Answer           string             `json:"answer"` // what the scorer extracted from the output
 		Correct          bool               `json:"correct"`
 		Score            float64            `json:"score"`
 		Metrics          map[string]float64 `json:"metrics"`
@@ -56,9 +59,15 @@ type (
 		Cost             float64            `json:"cost"`
 		WallSeconds      float64            `json:"wall_seconds"`
 		Error            string             `json:"error,omitempty"`
+		Samples          []exportSample     `json:"samples,omitempty"` // CoT-SC: each sample's vote key and verdict
 		Trajectory       []exportStep       `json:"trajectory,omitempty"`
 		Tree             []exportNode       `json:"tree,omitempty"`
 		Calls            []exportCall       `json:"calls,omitempty"` // with --calls`
+	}
+	exportSample struct {
+		Key     *string `json:"key"` // what the sample votes for; null when it abstains
+		Answer  string  `json:"answer"`
+		Correct bool    `json:"correct"`
 	}
 	exportStep struct {
 		Trial   int    `json:"trial"`
@@ -231,6 +240,7 @@ func exportRunJSONL(ctx context.Context, st *store.Store, run store.Run, withCal
 	if err := enc.Encode(map[string]exportRun{"run": header}); err != nil {
 		return err
 	}
+	answers := results.RunAnswers(run)
 	for _, it := range items {
 		e := exportItem{
 			Run: run.ID, Index: it.Index, Key: it.Key, Input: it.Input, Output: it.Output, Correct: it.Correct, Score: it.Score,
@@ -240,6 +250,13 @@ func exportRunJSONL(ctx context.Context, st *store.Store, run store.Run, withCal
 		}
 		if e.Metrics == nil {
 			e.Metrics = map[string]float64{}
+		}
+		e.Gold, e.Answer = answers.Gold(it.Index), answers.Extracted(it.Index, it.Output)
+		if keys, correct, _, ok := results.SampleKeys(it.Detail); ok {
+			answersOf := results.SampleAnswers(it.Detail)
+			for i := range keys {
+				e.Samples = append(e.Samples, exportSample{Key: keys[i], Answer: answersOf[i], Correct: correct[i]})
+			}
 		}
 		steps, err := st.Steps(ctx, run.ID, it.Index)
 		if err != nil {

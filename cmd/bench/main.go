@@ -22,6 +22,9 @@ usage:
   bench report [--last N | --runs ID,...] [--format md|csv|latex|json]
   bench report --experiment ID [--format md|csv|latex|json]   one row per configuration, 95% intervals
   bench plot --experiment ID --x tokens|calls|cost|wall [--y accuracy|per_trial] --out fig.svg|.png
+  bench compare [--baseline RUN] RUN RUN... [--format md|csv|latex|json] [--level 0.95]   paired differences, McNemar, Holm
+  bench power --p0 P --delta D [--discordant F | --pilot RUN,RUN] [--n N] [--json]   items needed (Connor 1987)
+  bench report --by k [--runs ID]                              CoT-SC's vote and best-of-k at every k' <= k from one run
   bench export RUN [--format jsonl] [--out FILE] [--calls]
   bench export RUN... --format parquet --out DIR             runs, items and calls tables for pandas/polars
   bench score --task game24 --in FILE.jsonl
@@ -77,6 +80,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		"rm":        cmdRm,
 		"db":        cmdDB,
 		"merge":     cmdMerge,
+		"compare":   cmdCompare,
+		"power":     cmdPower,
 	}
 	name, rest := args[0], args[1:]
 	if name == "help" || name == "-h" || name == "--help" {

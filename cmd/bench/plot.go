@@ -11,9 +11,11 @@ import (
 	"slices"
 	"strings"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/store"
 )
 
@@ -26,6 +28,7 @@ func cmdPlot(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	y := fs.String("y", "accuracy", "accuracy (with 95% interval bars), another metric (best_of_k, any_at_b, ...), or per_trial")
 	kind := fs.String("kind", "", "trials: accuracy per Reflexion trial / Self-Refine iteration, one line per configuration (same as --y per_trial)")
 	logX := fs.Bool("logx", false, "logarithmic x axis")
+	frontier := fs.Bool("frontier", false, "accuracy against --x tokens or cost per item, CoT-SC as its vote curve over k', the Pareto frontier marked (which configuration is best at each budget)")
 	out := fs.String("out", "", "image file; the extension picks the format: .svg, .png or .pdf")
 	width := fs.Float64("width", 16, "width in cm")
 	height := fs.Float64("height", 11, "height in cm")
@@ -73,7 +76,20 @@ func cmdPlot(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	p, err := report.NewPlot(groups, report.PlotOptions{X: *x, Y: *y, Title: selectionTitle(f), LogX: *logX})
+	opts := report.PlotOptions{X: *x, Y: *y, Title: selectionTitle(f), LogX: *logX}
+	var p *plot.Plot
+	var front []report.FrontierPoint
+	if *frontier {
+		curves := make([][]report.CurvePoint, len(groups))
+		for i, g := range groups {
+			if curves[i], err = results.GroupCurve(ctx, st, g); err != nil {
+				return err
+			}
+		}
+		p, front, err = report.NewFrontierPlot(groups, curves, opts)
+	} else {
+		p, err = report.NewPlot(groups, opts)
+	}
 	if err != nil {
 		return usageError{err}
 	}
@@ -85,5 +101,32 @@ func cmdPlot(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s (%d configurations from %d runs)\n", *out, len(groups), len(runs))
+	if len(front) > 0 {
+		fmt.Fprintf(stdout, "Pareto frontier (%s per item -> accuracy), cheapest first:\n", *x)
+		// Consecutive points of one vote curve are one stretch.
+		for i := 0; i < len(front); {
+			j, name := i, curveName(front[i].Label)
+			for j+1 < len(front) && name != "" && curveName(front[j+1].Label) == name {
+				j++
+			}
+			if j == i {
+				fmt.Fprintf(stdout, "  %.4g  %.3f  %s\n", front[i].X, front[i].Y, front[i].Label)
+			} else {
+				fmt.Fprintf(stdout, "  %.4g-%.4g  %.3f-%.3f  %s, %s to %s\n", front[i].X, front[j].X, front[i].Y, front[j].Y, name,
+					strings.TrimPrefix(front[i].Label, name+" at "), strings.TrimPrefix(front[j].Label, name+" at "))
+			}
+			i = j + 1
+		}
+	}
 	return nil
+}
+
+// curveName is the configuration of a vote-curve point's label
+// ("cotsc at k'=5" -> "cotsc"), "" for a configuration's own point.
+func curveName(label string) string {
+	name, _, ok := strings.Cut(label, " at k'=")
+	if !ok {
+		return ""
+	}
+	return name
 }

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/store"
 )
 
@@ -22,7 +22,8 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	format := fs.String("format", "md", "md, csv, latex or json")
 	experiment := fs.String("experiment", "", "the runs of one experiment, one row per configuration (repeats pooled, 95% intervals)")
 	group := fs.Bool("group", false, "one row per configuration also for --last/--runs (default with --experiment; --group=false lists its runs)")
-	by := fs.String("by", "", "trial: one row per (run, trial) with the accuracy after it (reflexion); iteration: the same per selfrefine iteration")
+	by := fs.String("by", "", "trial: one row per (run, trial) with the accuracy after it (reflexion); iteration: the same per selfrefine iteration; k: one row per (cotsc run, k') with the vote's expected accuracy over k'-subsets of its samples, best-of-k' and tokens")
+	baseline := fs.Int64("baseline", 0, "with --experiment or --group: compare every configuration with this run's, paired per item (default: the experiment file's baseline:)")
 	db := dbFlag(fs)
 	if err := parse(fs, args); err != nil {
 		return err
@@ -61,17 +62,13 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return writeSeriesReport(ctx, st, runs, *by, *format, stdout)
 	}
 	if grouped {
-		return writeExperimentReport(ctx, st, runs, f, *format, stdout)
+		return writeExperimentReport(ctx, st, runs, f, *baseline, *format, stdout)
 	}
-	rows := make([]report.Row, 0, len(runs))
-	for _, r := range runs {
-		s, err := bench.Summarize(ctx, st, r.ID)
-		if err != nil {
-			return err
-		}
-		rows = append(rows, rowOf(s))
+	if *baseline != 0 {
+		return usageError{errors.New("--baseline compares configurations: add --experiment ID or --group (or use bench compare)")}
 	}
-	if err := addRunFields(ctx, st, runs, rows); err != nil {
+	rows, err := results.Rows(ctx, st, runs)
+	if err != nil {
 		return err
 	}
 	if err := report.Write(stdout, *format, rows); err != nil {
@@ -83,8 +80,9 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // ---- experiment tables (bench report --experiment, --group) and the run
 // selection and rows they share with bench plot.
 
-// writeExperimentReport pivots runs into one row per configuration.
-func writeExperimentReport(ctx context.Context, st *store.Store, runs []store.Run, f store.RunFilter, format string, stdout io.Writer) error {
+// writeExperimentReport pivots runs into one row per configuration, with
+// paired columns against the baseline when there is one.
+func writeExperimentReport(ctx context.Context, st *store.Store, runs []store.Run, f store.RunFilter, baseline int64, format string, stdout io.Writer) error {
 	if !slices.Contains(report.ExperimentFormats, format) {
 		return usageError{fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(report.ExperimentFormats, ", "))}
 	}
@@ -92,7 +90,30 @@ func writeExperimentReport(ctx context.Context, st *store.Store, runs []store.Ru
 	if err != nil {
 		return err
 	}
+	if err := addBaseline(ctx, st, runs, groups, baseline); err != nil {
+		return err
+	}
 	return report.WriteExperiment(stdout, format, selectionTitle(f), groups)
+}
+
+// addBaseline adds the paired comparisons with the baseline configuration:
+// the one holding run baseline, else the one the experiment file named.
+func addBaseline(ctx context.Context, st *store.Store, runs []store.Run, groups []report.Group, baseline int64) error {
+	base := -1
+	if baseline != 0 {
+		if base = results.GroupOfRun(groups, baseline); base < 0 {
+			return usageError{fmt.Errorf("--baseline %d: not among the selected runs", baseline)}
+		}
+	} else if spec := results.ExperimentBaseline(runs); spec != "" {
+		var err error
+		if base, err = results.MatchBaseline(groups, spec); err != nil {
+			return usageError{fmt.Errorf("%w; pass --baseline RUN", err)}
+		}
+	}
+	if base < 0 || len(groups) < 2 {
+		return nil
+	}
+	return results.AddPaired(ctx, st, groups, base, report.Level)
 }
 
 // pivotRuns summarizes runs and groups them into configurations; an empty
@@ -104,37 +125,7 @@ func pivotRuns(ctx context.Context, st *store.Store, runs []store.Run, f store.R
 		}
 		return nil, usageError{errors.New("no runs selected")}
 	}
-	rows := make([]report.Row, 0, len(runs))
-	for _, r := range runs {
-		s, err := bench.Summarize(ctx, st, r.ID)
-		if err != nil {
-			return nil, err
-		}
-		rows = append(rows, rowOf(s))
-	}
-	if err := addRunFields(ctx, st, runs, rows); err != nil {
-		return nil, err
-	}
-	return report.Pivot(rows, report.Level), nil
-}
-
-// addRunFields fills in what experiment tables need beyond the summary:
-// the experiment, seed, typed parameters, range, simulator parameters and
-// what cache hits saved. rows[i] is the row of runs[i].
-func addRunFields(ctx context.Context, st *store.Store, runs []store.Run, rows []report.Row) error {
-	for i, r := range runs {
-		saved, err := st.CacheSavings(ctx, r.ID)
-		if err != nil {
-			return err
-		}
-		row := &rows[i]
-		row.Experiment, row.Seed, row.ParamsJSON, row.Range = r.Experiment, r.Seed, string(r.Params), r.Range
-		if r.Simulated {
-			row.SimParams = string(r.SimParams)
-		}
-		row.CacheHits, row.SavedTokens, row.SavedCost = saved.Hits, saved.Tokens(), saved.Cost
-	}
-	return nil
+	return results.Groups(ctx, st, runs, report.Level)
 }
 
 // parseRunIDs reads --runs 1,2,3.

@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 
 	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/results"
+	"github.com/reasonbench/reasonbench/stats"
 	"github.com/reasonbench/reasonbench/store"
 )
 
@@ -15,27 +18,53 @@ import (
 const (
 	byTrial     = "trial"     // Reflexion: accuracy after each trial
 	byIteration = "iteration" // Self-Refine: accuracy after each iteration
+	byK         = "k"         // CoT-SC: the vote's expected accuracy at every k' <= k
 )
 
 // writeSeriesReport writes one row per (run, trial) or (run, iteration)
 // with the accuracy after it, for the selected runs that have the series.
 func writeSeriesReport(ctx context.Context, st *store.Store, runs []store.Run, by, format string, stdout io.Writer) error {
-	if by != byTrial && by != byIteration {
-		return usageError{fmt.Errorf("--by %q: want %s or %s", by, byTrial, byIteration)}
+	if by != byTrial && by != byIteration && by != byK {
+		return usageError{fmt.Errorf("--by %q: want %s, %s or %s", by, byTrial, byIteration, byK)}
 	}
 	var rows []report.SeriesRow
+	var notes []string
 	for _, r := range runs {
 		s, err := bench.Summarize(ctx, st, r.ID)
 		if err != nil {
 			return err
 		}
-		rows = append(rows, seriesRows(s, by)...)
+		if by != byK {
+			rows = append(rows, seriesRows(s, by)...)
+			continue
+		}
+		curve, note, ok, err := results.VoteCurve(ctx, st, results.RowOf(s), stats.DefaultCurveOptions)
+		if err != nil {
+			return err
+		}
+		if ok {
+			rows = append(rows, curve...)
+			if note != "" {
+				notes = append(notes, note)
+			}
+		}
 	}
 	if len(rows) == 0 {
+		if by == byK {
+			return usageError{errors.New("--by k: no selected run has CoT-SC samples (pick cotsc runs with --runs)")}
+		}
 		return usageError{fmt.Errorf("--by %s: no selected run has a per-%s series (reflexion runs have trials, selfrefine runs iterations)", by, by)}
 	}
 	if err := report.WriteSeries(stdout, format, by, rows); err != nil {
 		return usageError{err}
+	}
+	if by == byK && format == "md" {
+		notes = append(notes, fmt.Sprintf("k: k' samples of each item's k, every k'-subset weighted alike (enumerated when an item has at most %g of them; otherwise %d random subsets, mc_se their Monte Carlo standard error); the vote is CoT-SC's (most frequent answer, ties to the one seen first, unanswered samples abstain); best-of-k': any sample of the subset right; tokens/item: the prompt once plus k'/k of the completions.",
+			stats.DefaultCurveOptions.MaxSubsets, stats.DefaultCurveOptions.Draws))
+		for _, n := range notes {
+			fmt.Fprintf(stdout, "\n- %s", n)
+		}
+		fmt.Fprintln(stdout)
 	}
 	return nil
 }
@@ -46,7 +75,7 @@ func seriesRows(s bench.Summary, by string) []report.SeriesRow {
 	if by == byIteration {
 		acc, ran = s.PerIteration, s.PerIterationRan
 	}
-	row := rowOf(s)
+	row := results.RowOf(s)
 	out := make([]report.SeriesRow, len(acc))
 	for i, a := range acc {
 		r := report.SeriesRow{RunID: s.RunID, Task: s.Task, Strategy: s.Strategy, Params: row.Params, Model: s.Model,

@@ -7,13 +7,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"time"
 
 	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/strategies"
 )
 
@@ -192,28 +192,8 @@ func runExperiment(ctx context.Context, exp bench.Experiment, apiKey, db string,
 	return cmdReport(ctx, []string{"--db", db, "--experiment", exp.ID}, stdout, stderr)
 }
 
-// rowOf turns a run summary into a table row. The per-trial and
-// per-iteration series go back into the metrics under the keys the
-// report's plots read.
-func rowOf(s bench.Summary) report.Row {
-	metrics := maps.Clone(s.Metrics)
-	if metrics == nil {
-		metrics = map[string]float64{}
-	}
-	for i, v := range s.PerTrial {
-		metrics[fmt.Sprintf("%s%d", report.SeriesTrial, i+1)] = v
-	}
-	for i, v := range s.PerIteration {
-		metrics[fmt.Sprintf("%s%d", report.SeriesIteration, i+1)] = v
-	}
-	return report.Row{
-		RunID: s.RunID, Task: s.Task, Strategy: s.Strategy, Params: bench.ParamSummary(s.Strategy, s.Params),
-		Model: s.Model, Simulated: s.Simulated, Status: s.Status, N: s.N, Accuracy: s.Accuracy, Metrics: metrics,
-		Tokens: s.PromptTokens + s.CompletionTokens, Calls: s.Calls, Cost: s.Cost, WallSeconds: s.WallSeconds,
-		Rule: s.Rule, Prompts: s.PromptPack, ModelParams: s.ModelParams,
-		CompletionTokens: s.CompletionTokens, ReasoningTokens: s.ReasoningTokens,
-	}
-}
+// rowOf turns a run summary into a table row (results.RowOf).
+func rowOf(s bench.Summary) report.Row { return results.RowOf(s) }
 
 // shardSel is a parsed --shard: shard index of count.
 type shardSel struct{ index, count int }

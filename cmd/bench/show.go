@@ -7,10 +7,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/store"
 )
 
@@ -56,8 +59,18 @@ func cmdShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if found == nil {
 		return usageError{fmt.Errorf("run %d has no item %d (see bench show %d)", runID, *item, runID)}
 	}
-	fmt.Fprintf(stdout, "item %d: %s\ncorrect: %v  score: %.3f  metrics: %v\ntokens: %d in, %d out; calls: %d\n",
-		found.Index, found.Input, found.Correct, found.Score, found.Metrics, found.PromptTokens, found.CompletionTokens, found.Calls)
+	fmt.Fprintf(stdout, "item %d: %s\ncorrect: %v  score: %.3f  metrics: %s\ntokens: %d in, %d out; calls: %d\n",
+		found.Index, found.Input, found.Correct, found.Score, metricsText(found.Metrics), found.PromptTokens, found.CompletionTokens, found.Calls)
+	answers := results.RunAnswers(run)
+	gold := answers.Gold(found.Index)
+	if gold == "" {
+		gold = "(none recorded: the task checks answers by rule)"
+	}
+	extracted := answers.Extracted(found.Index, found.Output)
+	if extracted == "" {
+		extracted = "(none)"
+	}
+	fmt.Fprintf(stdout, "gold: %s\nextracted answer: %s\n", gold, extracted)
 	if found.Error != "" {
 		fmt.Fprintf(stdout, "error: %s\n", found.Error)
 	}
@@ -115,4 +128,16 @@ func splitPositional(args []string) (string, []string) {
 
 func indent(s string) string {
 	return "  " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n  ")
+}
+
+// metricsText prints metrics as "any_at_b=1 top1=1", sorted by name.
+func metricsText(m map[string]float64) string {
+	if len(m) == 0 {
+		return "none"
+	}
+	parts := make([]string, 0, len(m))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, k+"="+strconv.FormatFloat(report.Round(m[k]), 'g', -1, 64))
+	}
+	return strings.Join(parts, " ")
 }

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/results"
+	"github.com/reasonbench/reasonbench/store"
+)
+
+func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("compare", stderr)
+	baseline := fs.Int64("baseline", 0, "the run to compare against (default: the first run given); its configuration's runs are pooled")
+	format := fs.String("format", "md", "md, csv, latex or json")
+	level := fs.Float64("level", report.Level, "confidence level of the paired intervals")
+	db := dbFlag(fs)
+	const usage = "usage: bench compare [--baseline RUN] RUN RUN... [--format md|csv|latex|json] [--level 0.95]"
+	ids, err := parseRunsAnywhere(fs, args, usage)
+	if err != nil {
+		return err
+	}
+	if !slices.Contains(report.CompareFormats, *format) {
+		return usageError{fmt.Errorf("unknown format %q (known: %s)", *format, strings.Join(report.CompareFormats, ", "))}
+	}
+	if !(*level > 0 && *level < 1) {
+		return usageError{fmt.Errorf("--level %g: want a confidence level between 0 and 1, e.g. 0.95", *level)}
+	}
+	if *baseline != 0 && !slices.Contains(ids, *baseline) {
+		ids = append([]int64{*baseline}, ids...)
+	}
+	if len(ids) < 2 {
+		return usageError{errors.New("compare needs two or more runs: " + usage)}
+	}
+	base := ids[0]
+	if *baseline != 0 {
+		base = *baseline
+	}
+	st, err := openExisting(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	runs := make([]store.Run, len(ids))
+	for i, id := range ids {
+		if runs[i], err = st.GetRun(ctx, id); err != nil {
+			return usageError{err}
+		}
+		if runs[i].Task != runs[0].Task {
+			return usageError{fmt.Errorf("run %d is on %s and run %d on %s: compare runs of the same task", runs[0].ID, runs[0].Task, runs[i].ID, runs[i].Task)}
+		}
+	}
+	groups, err := results.Groups(ctx, st, runs, *level)
+	if err != nil {
+		return err
+	}
+	if len(groups) < 2 {
+		return usageError{fmt.Errorf("runs %s are one configuration (repeats are pooled): give runs of another configuration to compare", joinInts(ids))}
+	}
+	cs, err := results.Compare(ctx, st, groups, results.GroupOfRun(groups, base), *level)
+	if err != nil {
+		return err
+	}
+	return report.WriteComparisons(stdout, *format, cs)
+}
+
+func joinInts(ids []int64) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = fmt.Sprint(id)
+	}
+	return strings.Join(s, ", ")
+}
+
+// parseRunsAnywhere reads run ids before, between and after the flags.
+func parseRunsAnywhere(fs *flag.FlagSet, args []string, usage string) ([]int64, error) {
+	var ids []int64
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, usageError{err}
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		id, err := strconv.ParseInt(args[0], 10, 64)
+		if err != nil {
+			return nil, usageError{fmt.Errorf("run %q: want a run id (see bench report)", args[0])}
+		}
+		ids = append(ids, id)
+		args = args[1:]
+	}
+	if len(ids) == 0 {
+		return nil, usageError{errors.New(usage)}
+	}
+	return ids, nil
+}

@@ -1,0 +1,33 @@
+package report
+
+import (
+	"testing"
+)
+
+func TestFrontier(t *testing.T) {
+	pts := []FrontierPoint{
+		{"b", 200, 0.3}, {"a", 100, 0.2}, {"dominated", 300, 0.25}, {"c", 400, 0.5}, {"same cost, worse", 100, 0.1}, {"d", 400, 0.45},
+	}
+	got := Frontier(pts)
+	want := []string{"a", "b", "c"}
+	if len(got) != len(want) {
+		t.Fatalf("Frontier = %+v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i].Label != want[i] {
+			t.Errorf("Frontier = %+v, want %v", got, want)
+		}
+	}
+}
+
+func TestFrontierPlotNeedsTokensOrCost(t *testing.T) {
+	g := []Group{{Strategy: "io", Accuracy: 0.5, TokensPerItem: 10, CI: Interval{Low: 0.4, High: 0.6, Method: MethodWilson}}}
+	if _, _, err := NewFrontierPlot(g, nil, PlotOptions{X: "calls"}); err == nil {
+		t.Error("--x calls: want an error")
+	}
+	curve := [][]CurvePoint{{{1, 5, 0.3}, {2, 10, 0.5}}}
+	_, front, err := NewFrontierPlot(g, curve, PlotOptions{X: "tokens"})
+	if err != nil || len(front) != 2 || front[0].X != 5 {
+		t.Errorf("frontier %+v, %v; want the k'=1 point first, then the configuration", front, err)
+	}
+}

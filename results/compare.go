@@ -1,0 +1,176 @@
+package results
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/stats"
+	"github.com/reasonbench/reasonbench/store"
+)
+
+// ItemKey identifies an item across runs: the instance's key, else its
+// row index.
+func ItemKey(it store.Item) string {
+	if it.Key != "" {
+		return it.Key
+	}
+	return "#" + strconv.Itoa(it.Index)
+}
+
+// ItemScores are a run's per-item scores by ItemKey.
+func ItemScores(ctx context.Context, st *store.Store, runID int64) (map[string]float64, error) {
+	items, err := st.Items(ctx, runID)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]float64, len(items))
+	for _, it := range items {
+		out[ItemKey(it)] = it.Score
+	}
+	return out, nil
+}
+
+// configScores pools a configuration's runs per item (stats.ItemMeans):
+// reruns with the same seed first, then the seeds.
+func configScores(ctx context.Context, st *store.Store, g report.Group) (map[string]float64, error) {
+	bySeed := map[int64][]map[string]float64{}
+	var seeds []int64
+	for _, r := range g.Runs {
+		s, err := ItemScores(ctx, st, r.RunID)
+		if err != nil {
+			return nil, err
+		}
+		if _, ok := bySeed[r.Seed]; !ok {
+			seeds = append(seeds, r.Seed)
+		}
+		bySeed[r.Seed] = append(bySeed[r.Seed], s)
+	}
+	var per []map[string]float64
+	for _, seed := range seeds {
+		per = append(per, stats.ItemMeans(bySeed[seed]))
+	}
+	return stats.ItemMeans(per), nil
+}
+
+// Compare compares each group with groups[base] over the items both
+// answered, Holm-adjusting the p-values over the table. A configuration
+// with one run and 0/1 scores on both sides gets Newcombe's interval and
+// McNemar's test; anything pooled or continuous the paired t.
+func Compare(ctx context.Context, st *store.Store, groups []report.Group, base int, level float64) ([]report.Comparison, error) {
+	if base < 0 || base >= len(groups) {
+		return nil, errors.New("no baseline configuration")
+	}
+	labels := report.Labels(groups)
+	baseScores, err := configScores(ctx, st, groups[base])
+	if err != nil {
+		return nil, err
+	}
+	var out []report.Comparison
+	for i, g := range groups {
+		if i == base {
+			continue
+		}
+		scores, err := configScores(ctx, st, g)
+		if err != nil {
+			return nil, err
+		}
+		_, a, b := stats.Pair(scores, baseScores)
+		binary := g.Repeats <= 1 && groups[base].Repeats <= 1 && stats.Binary(a, b)
+		out = append(out, report.Comparison{
+			Run: g.RunIDs[0], Runs: g.RunIDs, Baseline: groups[base].RunIDs[0], BaselineRuns: groups[base].RunIDs,
+			Label: labels[i], BaseLabel: labels[base], Comparison: stats.ComparePaired(a, b, binary, level), Level: level,
+		})
+	}
+	report.HolmAdjust(out)
+	return out, nil
+}
+
+// AddPaired sets VsBaseline on every group but groups[base], which is
+// marked IsBaseline.
+func AddPaired(ctx context.Context, st *store.Store, groups []report.Group, base int, level float64) error {
+	cs, err := Compare(ctx, st, groups, base, level)
+	if err != nil {
+		return err
+	}
+	groups[base].IsBaseline = true
+	j := 0
+	for i := range groups {
+		if i == base {
+			continue
+		}
+		c := cs[j]
+		groups[i].VsBaseline = &c
+		j++
+	}
+	return nil
+}
+
+// GroupOfRun returns the index of the group holding a run, -1 if none.
+func GroupOfRun(groups []report.Group, runID int64) int {
+	return slices.IndexFunc(groups, func(g report.Group) bool { return slices.Contains(g.RunIDs, runID) })
+}
+
+// MatchBaseline finds the configuration an experiment file's baseline:
+// names: a strategy, optionally followed by parameters as the tables show
+// them ("tot b=5"). It must match exactly one configuration.
+func MatchBaseline(groups []report.Group, spec string) (int, error) {
+	fields := strings.Fields(spec)
+	if len(fields) == 0 {
+		return -1, errors.New("empty baseline")
+	}
+	var hits []int
+	for i, g := range groups {
+		if g.Strategy != fields[0] {
+			continue
+		}
+		params := strings.Fields(g.Params)
+		if !allIn(fields[1:], params) {
+			continue
+		}
+		hits = append(hits, i)
+	}
+	labels := report.Labels(groups)
+	switch len(hits) {
+	case 1:
+		return hits[0], nil
+	case 0:
+		return -1, fmt.Errorf("baseline %q matches no configuration (have: %s)", spec, strings.Join(labels, "; "))
+	}
+	var amb []string
+	for _, i := range hits {
+		amb = append(amb, labels[i])
+	}
+	return -1, fmt.Errorf("baseline %q matches %d configurations (%s): add parameters, e.g. %q", spec, len(hits), strings.Join(amb, "; "), groups[hits[0]].Strategy+" "+groups[hits[0]].Params)
+}
+
+func allIn(want, have []string) bool {
+	for _, w := range want {
+		if !slices.Contains(have, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// ExperimentBaseline is the baseline an experiment file named
+// (`baseline:`), as recorded in its runs' specs: the latest run's that has
+// one, "" when none does.
+func ExperimentBaseline(runs []store.Run) string {
+	for i := len(runs) - 1; i >= 0; i-- {
+		var spec struct {
+			Config struct {
+				Baseline string `json:"baseline"`
+			} `json:"config"`
+		}
+		if json.Unmarshal(runs[i].Spec, &spec) == nil && spec.Config.Baseline != "" {
+			return spec.Config.Baseline
+		}
+	}
+	return ""
+}

@@ -1,0 +1,80 @@
+// Package results builds the rows every view of stored runs shows — bench
+// report, export, compare, plot and the viewer — from the store: a run's
+// report row, configurations (repeats pooled), paired comparisons with a
+// baseline, vote curves over k' samples, and the gold and extracted answer
+// beside each output. One place, so the CLI and the web pages agree.
+package results
+
+import (
+	"context"
+	"fmt"
+	"maps"
+
+	"github.com/reasonbench/reasonbench/bench"
+	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/store"
+)
+
+// RowOf is the report row of a run summary.
+func RowOf(s bench.Summary) report.Row {
+	metrics := maps.Clone(s.Metrics)
+	if metrics == nil {
+		metrics = map[string]float64{}
+	}
+	for i, v := range s.PerTrial {
+		metrics[fmt.Sprintf("%s%d", report.SeriesTrial, i+1)] = v
+	}
+	for i, v := range s.PerIteration {
+		metrics[fmt.Sprintf("%s%d", report.SeriesIteration, i+1)] = v
+	}
+	return report.Row{
+		RunID: s.RunID, Task: s.Task, Strategy: s.Strategy, Params: bench.ParamSummary(s.Strategy, s.Params),
+		Model: s.Model, Simulated: s.Simulated, Status: s.Status, N: s.N, Accuracy: s.Accuracy, Metrics: metrics,
+		Tokens: s.PromptTokens + s.CompletionTokens, Calls: s.Calls, Cost: s.Cost, WallSeconds: s.WallSeconds,
+		Rule: s.Rule, Prompts: s.PromptPack, ModelParams: s.ModelParams,
+		CompletionTokens: s.CompletionTokens, ReasoningTokens: s.ReasoningTokens,
+	}
+}
+
+// Row summarizes one run into its full report row: the summary plus the
+// experiment, seed, typed parameters, range, simulator parameters and what
+// cache hits saved.
+func Row(ctx context.Context, st *store.Store, r store.Run) (report.Row, bench.Summary, error) {
+	s, err := bench.Summarize(ctx, st, r.ID)
+	if err != nil {
+		return report.Row{}, s, err
+	}
+	row := RowOf(s)
+	saved, err := st.CacheSavings(ctx, r.ID)
+	if err != nil {
+		return report.Row{}, s, err
+	}
+	row.Experiment, row.Seed, row.ParamsJSON, row.Range = r.Experiment, r.Seed, string(r.Params), r.Range
+	if r.Simulated {
+		row.SimParams = string(r.SimParams)
+	}
+	row.CacheHits, row.SavedTokens, row.SavedCost = saved.Hits, saved.Tokens(), saved.Cost
+	return row, s, nil
+}
+
+// Rows is Row for each run, in order.
+func Rows(ctx context.Context, st *store.Store, runs []store.Run) ([]report.Row, error) {
+	rows := make([]report.Row, 0, len(runs))
+	for _, r := range runs {
+		row, _, err := Row(ctx, st, r)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, row)
+	}
+	return rows, nil
+}
+
+// Groups pivots runs into configurations (report.Pivot).
+func Groups(ctx context.Context, st *store.Store, runs []store.Run, level float64) ([]report.Group, error) {
+	rows, err := Rows(ctx, st, runs)
+	if err != nil {
+		return nil, err
+	}
+	return report.Pivot(rows, level), nil
+}
