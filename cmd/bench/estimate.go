@@ -167,7 +167,7 @@ func writeEstimate(w io.Writer, est bench.Estimate) error {
 			est.Price.Prompt, est.Price.Completion, llm.PricesChecked)
 	}
 	fmt.Fprintln(w, "- Prompts on --api completions are counted as their text alone; with --max-n a prompt is counted once per request it needs.")
-	fmt.Fprintln(w, "- One request per call (the server honours n); identical requests within a run are answered by the response cache and cost nothing; reasoning models' hidden reasoning tokens are not simulated.")
+	fmt.Fprintln(w, "- One request per call (the server honours n); a draw the method declares shared (ToT's value_cache=run) is made once and its other askers cost nothing; reasoning models' hidden reasoning tokens are not simulated.")
 	return nil
 }
 
