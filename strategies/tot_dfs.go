@@ -47,6 +47,7 @@ type totDFS struct {
 	prune, backtrack       bool
 	greedySteps            int
 	output                 string
+	checkCache             bool
 }
 
 var totDFSParams = []Param{
@@ -57,6 +58,8 @@ var totDFSParams = []Param{
 	{Name: "prune", Kind: Bool, Default: true, Doc: "do not expand a state with an 'impossible' verdict"},
 	{Name: "backtrack", Kind: Bool, Default: true, Show: true, Doc: "false: the greedy ablation, one best candidate a step and no backtracking"},
 	{Name: "greedy_steps", Kind: Int, Default: 20, Min: Bound(1), Max: Bound(1000), Doc: "backtrack=false: steps"},
+	{Name: "check_cache", Kind: String, Default: "item", Allowed: []string{"item", "off"},
+		Doc: "item: a check prompt is asked once per instance, its verdict reused (the notebook); off: every state asks all its checks"},
 	{Name: "output", Kind: String, Default: "deepest", Allowed: []string{"deepest", "best_word"}, Show: true,
 		Doc: "deepest: the first visited state with the most actions; best_word: ORACLE, the first with the highest word score (reads the solution)"},
 }
@@ -65,7 +68,7 @@ func newToTDFS(v Values) (Strategy, error) {
 	return &totDFS{n: v.Int("n_generate"), temperature: v.Temperature("temperature"),
 		maxPerState: v.Int("max_per_state"), maxStates: v.Int("max_states"),
 		prune: v.Bool("prune"), backtrack: v.Bool("backtrack"), greedySteps: v.Int("greedy_steps"),
-		output: v.String("output")}, nil
+		output: v.String("output"), checkCache: v.String("check_cache") == "item"}, nil
 }
 
 // CheckTask requires a fill space.
@@ -281,6 +284,9 @@ func (r *dfsRun) check(ctx context.Context, state, id string) (Verdicts, error) 
 	}
 	var jobs []*job
 	asked := map[string]bool{}
+	if !r.t.checkCache {
+		clear(r.verdicts)
+	}
 	for _, c := range checks {
 		if _, ok := r.verdicts[c.Prompt]; ok {
 			r.detail.CacheHits++
