@@ -24,6 +24,7 @@ type Preset struct {
 func Presets() []Preset {
 	presets := append(totPresets(), ReflexionPresets()...)
 	presets = append(presets, scPresets()...)
+	presets = append(presets, crosswordsPresets()...)
 	return append(presets, LATSPresets()...)
 }
 

@@ -5,7 +5,9 @@ import (
 	"strings"
 
 	"github.com/reasonbench/reasonbench/llm/sim"
+	simcrosswords "github.com/reasonbench/reasonbench/simulator/crosswords"
 	"github.com/reasonbench/reasonbench/tasks"
+	"github.com/reasonbench/reasonbench/tasks/crosswords"
 	"github.com/reasonbench/reasonbench/tasks/game24"
 	"github.com/reasonbench/reasonbench/tasks/gsm8k"
 	"github.com/reasonbench/reasonbench/tasks/hotpotqa"
@@ -30,6 +32,8 @@ func Tasks() []TaskSpec {
 			New: func() tasks.Task { return hotpotqa.NewTask() }, Sim: func() sim.Responder { return hotpotqa.SimResponder{} }},
 		{Name: "gsm8k", Doc: "GSM8K: the 1,319 grade-school math word problems of the test split, numeric answers; few-shot prompts of our own",
 			New: gsm8k.NewTask, Sim: func() sim.Responder { return qa.SimResponder{} }},
+		{Name: "crosswords", Doc: "Mini Crosswords: the ToT paper's 20 test 5x5 puzzles (mini0505 0, 5, ..., 95), letter/word/game; the reference's DFS with tot_dfs",
+			New: func() tasks.Task { return crosswords.NewTask() }, Sim: func() sim.Responder { return simcrosswords.Responder{} }},
 	}
 }
 
