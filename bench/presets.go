@@ -25,6 +25,7 @@ func Presets() []Preset {
 	presets := append(totPresets(), ReflexionPresets()...)
 	presets = append(presets, scPresets()...)
 	presets = append(presets, crosswordsPresets()...)
+	presets = append(presets, creativePresets()...)
 	return append(presets, LATSPresets()...)
 }
 

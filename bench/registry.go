@@ -5,8 +5,10 @@ import (
 	"strings"
 
 	"github.com/reasonbench/reasonbench/llm/sim"
+	simcreative "github.com/reasonbench/reasonbench/simulator/creative"
 	simcrosswords "github.com/reasonbench/reasonbench/simulator/crosswords"
 	"github.com/reasonbench/reasonbench/tasks"
+	"github.com/reasonbench/reasonbench/tasks/creative"
 	"github.com/reasonbench/reasonbench/tasks/crosswords"
 	"github.com/reasonbench/reasonbench/tasks/game24"
 	"github.com/reasonbench/reasonbench/tasks/gsm8k"
@@ -34,6 +36,8 @@ func Tasks() []TaskSpec {
 			New: gsm8k.NewTask, Sim: func() sim.Responder { return qa.SimResponder{} }},
 		{Name: "crosswords", Doc: "Mini Crosswords: the ToT paper's 20 test 5x5 puzzles (mini0505 0, 5, ..., 95), letter/word/game; the reference's DFS with tot_dfs",
 			New: func() tasks.Task { return crosswords.NewTask() }, Sim: func() sim.Responder { return simcrosswords.Responder{} }},
+		{Name: "creative", Doc: "Creative Writing: the ToT paper's 100 inputs of four sentences; four paragraphs ending in them; coherency 1-10 by a judge model (--judge-model, --judge-base-url; on the simulator a declared simulated judge)",
+			New: func() tasks.Task { return creative.NewTask() }, Sim: func() sim.Responder { return simcreative.Responder{} }},
 	}
 }
 
