@@ -78,6 +78,10 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzReading -fuzztime=30s ./tasks/reading/
 	$(GO) test -run='^$$' -fuzz=FuzzSimRespond -fuzztime=30s ./tasks/hotpotqa/
 	$(GO) test -run='^$$' -fuzz=FuzzLocalDocstore -fuzztime=30s ./tasks/hotpotqa/
+	$(GO) test -run='^$$' -fuzz=FuzzScore -fuzztime=30s ./tasks/crosswords/
+	$(GO) test -run='^$$' -fuzz=FuzzScore -fuzztime=30s ./tasks/creative/
+	$(GO) test -run='^$$' -fuzz=FuzzRespond -fuzztime=30s ./simulator/crosswords/
+	$(GO) test -run='^$$' -fuzz=FuzzRespond -fuzztime=30s ./simulator/creative/
 
 # Go benchmarks: harness overhead, parsers, search.
 bench-go:
