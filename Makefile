@@ -78,6 +78,10 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzReading -fuzztime=30s ./simulator/reading/
 	$(GO) test -run='^$$' -fuzz=FuzzSimRespond -fuzztime=30s ./simulator/hotpotqa/
 	$(GO) test -run='^$$' -fuzz=FuzzLocalDocstore -fuzztime=30s ./tasks/hotpotqa/
+	$(GO) test -run='^$$' -fuzz=FuzzScore -fuzztime=30s ./tasks/crosswords/
+	$(GO) test -run='^$$' -fuzz=FuzzScore -fuzztime=30s ./tasks/creative/
+	$(GO) test -run='^$$' -fuzz=FuzzRespond -fuzztime=30s ./simulator/crosswords/
+	$(GO) test -run='^$$' -fuzz=FuzzRespond -fuzztime=30s ./simulator/creative/
 
 # Go benchmarks: harness overhead, parsers, search.
 bench-go:
@@ -107,6 +111,10 @@ figures: build
 	$(BIN) run --db $(FIG_DB) -f experiments/hotpotqa-compare.yaml >/dev/null
 	$(BIN) report --db $(FIG_DB) --experiment hotpotqa-compare --format md > docs/hotpotqa-compare.md
 	$(BIN) plot --db $(FIG_DB) --experiment hotpotqa-compare --x tokens --y accuracy --logx --out docs/hotpotqa-compare.svg
+	$(BIN) run --db $(FIG_DB) -f experiments/tot-crosswords.yaml >/dev/null
+	$(BIN) report --db $(FIG_DB) --experiment tot-crosswords --format md > docs/tot-crosswords.md
+	$(BIN) run --db $(FIG_DB) -f experiments/tot-creative.yaml >/dev/null
+	$(BIN) report --db $(FIG_DB) --experiment tot-creative --format md > docs/tot-creative.md
 
 # The README's bench view screenshots (a ToT tree, a comparison), taken by the
 # browser test in headless Chromium (scripts/install-chromium.sh).

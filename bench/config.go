@@ -74,6 +74,32 @@ type Config struct {
 	// Shard, when set, runs only this shard's part of the range's items
 	// (bench run --shard I/N, shard.go); Range stays the whole range.
 	Shard *Shard `json:"shard,omitempty"`
+	// JudgeModel and JudgeBaseURL name the model scoring a judged task's
+	// outputs (creative writing's coherency); "" for the run's own model
+	// and endpoint.
+	JudgeModel   string `json:"judge_model,omitempty"`
+	JudgeBaseURL string `json:"judge_base_url,omitempty"`
+}
+
+// Judge returns the judge's model and endpoint: the run's unless set.
+func (c Config) Judge() (model, baseURL string) {
+	model, baseURL = c.Model, c.BaseURL
+	if c.JudgeModel != "" || c.JudgeBaseURL != "" {
+		if c.JudgeModel != "" {
+			model = c.JudgeModel
+		}
+		if c.JudgeBaseURL != "" {
+			baseURL = c.JudgeBaseURL
+		}
+	}
+	return model, baseURL
+}
+
+// SeparateJudge reports whether the judge is another model or endpoint
+// than the run's.
+func (c Config) SeparateJudge() bool {
+	m, u := c.Judge()
+	return m != c.Model || u != c.BaseURL
 }
 
 // DefaultConfig returns the defaults of `bench run`.
@@ -133,6 +159,12 @@ func (c Config) Validate() error {
 	for name, v := range c.ModelParams {
 		if err := checkModelParam(name, v); err != nil {
 			return err
+		}
+	}
+	if c.JudgeBaseURL != "" {
+		u, err := url.Parse(c.JudgeBaseURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("--judge-base-url %q: want http(s)://HOST[:PORT]/v1", c.JudgeBaseURL)
 		}
 	}
 	for _, b := range c.Endpoints() {

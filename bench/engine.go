@@ -202,6 +202,8 @@ func (p *plan) configKey() string {
 		Calls string `json:",omitempty"`
 		// A shard's part of the range (shard.go); empty when unsharded.
 		Shard string `json:",omitempty"`
+		// A judge other than the run's model or endpoint.
+		Judge string `json:",omitempty"`
 	}{Calls: p.calls, Task: c.Task, Strategy: c.Strategy, Range: p.rng.String(), Model: c.Model, Endpoint: PublicEndpoint(c.BaseURL),
 		Prompts: c.PromptDir, Params: p.params, Seed: c.Seed, ModelParams: c.ModelParams}
 	if d := datasetOf(p.task); d != nil && d.Path != "" {
@@ -209,6 +211,10 @@ func (p *plan) configKey() string {
 	}
 	if c.API == llm.APICompletions {
 		key.API = c.API
+	}
+	if c.SeparateJudge() {
+		m, u := c.Judge()
+		key.Judge = m + " @ " + PublicEndpoint(u)
 	}
 	if c.Think == llm.ThinkKeep {
 		key.Think = c.Think
@@ -314,6 +320,37 @@ func (p *plan) backend() (llm.Sampler, error) {
 	return llm.Chain(o,
 		llm.Retry(llm.RetryPolicy{MaxAttempts: p.cfg.Retries + 1, Base: 500 * time.Millisecond, Max: 30 * time.Second}),
 		p.adaptive.Middleware()), nil // inside Retry: it sees every attempt's 429
+}
+
+// judgeBackend is the sampler a judged task's judge calls go to: the
+// run's shared sampler, or for another judge model or endpoint its own
+// client (or the simulator) under the same limit and budget, costed at the
+// judge's price.
+func (e *Engine) judgeBackend(p *plan, shared llm.Sampler, budget *llm.Budget) (llm.Sampler, error) {
+	if _, ok := p.task.(tasks.Judged); !ok || !p.cfg.SeparateJudge() {
+		return shared, nil
+	}
+	model, baseURL := p.cfg.Judge()
+	var b llm.Sampler
+	if model == SimModel && baseURL == "" {
+		m, err := NewSim(p.cfg.Sim)
+		if err != nil {
+			return nil, ConfigError{err}
+		}
+		b = m
+	} else {
+		o, err := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: baseURL, APIKey: p.cfg.APIKey, Model: model, Timeout: p.cfg.Timeout,
+			API: p.cfg.API, MaxTokensField: p.cfg.MaxTokensField, MaxN: p.cfg.MaxN})
+		if err != nil {
+			return nil, ConfigError{fmt.Errorf("--judge-model/--judge-base-url: %w", err)}
+		}
+		b = llm.Chain(o, llm.Retry(llm.RetryPolicy{MaxAttempts: p.cfg.Retries + 1, Base: 500 * time.Millisecond, Max: 30 * time.Second}))
+	}
+	mws := []llm.Middleware{llm.Limit(p.concurrency()), budget.Meter()}
+	if price, ok := llm.DefaultPrices().With(p.cfg.Prices).Lookup(model); ok {
+		mws = append(mws, llm.CostAt(price))
+	}
+	return llm.Chain(b, mws...), nil
 }
 
 // concurrency is the bound on items and calls in flight: with --concurrency
@@ -499,7 +536,12 @@ func (e *Engine) execute(ctx context.Context, id int64, p *plan, backend llm.Sam
 	if price, ok := p.cfg.Price(); ok {
 		mws = append(mws, llm.CostAt(price))
 	}
-	runErr := e.solveAll(ctx, id, p, llm.Chain(backend, mws...), budget)
+	shared := llm.Chain(backend, mws...)
+	judge, err := e.judgeBackend(p, shared, budget)
+	if err != nil {
+		return Summary{}, err
+	}
+	runErr := e.solveAll(ctx, id, p, shared, judge, budget)
 	if err := e.recordReplicas(context.WithoutCancel(ctx), id, p); err != nil && runErr == nil {
 		runErr = err
 	}
@@ -576,7 +618,7 @@ func (r itemRecorder) RecordCall(ctx context.Context, c llm.CallRecord) error {
 //
 // Once the budget is spent no item starts and items that need another call
 // stop without a result (left for resume), while calls in flight finish.
-func (e *Engine) solveAll(ctx context.Context, runID int64, p *plan, sampler llm.Sampler, budget *llm.Budget) error {
+func (e *Engine) solveAll(ctx context.Context, runID int64, p *plan, sampler, judge llm.Sampler, budget *llm.Budget) error {
 	var (
 		mu       sync.Mutex
 		prog     = Progress{Total: len(p.instances)}
@@ -596,7 +638,7 @@ func (e *Engine) solveAll(ctx context.Context, runID int64, p *plan, sampler llm
 				stopErr = maxCostStop(budget)
 				return nil
 			}
-			it, err := e.solveOne(ctx, runID, p, sampler, budget, inst)
+			it, err := e.solveOne(ctx, runID, p, sampler, judge, budget, inst)
 			mu.Lock()
 			defer mu.Unlock()
 			if errors.Is(err, llm.ErrMaxCost) {
@@ -638,7 +680,7 @@ func (e *Engine) solveAll(ctx context.Context, runID int64, p *plan, sampler llm
 // maxCostStop is the error of a run stopped by its budget.
 func maxCostStop(b *llm.Budget) error { return llm.MaxCostError{Max: b.Max(), Spent: b.Spent()} }
 
-func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base llm.Sampler, budget *llm.Budget, inst tasks.Instance) (store.Item, error) {
+func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base, judgeBase llm.Sampler, budget *llm.Budget, inst tasks.Instance) (store.Item, error) {
 	calls := e.Store.CallLog(runID, inst.Index)
 	// Model parameters join the request before it is recorded and keyed;
 	// thinking is split after the cache, which keeps responses as sent.
@@ -665,8 +707,24 @@ func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base llm.Sa
 		Trace:      trace,
 		Checkpoint: itemCheckpoint{itemTrace: trace, calls: calls},
 		Memory:     runMemory{st: e.Store, run: runID, task: p.task.Name()}}
+	judgeErr := func() error { return nil }
+	if jt, ok := p.task.(tasks.Judged); ok {
+		// The judge's calls join the item's log and the run's cache, under
+		// the judge's own identity when it is another model.
+		judgeID := p.cfg.BackendIdentity()
+		if p.cfg.SeparateJudge() {
+			m, u := p.cfg.Judge()
+			judgeID = "judge " + m + " @ " + PublicEndpoint(u)
+		}
+		js := llm.Chain(judgeBase, budget.Gate(), llm.Record(itemRecorder{log: calls, eager: !p.cfg.InProcess()}),
+			p.think, llm.Cache(e.Store.ResponseCache(runID), p.cfg.Cache, judgeID))
+		env.Task, judgeErr = jt.WithJudge(ctx, tasks.Judge{Sampler: js, Prompts: p.prompts, Seed: env.Seed})
+	}
 	start := time.Now()
 	res, err := p.strategy.Solve(ctx, env, inst)
+	if err == nil {
+		err = judgeErr()
+	}
 	// Stored whatever happened: an interrupted item's calls are kept for
 	// inspection until a resume drops them.
 	if ferr := calls.Flush(context.WithoutCancel(ctx)); ferr != nil {

@@ -24,6 +24,8 @@ type Preset struct {
 func Presets() []Preset {
 	presets := append(totPresets(), ReflexionPresets()...)
 	presets = append(presets, scPresets()...)
+	presets = append(presets, crosswordsPresets()...)
+	presets = append(presets, creativePresets()...)
 	return append(presets, LATSPresets()...)
 }
 

@@ -112,6 +112,9 @@ func ScoreLines(task tasks.Task, r io.Reader, w io.Writer, o ScoreOptions) (Scor
 			metricSums[k] += v
 			metricCounts[k]++
 		}
+		if len(score.Metrics) > 0 { // also together, as {"metrics": {...}}
+			rec["metrics"] = score.Metrics
+		}
 		if o.GroupBy != "" {
 			gk, ok := rec[o.GroupBy]
 			if !ok {

@@ -27,14 +27,30 @@ type PackMapping struct {
 
 // Packs are the reference repositories bench prompts import knows.
 var Packs = map[string][]PackSource{
-	// princeton-nlp/tree-of-thought-llm: the Game of 24 prompts.
-	"tot": {{File: "src/tot/prompts/game24.py", Texts: []PackMapping{
-		{"standard_prompt", "game24/io", true},
-		{"cot_prompt", "game24/cot", true},
-		{"propose_prompt", "game24/propose", true},
-		{"value_prompt", "game24/value", true},
-		{"value_last_step_prompt", "game24/value_last", true},
-	}}},
+	// princeton-nlp/tree-of-thought-llm: the Game of 24, Mini Crosswords
+	// and Creative Writing prompts. The text task's vote and score prompts
+	// are plain text the choices and the passage are appended to.
+	"tot": {
+		{File: "src/tot/prompts/game24.py", Texts: []PackMapping{
+			{"standard_prompt", "game24/io", true},
+			{"cot_prompt", "game24/cot", true},
+			{"propose_prompt", "game24/propose", true},
+			{"value_prompt", "game24/value", true},
+			{"value_last_step_prompt", "game24/value_last", true},
+		}},
+		{File: "src/tot/prompts/crosswords.py", Texts: []PackMapping{
+			{"standard_prompt", "crosswords/io", true},
+			{"cot_prompt", "crosswords/cot", true},
+			{"propose_prompt", "crosswords/propose", true},
+			{"value_prompt", "crosswords/value", true},
+		}},
+		{File: "src/tot/prompts/text.py", Texts: []PackMapping{
+			{"standard_prompt", "creative/io", true},
+			{"cot_prompt", "creative/cot", true},
+			{"vote_prompt", "creative/vote", false},
+			{"score_prompt", "creative/score", false},
+		}},
+	},
 	// noahshinn/reflexion: the HotpotQA agents' prompts and few-shot
 	// examples (strategy reflexion_ref).
 	"reflexion": {

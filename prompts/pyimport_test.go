@@ -240,7 +240,9 @@ func TestImportPacks(t *testing.T) {
 		pack  string
 		files map[string]string
 	}{
-		{"tot", map[string]string{"src/tot/prompts/game24.py": fixtureTotPy}},
+		{"tot", map[string]string{"src/tot/prompts/game24.py": fixtureTotPy,
+			"src/tot/prompts/crosswords.py": "standard_prompt = '''\nIO {input}\nOutput:\n'''\ncot_prompt = 'CoT {input}'\npropose_prompt = '''P\n\n{input}\n\nuse \"h1. apple (medium)\"\n'''\nvalue_prompt = 'V {input}\\n'\n",
+			"src/tot/prompts/text.py":       "standard_prompt = '''\nW {input}\n'''\ncot_prompt = '''\nW {input}\n\nPlan:\n'''\nvote_prompt = '''conclude \"The best choice is {s}\"\n'''\nscore_prompt = '''\"Thus the coherency score is {s}\"\n'''\n"}},
 		{"reflexion", map[string]string{"hotpotqa_runs/prompts.py": fixtureReflexionPrompts, "hotpotqa_runs/fewshots.py": fixtureReflexionFewshots}},
 	} {
 		src := writeFiles(t, tc.files)

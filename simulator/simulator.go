@@ -1,6 +1,7 @@
 // Package simulator is the home of the simulated model's task knowledge:
 // one responder package per task (simulator/game24, simulator/hotpotqa,
-// simulator/qa for file tasks and GSM8K), over the core in llm/sim (seeds,
+// simulator/qa for file tasks and GSM8K, simulator/crosswords,
+// simulator/creative), over the core in llm/sim (seeds,
 // noise parameters, the Responder interface) and the shared prompt reader
 // simulator/reading. A task package is the real task only and never
 // imports this tree; a responder may import its task for what a model
@@ -15,6 +16,8 @@ package simulator
 
 import (
 	"github.com/reasonbench/reasonbench/llm/sim"
+	"github.com/reasonbench/reasonbench/simulator/creative"
+	"github.com/reasonbench/reasonbench/simulator/crosswords"
 	"github.com/reasonbench/reasonbench/simulator/game24"
 	"github.com/reasonbench/reasonbench/simulator/hotpotqa"
 	"github.com/reasonbench/reasonbench/simulator/qa"
@@ -31,5 +34,7 @@ func New(p sim.Params) (*sim.Model, error) {
 		qa.Responder{},
 		game24.NewResponder(),
 		hotpotqa.Responder{},
+		crosswords.Responder{},
+		creative.Responder{},
 	)
 }

@@ -190,7 +190,7 @@ func (t *tot) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result, 
 	score := env.Task.Score(inst, out)
 	return Result{
 		Output: out, Score: score, Accuracy: boolFloat(score.Correct),
-		Metrics: map[string]float64{"any_at_b": boolFloat(anyOK), "top1": boolFloat(score.Correct)},
+		Metrics: mergeMetrics(map[string]float64{"any_at_b": boolFloat(anyOK), "top1": boolFloat(score.Correct)}, score.Metrics),
 		Detail:  d,
 	}, nil
 }
@@ -208,6 +208,12 @@ func (t *tot) expand(ctx context.Context, env Env, space tasks.ThoughtSpace, ins
 			return nil, err
 		}
 		var out []string
+		if j, ok := space.(tasks.SampleJoiner); ok { // the sample joins whole (creative writing)
+			for _, c := range resp.Choices {
+				out = append(out, j.JoinSample(state, c.Content))
+			}
+			return out, nil
+		}
 		for _, c := range resp.Choices {
 			line, _, _ := strings.Cut(strings.TrimSpace(c.Content), "\n")
 			if line = strings.TrimSpace(line); line != "" {

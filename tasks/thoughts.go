@@ -57,3 +57,9 @@ type ThoughtModes interface {
 	// modes (value, vote) the space supports.
 	ThoughtModes() (generate, evaluate []string)
 }
+
+// SampleJoiner is implemented by thought spaces whose samples extend a
+// state whole (a plan, then a passage) instead of by their first line.
+type SampleJoiner interface {
+	JoinSample(state, sample string) string
+}

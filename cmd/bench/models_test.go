@@ -426,6 +426,8 @@ func TestEveryStrategyOnCompletions(t *testing.T) {
 		"tot":  {"--set", "generate=sample", "--set", "evaluate=vote", "--set", "b=1"},
 		"mcts": {"--set", "iterations=3", "--set", "generate=sample", "--set", "evaluate=vote"},
 		"lats": {"--set", "iterations=2"},
+		// tot_dfs needs a fill space: Mini Crosswords.
+		"tot_dfs": {"--task", "crosswords", "--set", "max_states=5"},
 	}
 	for _, spec := range strategies.Registry() {
 		s, err := spec.New(mustResolve(t, spec))
@@ -435,7 +437,7 @@ func TestEveryStrategyOnCompletions(t *testing.T) {
 		co, chatOnly := s.(strategies.ChatOnly)
 		needsChat := chatOnly && co.NeedsChat() != ""
 		args := append([]string{"run", "--db", db, "--base-url", url, "--model", "sim", "--api", "completions",
-			"--task", "hotpotqa", "--strategy", spec.Name, "--range", "0:2"}, small[spec.Name]...)
+			"--task", "hotpotqa", "--strategy", spec.Name, "--range", "0:2"}, small[spec.Name]...) // a later --task wins
 		code, _, stderr := cli(t, args...)
 		switch {
 		case needsChat && (code != 2 || !strings.Contains(stderr, "needs --api chat")):

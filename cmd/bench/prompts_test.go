@@ -34,12 +34,22 @@ func TestPromptsExportImport(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(src, "src", "tot", "prompts", "game24.py"), []byte(py), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	cw := "standard_prompt = 'CW IO {input}'\ncot_prompt = 'CW CoT {input}'\npropose_prompt = 'CW P {input}'\nvalue_prompt = 'CW V {input}'\n"
+	text := "standard_prompt = 'T IO {input}'\ncot_prompt = 'T CoT {input}'\nvote_prompt = 'T vote \"{s}\"'\ncompare_prompt = 'T cmp'\nscore_prompt = '''T score {s}\n'''\n"
+	for name, body := range map[string]string{"crosswords.py": cw, "text.py": text} {
+		if err := os.WriteFile(filepath.Join(src, "src", "tot", "prompts", name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	out := filepath.Join(dir, "imported")
-	if code, stdout, errs := cli(t, "prompts", "import", "--from", "tot", src, "--out", out); code != 0 || strings.Count(stdout, "\n") != 5 {
+	if code, stdout, errs := cli(t, "prompts", "import", "--from", "tot", src, "--out", out); code != 0 || strings.Count(stdout, "\n") != 13 {
 		t.Fatalf("import: %d %q %q", code, stdout, errs)
 	}
-	if b, _ := os.ReadFile(filepath.Join(out, "game24", "value_last.txt")); string(b) != "L {{.Input}} {{.Answer}}" {
-		t.Errorf("value_last = %q", b)
+	for name, want := range map[string]string{"game24/value_last": "L {{.Input}} {{.Answer}}", "crosswords/propose": "CW P {{.Input}}",
+		"creative/cot": "T CoT {{.Input}}", "creative/vote": "T vote \"{s}\"", "creative/score": "T score {s}\n"} {
+		if b, _ := os.ReadFile(filepath.Join(out, filepath.FromSlash(name)+".txt")); string(b) != want {
+			t.Errorf("%s = %q, want %q", name, b, want)
+		}
 	}
 
 	for _, tc := range []struct {

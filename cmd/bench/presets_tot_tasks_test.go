@@ -1,0 +1,120 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/reasonbench/reasonbench/bench"
+	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/llm/sim"
+)
+
+// TestCrosswordsCreativePresetsInProcessAndServed: every tot-crosswords and
+// tot-creative preset runs offline on the simulator and through bench
+// serve-sim on 127.0.0.1 with the same numbers (the judge's included).
+func TestCrosswordsCreativePresetsInProcessAndServed(t *testing.T) {
+	url := startServeSim(t)
+	dir := t.TempDir()
+	for _, name := range []string{"tot-crosswords/io", "tot-crosswords/cot", "tot-crosswords/tot", "tot-crosswords/tot-no-prune",
+		"tot-crosswords/tot-no-backtrack", "tot-crosswords/tot-best-state", "tot-creative/io", "tot-creative/cot", "tot-creative/tot"} {
+		var sums [2]map[string]any
+		for i, extra := range [][]string{nil, {"--base-url", url}} {
+			args := append([]string{"run", "--db", filepath.Join(dir, fmt.Sprintf("%d.db", i)), "--preset", name, "--range", "0:3", "--json"}, extra...)
+			code, out, stderr := cli(t, args...)
+			if code != 0 {
+				t.Fatalf("%s %v: exit %d: %s", name, extra, code, stderr)
+			}
+			if err := json.Unmarshal([]byte(out), &sums[i]); err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range []string{"run_id", "wall_seconds"} {
+				delete(sums[i], k)
+			}
+		}
+		a, _ := json.Marshal(sums[0])
+		b, _ := json.Marshal(sums[1])
+		if sums[0]["n"] != 3.0 || sums[0]["calls"] == 0.0 {
+			t.Errorf("%s: %s", name, a)
+		}
+		if string(a) != string(b) {
+			t.Errorf("%s:\nin process %s\nserved     %s", name, a, b)
+		}
+	}
+}
+
+// TestCrosswordsCreativeToTResumeAfterKill kills `bench run` of the ToT
+// presets of both tasks with SIGKILL part way, resumes, and compares the
+// numbers with an uninterrupted run.
+func TestCrosswordsCreativeToTResumeAfterKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a child process")
+	}
+	m, err := bench.NewSim(sim.DefaultParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(llm.NewServer(m, llm.ServerOptions{Latency: 2 * time.Millisecond}))
+	defer srv.Close()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		preset      string
+		n, killAt   int
+		concurrency string
+	}{{"tot-crosswords/tot", 12, 4, "2"}, {"tot-creative/tot", 30, 8, "2"}} {
+		args := func(db string) []string {
+			return []string{"run", "--db", db, "--base-url", srv.URL + "/v1", "--preset", tc.preset,
+				"--range", fmt.Sprintf("0:%d", tc.n), "--concurrency", tc.concurrency, "--json"}
+		}
+		refDB := filepath.Join(dir, fmt.Sprintf("ref%d.db", tc.n))
+		code, out, stderr := cli(t, args(refDB)...)
+		if code != 0 {
+			t.Fatalf("%s reference run: %s", tc.preset, stderr)
+		}
+		var ref bench.Summary
+		if err := json.Unmarshal([]byte(out), &ref); err != nil {
+			t.Fatal(err)
+		}
+		db := filepath.Join(dir, fmt.Sprintf("killed%d.db", tc.n))
+		cmd := exec.Command(os.Args[0], args(db)...)
+		cmd.Env = append(os.Environ(), childEnv+"=1")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(60 * time.Second)
+		for countItems(t, db) < tc.killAt {
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				t.Fatalf("%s: the child stored fewer than %d items in 60s", tc.preset, tc.killAt)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		if err := cmd.Process.Kill(); err != nil {
+			t.Fatal(err)
+		}
+		cmd.Wait()
+		stored := countItems(t, db)
+		if stored >= tc.n {
+			t.Fatalf("%s: the child finished (%d items) before it was killed", tc.preset, stored)
+		}
+		code, out, stderr = cli(t, "resume", "--last", "--db", db, "--json")
+		if code != 0 {
+			t.Fatalf("%s resume: %s", tc.preset, stderr)
+		}
+		var got bench.Summary
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatal(err)
+		}
+		mg, _ := json.Marshal(got.Metrics)
+		mr, _ := json.Marshal(ref.Metrics)
+		if got.N != tc.n || got.Status != "done" || got.Accuracy != ref.Accuracy || got.Calls != ref.Calls ||
+			got.PromptTokens != ref.PromptTokens || string(mg) != string(mr) {
+			t.Errorf("%s killed at %d items and resumed: %+v\nuninterrupted: %+v", tc.preset, stored, got, ref)
+		}
+	}
+}
