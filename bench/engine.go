@@ -716,7 +716,7 @@ func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base, judge
 			m, u := p.cfg.Judge()
 			judgeID = "judge " + m + " @ " + PublicEndpoint(u)
 		}
-		js := llm.Chain(judgeBase, budget.Gate(), llm.Record(itemRecorder{log: calls, eager: !p.cfg.InProcess()}),
+		js := llm.Chain(judgeBase, budget.Gate(), identify, llm.Record(itemRecorder{log: calls, eager: !p.cfg.InProcess()}),
 			p.think, llm.Cache(e.Store.ResponseCache(runID), p.cfg.Cache, judgeID))
 		env.Task, judgeErr = jt.WithJudge(ctx, tasks.Judge{Sampler: js, Prompts: p.prompts, Seed: env.Seed})
 	}

@@ -25,6 +25,14 @@ func identityConfigs() []struct {
 		return cfg
 	}
 	t07 := 0.7
+	withPreset := func(name, rng string) Config {
+		cfg, err := ApplyPreset(DefaultConfig(), name)
+		if err != nil {
+			panic(err)
+		}
+		cfg.Range = rng
+		return cfg
+	}
 	tot5, _ := ApplyPreset(DefaultConfig(), "tot-game24/tot-b5")
 	tot5.Range = "900:906"
 	return []struct {
@@ -51,6 +59,11 @@ func identityConfigs() []struct {
 		{"reflexion_ref-cot", mk("hotpotqa", "reflexion_ref", "0:6", map[string]any{"agent": "cot", "trials": 3, "temperature": t07})},
 		{"reflexion_ref-react", mk("hotpotqa", "reflexion_ref", "0:6", map[string]any{"agent": "react", "reflection": "last_attempt_and_reflexion", "trials": 3, "temperature": t07})},
 		{"selfrefine", mk("game24", "selfrefine", "900:906", map[string]any{"iterations": 3, "temperature": t07})},
+		{"tot_dfs-crosswords", mk("crosswords", "tot_dfs", "0:3", map[string]any{"max_states": 20, "temperature": t07})},
+		{"tot_dfs-no-check-cache", mk("crosswords", "tot_dfs", "0:3", map[string]any{"max_states": 20, "check_cache": "off", "temperature": t07})},
+		{"tot_dfs-greedy", mk("crosswords", "tot_dfs", "0:3", map[string]any{"backtrack": false, "greedy_steps": 6, "temperature": t07})},
+		{"creative-tot-vote-judged", withPreset("tot-creative/tot", "0:3")},
+		{"creative-cot-judged", mk("creative", "cot", "0:4", map[string]any{"k": 3, "temperature": t07})},
 	}
 }
 

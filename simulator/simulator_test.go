@@ -25,6 +25,13 @@ var neutral = map[string]bool{"tasks": true, "tasks/squad": true, "tasks/prose":
 // (tasks/qa/tools.go), so its responder names them as they do.
 var alsoUses = map[string]string{"qa": "tasks/hotpotqa"}
 
+// declaredKnowledge is what a responder may embed: knowledge it declares
+// as a model's, with no test item in it. Crosswords knows the clue/answer
+// pairs of the source's non-test puzzles (its package says how they were
+// chosen; its test checks against the whole source that no answer found
+// only in test puzzles is there).
+var declaredKnowledge = map[string]string{"crosswords": "data/lexicon.json"}
+
 // bannedImports would let a responder read something besides the prompt:
 // files (a task's data), embedded files, the network.
 var bannedImports = map[string]bool{"os": true, "embed": true, "io/fs": true, "net": true, "net/http": true}
@@ -55,12 +62,16 @@ func TestSimSourceReadsNoGold(t *testing.T) {
 		}
 		dir := filepath.ToSlash(filepath.Dir(p))
 		files[dir]++
-		file, err := parser.ParseFile(fset, p, nil, 0)
+		file, err := parser.ParseFile(fset, p, nil, parser.ParseComments)
 		if err != nil {
 			return err
 		}
 		for _, im := range file.Imports {
 			ip, _ := strconv.Unquote(im.Path.Value)
+			if ip == "embed" && declaredKnowledge[path.Base(dir)] != "" {
+				checkEmbeds(t, p, file, declaredKnowledge[path.Base(dir)])
+				continue
+			}
 			if bannedImports[ip] {
 				t.Errorf("%s imports %s: a responder reads only the prompt", p, ip)
 			}
@@ -97,5 +108,26 @@ func TestSimSourceReadsNoGold(t *testing.T) {
 		if files[dir] == 0 {
 			t.Errorf("no source scanned in simulator/%s", dir)
 		}
+	}
+}
+
+// checkEmbeds allows a file to embed only its declared knowledge.
+func checkEmbeds(t *testing.T, p string, file *ast.File, allowed string) {
+	t.Helper()
+	n := 0
+	for _, cg := range file.Comments {
+		for _, c := range cg.List {
+			rest, ok := strings.CutPrefix(c.Text, "//go:embed ")
+			if !ok {
+				continue
+			}
+			n++
+			if strings.TrimSpace(rest) != allowed {
+				t.Errorf("%s embeds %s: a responder may embed only its declared knowledge %s", p, rest, allowed)
+			}
+		}
+	}
+	if n == 0 {
+		t.Errorf("%s imports embed but embeds nothing", p)
 	}
 }

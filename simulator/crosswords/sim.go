@@ -25,8 +25,12 @@ import (
 	"github.com/reasonbench/reasonbench/llm/sim"
 )
 
-//go:embed data/mini0505.json
-var allJSON []byte
+// lexiconJSON is the declared vocabulary: [clue, answer] pairs of the
+// non-test puzzles of mini0505.json (every puzzle but 0, 5, ..., 95),
+// written once from that file; no test puzzle's grid is here.
+//
+//go:embed data/lexicon.json
+var lexiconJSON []byte
 
 // Markers of the bundled templates (prompts/crosswords), as a model
 // recognises an instruction.
@@ -65,36 +69,19 @@ func tokens(clue string) []string {
 }
 
 var loadLexicon = sync.OnceValue(func() *lexicon {
-	var raw [][2][]string
+	var pairs [][2]string
 	lx := &lexicon{clue: map[string]map[string]bool{}}
-	if err := json.Unmarshal(allJSON, &raw); err != nil {
+	if err := json.Unmarshal(lexiconJSON, &pairs); err != nil {
 		return lx
 	}
-	for i, r := range raw {
-		if i < 100 && i%5 == 0 { // a test puzzle: not known
-			continue
+	for _, p := range pairs {
+		word := strings.ToUpper(p[1])
+		if lx.clue[word] == nil {
+			lx.clue[word] = map[string]bool{}
+			lx.words = append(lx.words, word)
 		}
-		clues, sol := r[0], r[1]
-		if len(clues) != 10 || len(sol) != 25 {
-			continue
-		}
-		for c := range 10 {
-			var w strings.Builder
-			for k := range 5 {
-				if c < 5 {
-					w.WriteString(sol[c*5+k])
-				} else {
-					w.WriteString(sol[k*5+c-5])
-				}
-			}
-			word := strings.ToUpper(w.String())
-			if lx.clue[word] == nil {
-				lx.clue[word] = map[string]bool{}
-				lx.words = append(lx.words, word)
-			}
-			for _, t := range tokens(clues[c]) {
-				lx.clue[word][t] = true
-			}
+		for _, t := range tokens(p[0]) {
+			lx.clue[word][t] = true
 		}
 	}
 	slices.Sort(lx.words)

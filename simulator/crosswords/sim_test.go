@@ -3,6 +3,7 @@ package crosswords
 import (
 	"encoding/json"
 	"math/rand/v2"
+	"os"
 	"testing"
 
 	"github.com/reasonbench/reasonbench/llm"
@@ -11,11 +12,16 @@ import (
 	"github.com/reasonbench/reasonbench/tasks/crosswords"
 )
 
-// TestKnowsNoTestOnlyAnswer: an answer that occurs only in test puzzles is
-// not in the simulator's vocabulary, and one in other puzzles is.
+// TestKnowsNoTestOnlyAnswer: against the whole source file (test data
+// only, never the simulator's), an answer that occurs only in test puzzles
+// is not in the simulator's vocabulary, and one in other puzzles is.
 func TestKnowsNoTestOnlyAnswer(t *testing.T) {
+	all, err := os.ReadFile("testdata/mini0505.json")
+	if err != nil {
+		t.Fatal(err)
+	}
 	var raw [][2][]string
-	if err := json.Unmarshal(allJSON, &raw); err != nil {
+	if err := json.Unmarshal(all, &raw); err != nil {
 		t.Fatal(err)
 	}
 	in := map[string]map[bool]bool{} // word → test? → seen

@@ -2,6 +2,8 @@ package creative
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -25,7 +27,6 @@ type judging struct {
 	j      tasks.Judge
 	mu     sync.Mutex
 	scores map[string]float64
-	n      int
 	err    error
 }
 
@@ -84,8 +85,10 @@ func (jd *judging) score(output string) (float64, bool) {
 		jd.err = err
 		return 0, false
 	}
-	call := fmt.Sprintf("p%d/judge", jd.n)
-	jd.n++
+	// One draw per distinct passage, named by its digest, so the judge's
+	// answers do not depend on the order passages are scored in.
+	sum := sha256.Sum256([]byte(output))
+	call := "judge/" + hex.EncodeToString(sum[:8])
 	resp, err := jd.j.Sampler.Sample(jd.ctx, llm.Request{Messages: []llm.Message{{Role: "user", Content: prompt + Passage(output)}},
 		N: JudgeSamples, Temperature: llm.Temp(JudgeTemperature), Seed: jd.j.Seed, Purpose: "judge", Call: call})
 	if err != nil {
