@@ -148,9 +148,18 @@ func Merge(ctx context.Context, out *Store, srcs []MergeSource, o MergeOptions) 
 		return res, fmt.Errorf("merge: %w", err)
 	}
 	for _, r := range outRuns {
-		if info, err := o.Describe(r); err == nil {
-			existing[identity(info.Fields)] = r
+		info, err := o.Describe(r)
+		if err != nil {
+			continue
 		}
+		ident := identity(info.Fields)
+		// Items added to a shard's run would make a run that still says
+		// it is one shard, under the shard's config key.
+		if _, merging := groups[ident]; merging && info.Shard != nil {
+			return res, fmt.Errorf("%w: the output already holds run %d, shard %d/%d of a configuration being merged; merge into a new database (or one holding merged runs only)",
+				ErrMergeMismatch, r.ID, info.Shard.Index, info.Shard.Count)
+		}
+		existing[ident] = r
 	}
 	// Everything goes in one transaction, prompts and dictionaries too, so
 	// that a merge that fails leaves out as it was.

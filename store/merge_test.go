@@ -510,3 +510,21 @@ func TestFailedMergeLeavesOutputUnchanged(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeIntoAShardRefused checks that merging into a database that holds
+// a shard of the configuration merged is refused (its run would hold every
+// item and still say it is one shard) and changes nothing.
+func TestMergeIntoAShardRefused(t *testing.T) {
+	ctx := context.Background()
+	s0, s1 := openNamed(t, "s0.db"), openNamed(t, "s1.db")
+	makeShard(t, s0, 1, 900, 906, 0, 2, 1)
+	makeShard(t, s1, 1, 900, 906, 1, 2, 1)
+	before := tableDump(t, s0)
+	_, err := Merge(ctx, s0, []MergeSource{{"s1.db", s1}}, MergeOptions{Describe: describeForTest})
+	if !errors.Is(err, ErrMergeMismatch) || !strings.Contains(err.Error(), "already holds run 1, shard 0/2") || !strings.Contains(err.Error(), "new database") {
+		t.Fatalf("merging into a shard's database: %v", err)
+	}
+	if after := tableDump(t, s0); after != before {
+		t.Errorf("a refused merge changed the shard's database")
+	}
+}
