@@ -42,7 +42,10 @@ type ReplicaStat struct {
 // Replicas spreads calls over several replicas of one model: each call goes
 // to the replica with the fewest calls in flight (ties: the one that served
 // fewest), and a replica that refuses connections or fails several times in
-// a row is set aside for a while, then tried again. The request is passed on
+// a row is set aside for a while, then tried again with one call at a time
+// until one succeeds (a replica that hangs would otherwise take a share of
+// every call in flight each time it comes back); one that fails that trial
+// goes aside again at once. The request is passed on
 // unchanged, seed included, so the answer does not depend on the replica
 // that gives it. It sits inside Retry: a failed attempt returns its error,
 // and Retry's next attempt goes to another replica.
@@ -59,6 +62,7 @@ type replicaState struct {
 	streak         int // failures in a row
 	asideUntil     time.Time
 	cooldown       time.Duration
+	trial          bool // back from aside, no success since: one call at a time
 }
 
 // NewReplicas spreads calls over reps (at least one).
@@ -101,7 +105,7 @@ func (r *Replicas) pick() *replicaState {
 	now := r.opts.Now()
 	var best *replicaState
 	for _, rep := range r.reps {
-		if rep.asideUntil.After(now) {
+		if rep.asideUntil.After(now) || (rep.trial && rep.inflight > 0) {
 			continue
 		}
 		if best == nil || rep.inflight < best.inflight ||
@@ -128,17 +132,17 @@ func (r *Replicas) done(ctx context.Context, rep *replicaState, err error) {
 	switch {
 	case err == nil:
 		rep.served++
-		rep.streak, rep.cooldown = 0, r.opts.Cooldown
+		rep.streak, rep.cooldown, rep.trial = 0, r.opts.Cooldown, false
 	case ctx.Err() != nil || !replicaFault(err):
 		// The caller gave up, or the request itself is at fault (a 400,
 		// a refused parameter): not the replica's doing.
 	default:
 		rep.failed++
 		rep.streak++
-		if rep.streak >= r.opts.Failures || errors.Is(err, syscall.ECONNREFUSED) {
+		if rep.streak >= r.opts.Failures || rep.trial || errors.Is(err, syscall.ECONNREFUSED) {
 			rep.asideUntil = r.opts.Now().Add(rep.cooldown)
 			rep.cooldown = min(2*rep.cooldown, r.opts.MaxCooldown)
-			rep.streak = 0
+			rep.streak, rep.trial = 0, true
 		}
 	}
 }

@@ -193,3 +193,67 @@ func TestReplicasInsideRetry(t *testing.T) {
 		t.Errorf("a asked %d times, b %d; want once each", a.calls, b.calls)
 	}
 }
+
+// TestReplicasTrialOneCallAtATime checks that a replica back from aside
+// takes one call at a time until one succeeds (calls that overlap the
+// trial go to the others), that failing the trial sets it aside again at
+// once, for twice as long, and that after a success it takes its share.
+func TestReplicasTrialOneCallAtATime(t *testing.T) {
+	a, b := &fakeReplica{name: "a"}, &fakeReplica{name: "b"}
+	clk := &clock{time.Unix(0, 0)}
+	r := newTestReplicas(clk, a, b) // Failures 2, cooldown 1s
+	ctx := context.Background()
+	hang := errors.Join(errors.New("no answer"), context.DeadlineExceeded)
+	a.set(hang)
+	for range 2 { // b has served more each time: the calls go to a
+		r.mu.Lock()
+		r.reps[1].served = 10
+		r.mu.Unlock()
+		r.Sample(ctx, Request{})
+	}
+	if st := r.Stats(); !st[0].Aside || st[0].Failed != 2 {
+		t.Fatalf("a after two timeouts: %+v", st[0])
+	}
+	clk.t = clk.t.Add(time.Second)
+	overlap := func(n int) (onA, onB int) {
+		gate := make(chan struct{})
+		a.mu.Lock()
+		a.gate = gate
+		a.mu.Unlock()
+		b.mu.Lock()
+		b.gate = gate
+		b.mu.Unlock()
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Add(1)
+			go func() { defer wg.Done(); r.Sample(ctx, Request{}) }()
+			waitFor(t, func() bool { return inflight(r) == i+1 })
+		}
+		r.mu.Lock()
+		onA, onB = r.reps[0].inflight, r.reps[1].inflight
+		r.mu.Unlock()
+		close(gate)
+		wg.Wait()
+		a.gate, b.gate = nil, nil
+		return onA, onB
+	}
+	if onA, onB := overlap(6); onA != 1 || onB != 5 {
+		t.Errorf("six overlapping calls with a on trial: %d on a, %d on b; want 1 and 5", onA, onB)
+	}
+	// The trial call timed out: a is aside again after one failure, for 2s.
+	if st := r.Stats(); !st[0].Aside || st[0].Failed != 3 {
+		t.Fatalf("a after failing its trial: %+v", st[0])
+	}
+	clk.t = clk.t.Add(1500 * time.Millisecond)
+	if st := r.Stats(); !st[0].Aside {
+		t.Errorf("a back before its doubled cooldown")
+	}
+	clk.t = clk.t.Add(time.Second)
+	a.set(nil)
+	if resp, err := r.Sample(ctx, Request{Seed: 5}); err != nil || resp.Choices[0].Content != "a seed 5" {
+		t.Fatalf("a's trial after its cooldown: %v %v", resp, err)
+	}
+	if onA, onB := overlap(6); onA != 3 || onB != 3 {
+		t.Errorf("six overlapping calls after a's trial succeeded: %d on a, %d on b; want 3 each", onA, onB)
+	}
+}

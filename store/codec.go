@@ -214,6 +214,18 @@ func readDicts(ctx context.Context, q querier) (map[int64][]byte, error) {
 	return dicts, nil
 }
 
+// forget drops the encoder and decoder, so that the next writer and reader
+// read the dictionaries again: after a rolled-back transaction that stored
+// a dictionary, the id it had may be given to another. They are dropped,
+// not closed: another goroutine may be using them (neither keeps
+// goroutines of its own).
+func (c *codec) forget() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.enc, c.encDict, c.covered, c.stale = nil, 0, nil, false
+	c.dec, c.dicts = nil, nil
+}
+
 // close releases the codec's encoder and decoder.
 func (c *codec) close() {
 	c.mu.Lock()

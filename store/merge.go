@@ -148,27 +148,48 @@ func Merge(ctx context.Context, out *Store, srcs []MergeSource, o MergeOptions) 
 		return res, fmt.Errorf("merge: %w", err)
 	}
 	for _, r := range outRuns {
-		if info, err := o.Describe(r); err == nil {
-			existing[identity(info.Fields)] = r
+		info, err := o.Describe(r)
+		if err != nil {
+			continue
 		}
+		ident := identity(info.Fields)
+		// Items added to a shard's run would make a run that still says
+		// it is one shard, under the shard's config key.
+		if _, merging := groups[ident]; merging && info.Shard != nil {
+			return res, fmt.Errorf("%w: the output already holds run %d, shard %d/%d of a configuration being merged; merge into a new database (or one holding merged runs only)",
+				ErrMergeMismatch, r.ID, info.Shard.Index, info.Shard.Count)
+		}
+		existing[ident] = r
 	}
-	// Prompts first (the output's dictionary is made of them), then the
-	// dictionaries blobs may be copied under.
-	m := &merger{out: out, dictOK: make([]map[uint32]bool, len(srcs)), srcs: srcs}
-	for i, src := range srcs {
-		if err := copyPrompts(ctx, src.Store, out); err != nil {
-			return res, fmt.Errorf("merge %s: %w", src.Name, err)
-		}
-		if m.dictOK[i], err = shareDicts(ctx, src.Store, out); err != nil {
-			return res, fmt.Errorf("merge %s: %w", src.Name, err)
-		}
-	}
-	w, err := out.beginWrite(ctx)
+	// Everything goes in one transaction, prompts and dictionaries too, so
+	// that a merge that fails leaves out as it was.
+	w, err := out.beginWriteIn(ctx)
 	if err != nil {
 		return res, fmt.Errorf("merge: %w", err)
 	}
-	defer w.Rollback()
-	m.w = w
+	committed := false
+	defer func() {
+		if !committed {
+			w.Rollback()
+			// The codec may know a dictionary the rollback took back.
+			out.codec.forget()
+		}
+	}()
+	// Prompts first (the output's dictionary is made of them), then the
+	// dictionaries blobs may be copied under, then the encoder of out's
+	// dictionary for the blobs that must be compressed again.
+	m := &merger{out: out, w: w, dictOK: make([]map[uint32]bool, len(srcs)), srcs: srcs}
+	for i, src := range srcs {
+		if err := copyPrompts(ctx, src.Store, w); err != nil {
+			return res, fmt.Errorf("merge %s: %w", src.Name, err)
+		}
+		if m.dictOK[i], err = shareDicts(ctx, src.Store, w); err != nil {
+			return res, fmt.Errorf("merge %s: %w", src.Name, err)
+		}
+	}
+	if err := out.readyEncoder(ctx, w); err != nil {
+		return res, fmt.Errorf("merge: %w", err)
+	}
 	if err := m.start(ctx); err != nil {
 		return res, err
 	}
@@ -183,6 +204,7 @@ func Merge(ctx context.Context, out *Store, srcs []MergeSource, o MergeOptions) 
 	if err := w.commit(); err != nil {
 		return res, fmt.Errorf("merge: %w", err)
 	}
+	committed = true
 	return res, nil
 }
 
@@ -237,7 +259,7 @@ func checkSlots(all []mergeRun) error {
 }
 
 // copyPrompts copies the template texts (by hash) out lacks.
-func copyPrompts(ctx context.Context, src, out *Store) error {
+func copyPrompts(ctx context.Context, src *Store, w *writeTx) error {
 	rows, err := src.db.QueryContext(ctx, `SELECT hash, name, text FROM prompts ORDER BY rowid`)
 	if err != nil {
 		return fmt.Errorf("read prompts: %w", err)
@@ -257,9 +279,10 @@ func copyPrompts(ctx context.Context, src, out *Store) error {
 		return fmt.Errorf("read prompts: %w", err)
 	}
 	for _, p := range ps {
-		if err := out.PutPrompt(ctx, p.hash, p.name, p.text); err != nil {
-			return err
+		if _, err := w.ExecContext(ctx, `INSERT OR IGNORE INTO prompts (hash, name, text) VALUES (?, ?, ?)`, p.hash, p.name, p.text); err != nil {
+			return fmt.Errorf("store prompt %s: %w", p.name, err)
 		}
+		w.s.codec.promptStored(p.hash)
 	}
 	return nil
 }
@@ -268,18 +291,18 @@ func copyPrompts(ctx context.Context, src, out *Store) error {
 // out holds under the same id with the same content is; one whose id and
 // content out lacks is copied under its id. It returns the ids whose frames
 // can be copied as they are; the others are compressed again.
-func shareDicts(ctx context.Context, src, out *Store) (map[uint32]bool, error) {
+func shareDicts(ctx context.Context, src *Store, w *writeTx) (map[uint32]bool, error) {
 	type dict struct {
 		id   int64
 		hash []byte
 		data []byte
 	}
-	read := func(s *Store, withData bool) ([]dict, error) {
+	read := func(db querier, withData bool) ([]dict, error) {
 		q := `SELECT id, hash, NULL FROM dicts`
 		if withData {
 			q = `SELECT id, hash, data FROM dicts`
 		}
-		rows, err := s.db.QueryContext(ctx, q)
+		rows, err := db.QueryContext(ctx, q)
 		if err != nil {
 			return nil, fmt.Errorf("read dictionaries: %w", err)
 		}
@@ -294,11 +317,11 @@ func shareDicts(ctx context.Context, src, out *Store) (map[uint32]bool, error) {
 		}
 		return ds, rows.Err()
 	}
-	srcDicts, err := read(src, true)
+	srcDicts, err := read(src.db, true)
 	if err != nil {
 		return nil, err
 	}
-	outDicts, err := read(out, false)
+	outDicts, err := read(w, false)
 	if err != nil {
 		return nil, err
 	}
@@ -318,7 +341,7 @@ func shareDicts(ctx context.Context, src, out *Store) (map[uint32]bool, error) {
 		if byHash[string(d.hash)] {
 			continue // the same dictionary under another id: compress again
 		}
-		if _, err := out.db.ExecContext(ctx, `INSERT INTO dicts (id, hash, data) VALUES (?, ?, ?)`, d.id, d.hash, d.data); err != nil {
+		if _, err := w.ExecContext(ctx, `INSERT INTO dicts (id, hash, data) VALUES (?, ?, ?)`, d.id, d.hash, d.data); err != nil {
 			return nil, fmt.Errorf("copy dictionary %d: %w", d.id, err)
 		}
 		byID[d.id], byHash[string(d.hash)] = d.hash, true

@@ -409,3 +409,122 @@ func BenchmarkMerge10Shards(b *testing.B) {
 		}
 	}
 }
+
+// tableDump is every row of the tables a merge writes, for comparing a
+// database before and after.
+func tableDump(t *testing.T, st *Store) string {
+	t.Helper()
+	var sb strings.Builder
+	for _, q := range []string{
+		`SELECT id, status, error FROM runs ORDER BY id`,
+		`SELECT run_id, idx, cost FROM items ORDER BY run_id, idx`,
+		`SELECT last_id, run_id, item_idx, length(data) FROM call_batches ORDER BY last_id`,
+		`SELECT id, hash, length(data) FROM blobs ORDER BY id`,
+		`SELECT id, hex(hash) FROM dicts ORDER BY id`,
+		`SELECT hash, name FROM prompts ORDER BY hash`,
+		`SELECT hex(key), response FROM cache ORDER BY key`,
+		`SELECT run_id, item_idx, blob FROM trees ORDER BY run_id, item_idx`,
+	} {
+		rows, err := st.db.Query(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols, _ := rows.Columns()
+		for rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintln(&sb, vals...)
+		}
+		rows.Close()
+		fmt.Fprintln(&sb, "--")
+	}
+	return sb.String()
+}
+
+// TestFailedMergeLeavesOutputUnchanged merges a source whose last blob is
+// missing into a database that lacks the source's prompts: the merge fails
+// after copying part of it, and the output holds exactly what it held
+// before (no runs, items, blobs, prompts or dictionaries of the failed
+// merge). A merge from an intact source through the same store then reads
+// back equal after reopening: nothing of the rolled-back dictionary stays
+// in the store's codec.
+func TestFailedMergeLeavesOutputUnchanged(t *testing.T) {
+	ctx := context.Background()
+	bad := openNamed(t, "bad.db")
+	makeShard(t, bad, 1, 0, 6, 0, 1, 3)
+	if _, err := bad.db.Exec(`DELETE FROM blobs WHERE id = (SELECT max(id) FROM blobs)`); err != nil {
+		t.Fatal(err)
+	}
+	outPath := filepath.Join(t.TempDir(), "out.db")
+	out, err := Open(ctx, outPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := out.PutPrompt(ctx, "other", "hotpotqa/react.txt", strings.Repeat("Thought: Action: Search[entity] Observation: ", 40)); err != nil {
+		t.Fatal(err)
+	}
+	other, err := out.CreateRun(ctx, Run{Task: "hotpotqa", Strategy: "react", Range: "0:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := out.RecordCall(ctx, Call{RunID: other, Purpose: "react", Request: json.RawMessage(`{"messages":[{"role":"user","content":"Thought: Action: Search[x]"}]}`)}); err != nil {
+		t.Fatal(err)
+	}
+	before := tableDump(t, out)
+	if _, err := Merge(ctx, out, []MergeSource{{"bad.db", bad}}, MergeOptions{Describe: describeForTest}); err == nil || !strings.Contains(err.Error(), "missing") {
+		t.Fatalf("merging a source with a missing blob: %v", err)
+	}
+	if after := tableDump(t, out); after != before {
+		t.Errorf("a failed merge changed the output:\nbefore\n%s\nafter\n%s", before, after)
+	}
+
+	good := openNamed(t, "good.db")
+	makeShard(t, good, 1, 0, 6, 0, 1, 3)
+	res, err := Merge(ctx, out, []MergeSource{{"good.db", good}}, MergeOptions{Describe: describeForTest})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := good.Calls(ctx, 1, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out.Close()
+	out, err = Open(ctx, outPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	got, err := out.Calls(ctx, res.Runs[0].RunID, -1)
+	if err != nil || len(got) != len(want) || len(got) != 18 {
+		t.Fatalf("%d calls merged (%v), %d in the source", len(got), err, len(want))
+	}
+	for i := range got {
+		if string(got[i].Request) != string(want[i].Request) || string(got[i].Response) != string(want[i].Response) {
+			t.Errorf("call %d: %s / %s, want %s / %s", i, got[i].Request, got[i].Response, want[i].Request, want[i].Response)
+		}
+	}
+}
+
+// TestMergeIntoAShardRefused checks that merging into a database that holds
+// a shard of the configuration merged is refused (its run would hold every
+// item and still say it is one shard) and changes nothing.
+func TestMergeIntoAShardRefused(t *testing.T) {
+	ctx := context.Background()
+	s0, s1 := openNamed(t, "s0.db"), openNamed(t, "s1.db")
+	makeShard(t, s0, 1, 900, 906, 0, 2, 1)
+	makeShard(t, s1, 1, 900, 906, 1, 2, 1)
+	before := tableDump(t, s0)
+	_, err := Merge(ctx, s0, []MergeSource{{"s1.db", s1}}, MergeOptions{Describe: describeForTest})
+	if !errors.Is(err, ErrMergeMismatch) || !strings.Contains(err.Error(), "already holds run 1, shard 0/2") || !strings.Contains(err.Error(), "new database") {
+		t.Fatalf("merging into a shard's database: %v", err)
+	}
+	if after := tableDump(t, s0); after != before {
+		t.Errorf("a refused merge changed the shard's database")
+	}
+}

@@ -28,6 +28,14 @@ func (s *Store) beginWrite(ctx context.Context) (*writeTx, error) {
 	if err := s.readyEncoder(ctx, s.db); err != nil {
 		return nil, err
 	}
+	return s.beginWriteIn(ctx)
+}
+
+// beginWriteIn starts a write transaction without readying the encoder:
+// for a writer that stores its dictionary in the transaction itself
+// (readyEncoder with the transaction) and forgets the codec if it rolls
+// back.
+func (s *Store) beginWriteIn(ctx context.Context) (*writeTx, error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err

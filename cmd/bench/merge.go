@@ -72,6 +72,14 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	defer dst.Close()
 	res, err := store.Merge(ctx, dst, srcs, store.MergeOptions{Describe: bench.MergeInfo})
+	if err != nil && outInfo == nil {
+		// The merge changed nothing; nor does it leave an empty database
+		// where there was none.
+		dst.Close()
+		for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+			os.Remove(*out + suffix)
+		}
+	}
 	if errors.Is(err, store.ErrMergeMismatch) {
 		return usageError{err}
 	}

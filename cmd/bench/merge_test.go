@@ -370,8 +370,25 @@ func TestShardAndMergeBadInput(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and one line with %q", tc.args, code, stderr, tc.want)
 		}
 	}
+	// Shards of two seeds are refused in one line naming the seed, and
+	// the output the merge would have created is not left behind.
+	for i, seed := range []string{"1", "2"} {
+		args := []string{"run", "--task", "game24", "--strategy", "io", "--range", "900:902", "--seed", seed,
+			"--shard", fmt.Sprintf("%d/2", i), "--db", filepath.Join(dir, "seed"+seed+".db")}
+		if code, _, stderr := cli(t, args...); code != 0 {
+			t.Fatal(stderr)
+		}
+	}
+	merged := filepath.Join(dir, "refused.db")
+	code, _, stderr := cli(t, "merge", "--out", merged, filepath.Join(dir, "seed1.db"), filepath.Join(dir, "seed2.db"))
+	if code != 2 || !strings.Contains(stderr, "seed differs") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+		t.Errorf("merging shards of seeds 1 and 2: exit %d, %q", code, stderr)
+	}
+	if _, err := os.Stat(merged); !os.IsNotExist(err) {
+		t.Errorf("a refused merge left %s behind (%v)", merged, err)
+	}
 	// A shard with no item of a short range says so and succeeds.
-	code, _, stderr := cli(t, "run", "--task", "game24", "--strategy", "io", "--range", "900:902", "--shard", "2/3", "--db", filepath.Join(dir, "y.db"))
+	code, _, stderr = cli(t, "run", "--task", "game24", "--strategy", "io", "--range", "900:902", "--shard", "2/3", "--db", filepath.Join(dir, "y.db"))
 	if code != 0 || !strings.Contains(stderr, "nothing to run") {
 		t.Errorf("empty shard: exit %d, %q", code, stderr)
 	}
