@@ -75,7 +75,7 @@ func autoShard(flagN int, getenv func(string) string) (int, int, error) {
 		}
 		n, err := strconv.Atoi(v)
 		if err != nil {
-			return 0, true, fmt.Errorf("--shard auto: %s=%q is not a whole number", name, v)
+			return 0, true, fmt.Errorf("--shard auto: %s=%q is not a whole number; unset it, or pass --shard I/N", name, v)
 		}
 		return n, true, nil
 	}
@@ -112,6 +112,12 @@ func autoShard(flagN int, getenv func(string) string) (int, int, error) {
 		}
 		if !ok || step < 1 {
 			step = 1
+		}
+		if count == 1 && id != 0 {
+			// An array of one task not numbered 0 is most likely one task
+			// of a larger array resubmitted alone (sbatch --array=2), which
+			// would run the whole range.
+			return 0, 0, fmt.Errorf("--shard auto: array task %d is the only task of its array; to rerun one shard of a larger array pass --shard auto/N (or --shard %d/N)", id, id)
 		}
 		if (id-lo)%step != 0 || (id-lo)/step >= count || id < lo {
 			return 0, 0, fmt.Errorf("--shard auto: array task %d of %d starting at %d (step %d) is not one of a contiguous range; submit the array as --array=0-%d", id, count, lo, step, count-1)
