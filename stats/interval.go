@@ -46,10 +46,10 @@ func (t Table2x2) Diff() float64 {
 
 // Newcombe returns Newcombe's hybrid score interval for the difference of
 // two paired proportions (Newcombe 1998, Statistics in Medicine 17:2635–2650,
-// method 10, without continuity correction): the Wilson intervals of the
-// two accuracies combined with the phi correlation of the pairs. It keeps
-// its coverage at small n, where the Wald interval does not, and lies
-// within [−1, 1]. n = 0 gives [−1, 1].
+// method 10, the Wilson intervals without continuity correction): the
+// Wilson intervals of the two accuracies combined with the correlation of
+// the pairs (newcombePhi). It keeps its coverage at small n, where the
+// Wald interval does not, and lies within [−1, 1]. n = 0 gives [−1, 1].
 func Newcombe(t Table2x2, level float64) (lo, hi float64) {
 	return newcombe(t, level, true)
 }
@@ -73,14 +73,32 @@ func newcombe(t Table2x2, level float64, paired bool) (lo, hi float64) {
 	l2, u2 := Wilson(a+c, n, level)
 	phi := 0.0
 	if paired {
-		if den := (a + b) * (c + d) * (a + c) * (b + d); den > 0 {
-			phi = (a*d - b*c) / math.Sqrt(den)
-		}
+		phi = newcombePhi(a, b, c, d)
 	}
 	theta := p1 - p2
 	dl := math.Sqrt(math.Max(0, sq(p1-l1)-2*phi*(p1-l1)*(u2-p2)+sq(u2-p2)))
 	du := math.Sqrt(math.Max(0, sq(u1-p1)-2*phi*(u1-p1)*(p2-l2)+sq(p2-l2)))
 	return math.Max(-1, theta-dl), math.Min(1, theta+du)
+}
+
+// newcombePhi is the correlation term of Newcombe's method 10: the phi
+// coefficient (ad − bc)/√(efgh) of the 2×2 table, with a positive ad − bc
+// first reduced by n/2 and floored at 0 (Newcombe 1998; as in Altman et
+// al., "Statistics with Confidence", 2000, ch. 6, and Fagerland, Lydersen
+// & Laake, "Statistical Analysis of Contingency Tables", 2017, ch. 8).
+// Without that rule, two runs that agree on every item get the zero-width
+// interval [0, 0]. A zero margin gives 0.
+func newcombePhi(a, b, c, d float64) float64 {
+	den := (a + b) * (c + d) * (a + c) * (b + d)
+	if den <= 0 {
+		return 0
+	}
+	n := a + b + c + d
+	num := a*d - b*c
+	if num > 0 {
+		num = math.Max(0, num-n/2)
+	}
+	return num / math.Sqrt(den)
 }
 
 func sq(x float64) float64 { return x * x }

@@ -58,17 +58,24 @@ func TestHolm(t *testing.T) {
 func TestNewcombe(t *testing.T) {
 	// python3 stats/testdata/reference.py | grep newcombe. The first row,
 	// (36, 12, 2, 0), is example (a) of Newcombe (1998), whose table gives
-	// method 10 as 0.0569 to 0.3404.
+	// method 10 as 0.0569 to 0.3404 (ad − bc < 0 there, so the n/2 rule of
+	// the correlation term does not act). The rows with ad − bc > n/2 or
+	// 0 ≤ ad − bc ≤ n/2 check that rule: (59, 6, 16, 80) and (1, 1, 7, 12)
+	// are the Cavo and Bentur tables of Fagerland, Lydersen & Laake (2017,
+	// ch. 8), and (5, 0, 0, 5), perfect agreement, must not collapse to
+	// [0, 0].
 	cases := []struct {
 		tab    Table2x2
 		lo, hi float64
 	}{
 		{Table2x2{36, 12, 2, 0}, 0.05692958400323883, 0.3404276029749405},
-		{Table2x2{10, 5, 2, 83}, -0.02529986153630024, 0.08922630162034795},
+		{Table2x2{10, 5, 2, 83}, -0.02866368608518538, 0.09216704165799627},
 		{Table2x2{0, 0, 0, 10}, -0.27753279986288915, 0.27753279986288915},
-		{Table2x2{5, 0, 0, 5}, 0, 0},
-		{Table2x2{3, 7, 1, 4}, 0.06422971872428901, 0.6274425333603296},
-		{Table2x2{40, 15, 5, 40}, 0.014525976705949739, 0.18223275784207216},
+		{Table2x2{5, 0, 0, 5}, -0.16659315708122255, 0.16659315708122255},
+		{Table2x2{3, 7, 1, 4}, 0.04476387604310633, 0.6404880581975135},
+		{Table2x2{40, 15, 5, 40}, 0.012305502434682244, 0.18436902937822675},
+		{Table2x2{59, 6, 16, 80}, -0.11862119563870993, -0.004625113933050061},
+		{Table2x2{1, 1, 7, 12}, -0.5069202266861409, -0.025559124164859892},
 	}
 	for _, c := range cases {
 		lo, hi := Newcombe(c.tab, 0.95)

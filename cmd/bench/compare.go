@@ -21,7 +21,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	format := fs.String("format", "md", "md, csv, latex or json")
 	level := fs.Float64("level", report.Level, "confidence level of the paired intervals")
 	db := dbFlag(fs)
-	const usage = "usage: bench compare [--baseline RUN] RUN RUN... [--format md|csv|latex|json] [--level 0.95]"
+	const usage = "usage: bench compare [--db F] [--baseline RUN] RUN RUN... [--format md|csv|latex|json] [--level 0.95]"
 	ids, err := parseRunsAnywhere(fs, args, usage)
 	if err != nil {
 		return err
@@ -67,7 +67,21 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	for _, c := range cs {
+		if c.N == 0 {
+			return usageError{fmt.Errorf("%s (run %s) and the baseline %s (run %s) share no items: compare runs over the same --range",
+				c.Label, runsText(c.Runs), c.BaseLabel, runsText(c.BaselineRuns))}
+		}
+	}
 	return report.WriteComparisons(stdout, *format, cs)
+}
+
+func runsText(ids []int64) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = strconv.FormatInt(id, 10)
+	}
+	return strings.Join(s, "+")
 }
 
 func joinInts(ids []int64) string {

@@ -136,6 +136,14 @@ func TestCompare(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and one line", bad, code, stderr)
 		}
 	}
+	// Runs over other items: no pairs, so no comparison (not a table of
+	// zeros with p = 1).
+	if code, _, stderr := cli(t, "run", "--db", db, "--task", "game24", "--range", "950:955", "--strategy", "io"); code != 0 {
+		t.Fatal(stderr)
+	}
+	if code, _, stderr := cli(t, "compare", "--db", db, "1", "5"); code != 2 || !strings.Contains(stderr, "share no items") {
+		t.Errorf("compare over disjoint items: exit %d %q", code, stderr)
+	}
 }
 
 func abs(x float64) float64 {

@@ -22,8 +22,10 @@ usage:
   bench report [--last N | --runs ID,...] [--format md|csv|latex|json]
   bench report --experiment ID [--format md|csv|latex|json]   one row per configuration, 95% intervals
   bench plot --experiment ID --x tokens|calls|cost|wall [--y accuracy|per_trial] --out fig.svg|.png
+  bench plot --experiment ID --frontier [--x tokens|cost] --out fig.png   accuracy per budget, CoT-SC over k', Pareto frontier
   bench compare [--baseline RUN] RUN RUN... [--format md|csv|latex|json] [--level 0.95]   paired differences, McNemar, Holm
-  bench power --p0 P --delta D [--discordant F | --pilot RUN,RUN] [--n N] [--json]   items needed (Connor 1987)
+  bench power --p0 P --delta D [--discordant F | --pilot RUN,RUN] [--alpha 0.05] [--power 0.8] [--json]   items needed (Connor 1987);
+                                                             --n N instead of --delta: the minimum detectable difference
   bench report --by k [--runs ID]                              CoT-SC's vote and best-of-k at every k' <= k from one run
   bench export RUN [--format jsonl] [--out FILE] [--calls]
   bench export RUN... --format parquet --out DIR             runs, items and calls tables for pandas/polars

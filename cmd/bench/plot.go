@@ -76,6 +76,11 @@ func cmdPlot(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
+	// Every point at cost 0 would draw (and, with --frontier, name) one
+	// configuration as best at no cost: say so instead.
+	if *x == "cost" && len(groups) > 0 && !slices.ContainsFunc(groups, func(g report.Group) bool { return g.CostPerItem > 0 }) {
+		return usageError{errors.New("--x cost: no selected run records a cost (simulated runs, or a model without known prices: see --prices); plot --x tokens")}
+	}
 	opts := report.PlotOptions{X: *x, Y: *y, Title: selectionTitle(f), LogX: *logX}
 	var p *plot.Plot
 	var front []report.FrontierPoint

@@ -68,6 +68,17 @@ func cmdPower(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 		defer st.Close()
+		var pilotTask string
+		for i, id := range ids {
+			r, err := st.GetRun(ctx, id)
+			if err != nil {
+				return usageError{fmt.Errorf("--pilot %s: %w (bench list --db %s shows the runs)", *pilot, err, *db)}
+			}
+			if i > 0 && r.Task != pilotTask {
+				return usageError{fmt.Errorf("--pilot %s: run %d is on %s and run %d on %s: give two runs of the same task", *pilot, ids[0], pilotTask, id, r.Task)}
+			}
+			pilotTask = r.Task
+		}
 		base, err := results.ItemScores(ctx, st, ids[0])
 		if err != nil {
 			return err
@@ -119,6 +130,9 @@ func cmdPower(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		res.Discordant = psi
 		items, err := stats.ConnorItems(d, psi, *alpha, *power)
 		if err != nil {
+			if math.Abs(d) > psi {
+				err = fmt.Errorf("%w; give a smaller --delta (at most %.3g) or a larger --discordant", err, psi)
+			}
 			return usageError{err}
 		}
 		res.Items = items

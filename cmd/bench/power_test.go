@@ -3,8 +3,11 @@ package main
 import (
 	"encoding/json"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/reasonbench/reasonbench/stats"
 )
 
 func TestPower(t *testing.T) {
@@ -62,5 +65,41 @@ func TestPower(t *testing.T) {
 	code, out, stderr := cli(t, "power", "--db", db, "--pilot", "1,2", "--delta", "0.1")
 	if code != 0 || !strings.Contains(out, "pilot runs 1,2") || !strings.Contains(out, "items needed") {
 		t.Errorf("--pilot: exit %d %s %s", code, out, stderr)
+	}
+	// The pilot's share is the discordant items bench compare counts, and
+	// the size is Connor's at that share.
+	_, cmpOut, _ := cli(t, "compare", "--db", db, "1", "2", "--format", "json")
+	var cmp struct {
+		Comparisons []struct {
+			N            int `json:"n"`
+			RunOnly      int `json:"run_only"`
+			BaselineOnly int `json:"baseline_only"`
+		} `json:"comparisons"`
+	}
+	if err := json.Unmarshal([]byte(cmpOut), &cmp); err != nil || len(cmp.Comparisons) != 1 {
+		t.Fatalf("compare: %v %s", err, cmpOut)
+	}
+	c := cmp.Comparisons[0]
+	psi := float64(c.RunOnly+c.BaselineOnly) / float64(c.N)
+	delta := psi / 2
+	want, err := stats.ConnorItems(delta, psi, 0.05, 0.8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, out, _ = cli(t, "power", "--db", db, "--pilot", "1,2", "--delta", strconv.FormatFloat(delta, 'g', -1, 64), "--json")
+	var pil struct {
+		Items      int     `json:"items"`
+		Discordant float64 `json:"discordant"`
+	}
+	if json.Unmarshal([]byte(out), &pil) != nil || pil.Items != want || abs(pil.Discordant-psi) > 1e-9 {
+		t.Errorf("--pilot: %s; want %d items at discordant share %v", out, want, psi)
+	}
+	for _, bad := range [][]string{{"1,9"}, {"1"}, {"1,2,3"}} {
+		if code, _, stderr := cli(t, "power", "--db", db, "--pilot", bad[0], "--delta", "0.01"); code != 2 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+			t.Errorf("--pilot %s: exit %d, %q", bad[0], code, stderr)
+		}
+	}
+	if _, _, stderr := cli(t, "power", "--db", db, "--pilot", "1,9", "--delta", "0.01"); !strings.Contains(stderr, "run 9: not found") {
+		t.Errorf("--pilot with a missing run: %q", stderr)
 	}
 }

@@ -145,4 +145,8 @@ func TestPlotFrontier(t *testing.T) {
 	if code, _, _ := cli(t, "plot", "--db", db, "--experiment", "p", "--frontier", "--x", "calls", "--out", out); code != 2 {
 		t.Errorf("--frontier --x calls: exit %d, want 2", code)
 	}
+	// Unpriced simulated runs all cost 0: no frontier "at no cost".
+	if code, _, stderr := cli(t, "plot", "--db", db, "--experiment", "p", "--frontier", "--x", "cost", "--out", out); code != 2 || !strings.Contains(stderr, "--x tokens") {
+		t.Errorf("--frontier --x cost without costs: exit %d %q, want 2 naming --x tokens", code, stderr)
+	}
 }

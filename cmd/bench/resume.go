@@ -22,8 +22,8 @@ func cmdResume(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var maxCost maxCostFlag
 	fs.Var(&maxCost, "max-cost", "new cost ceiling in US dollars for the whole run (0: none; default: the run's recorded one)")
 	loadPrices := pricesFlag(fs)
-	runArg, rest := splitPositional(args)
-	if err := parse(fs, rest); err != nil {
+	runArg, err := parseWithRun(fs, args)
+	if err != nil {
 		return err
 	}
 	prices, err := loadPrices()

@@ -103,8 +103,8 @@ func cmdShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 // parseRunArg parses `RUN [flags]`: the run id first, then the flags.
 func parseRunArg(fs *flag.FlagSet, args []string, usage string) (int64, error) {
-	runArg, rest := splitPositional(args)
-	if err := parse(fs, rest); err != nil {
+	runArg, err := parseWithRun(fs, args)
+	if err != nil {
 		return 0, err
 	}
 	if runArg == "" {
@@ -117,13 +117,31 @@ func parseRunArg(fs *flag.FlagSet, args []string, usage string) (int64, error) {
 	return runID, nil
 }
 
-// splitPositional takes the leading positional argument of
-// `bench show RUN --item I`.
-func splitPositional(args []string) (string, []string) {
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		return args[0], args[1:]
+// parseWithRun parses the flags of a command taking one positional run
+// argument, which may come before or after the flags (`bench show RUN
+// --db F` and `bench show --db F RUN`); "" when none is given.
+func parseWithRun(fs *flag.FlagSet, args []string) (string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return "", err
+			}
+			return "", usageError{err}
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
 	}
-	return "", args
+	switch len(pos) {
+	case 0:
+		return "", nil
+	case 1:
+		return pos[0], nil
+	}
+	return "", usageError{fmt.Errorf("unexpected argument %q: give one run", pos[1])}
 }
 
 func indent(s string) string {

@@ -50,10 +50,21 @@ def newcombe10(a, b, c, d, level=0.95):
     l1, u1 = wilson(a + b, n, z)
     l2, u2 = wilson(a + c, n, z)
     den = (a + b) * (c + d) * (a + c) * (b + d)
-    phi = (a * d - b * c) / sqrt(den) if den > 0 else 0.0
-    dl = sqrt((p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2)
-    du = sqrt((u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2)
-    return p1 - p2 - dl, p1 - p2 + du
+    # Newcombe's correlation term: a positive ad - bc is first reduced by
+    # n/2 and floored at 0 (as contingencytables'
+    # Newcombe_square_and_add_CI_paired_2x2 and Altman et al. 2000 ch. 6).
+    A = a * d - b * c
+    if den == 0:
+        phi = 0.0
+    elif A > n / 2:
+        phi = (A - n / 2) / sqrt(den)
+    elif A >= 0:
+        phi = 0.0
+    else:
+        phi = A / sqrt(den)
+    dl = sqrt(max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2))
+    du = sqrt(max(0.0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2))
+    return max(-1.0, p1 - p2 - dl), min(1.0, p1 - p2 + du)
 
 def connor(delta, psi, alpha, power):
     za = NormalDist().inv_cdf(1 - alpha / 2)
@@ -93,7 +104,7 @@ if __name__ == "__main__":
         print("mcnemar", b, c, repr(mcnemar(b, c)))
     print("holm", holm([0.01, 0.04, 0.03, 0.005, 0.5]))
     print("holm", holm([0.2, 0.2, 0.01]))
-    for t in [(36, 12, 2, 0), (10, 5, 2, 83), (0, 0, 0, 10), (5, 0, 0, 5), (3, 7, 1, 4), (40, 15, 5, 40)]:
+    for t in [(36, 12, 2, 0), (10, 5, 2, 83), (0, 0, 0, 10), (5, 0, 0, 5), (3, 7, 1, 4), (40, 15, 5, 40), (59, 6, 16, 80), (1, 1, 7, 12)]:
         print("newcombe", t, newcombe10(*t))
     for args in [(0.1, 0.2, 0.05, 0.8), (0.05, 0.3, 0.05, 0.9), (0.2, 0.25, 0.01, 0.8), (-0.1, 0.2, 0.05, 0.8)]:
         print("connor", args, connor(*args))
