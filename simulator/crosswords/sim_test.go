@@ -92,8 +92,10 @@ func TestKnowsNoTestOnlyAnswer(t *testing.T) {
 	t.Logf("%d pairs, %d of them also in a test puzzle", len(known), shared)
 }
 
-// FuzzRespond: any text after a bundled prompt's marker gets an answer,
-// never a panic.
+// FuzzRespond: any text after a bundled prompt's marker gets an answer the
+// task reads, never a panic: every line of a proposal answer is a
+// proposal, a check answer ends in a verdict, and an io/cot answer's grid
+// has five rows of five cells.
 func FuzzRespond(f *testing.F) {
 	lib, err := prompts.Bundled()
 	if err != nil {
@@ -101,17 +103,42 @@ func FuzzRespond(f *testing.F) {
 	}
 	f.Add(0, "h1. A clue\nv1. Another\n")
 	f.Add(2, "Current Board:\nA____\n\nUnfilled:\nh2. x: _____\n")
+	f.Add(2, "Current Board:\n_____\n\nUnfilled:\nh1. A fatty oil: _____\nh2. To entice: _____\nv1. To lisp: _____\nv2. To come in: _____\n\nFilled:\n\nChanged:\n")
 	f.Add(3, "Dewy: r _ _ _ l")
 	f.Add(3, ":")
+	task := crosswords.NewTask()
 	f.Fuzz(func(t *testing.T, kind int, body string) {
 		names := []string{"io", "cot", "propose", "value"}
-		text, err := lib.Render("crosswords/"+names[(kind%4+4)%4], struct{ Input string }{body})
+		name := names[(kind%4+4)%4]
+		text, err := lib.Render("crosswords/"+name, struct{ Input string }{body})
 		if err != nil {
 			t.Fatal(err)
 		}
 		p := sim.Prompt{Messages: []llm.Message{{Role: "user", Content: text}}}
-		if _, ok := (Responder{}).Respond(p, rand.New(rand.NewPCG(1, 2)), sim.DefaultParams()); !ok {
+		c, ok := (Responder{}).Respond(p, rand.New(rand.NewPCG(1, 2)), sim.DefaultParams())
+		if !ok {
 			t.Fatal("a bundled prompt was not recognised")
+		}
+		switch name {
+		case "propose":
+			lines := strings.Count(c.Content, "\n")
+			if got := len(task.Proposals(c.Content)); got != lines {
+				t.Fatalf("%d of %d proposal lines read: %q", got, lines, c.Content)
+			}
+		case "value":
+			if task.Verdict(c.Content) == "" {
+				t.Fatalf("no verdict: %q", c.Content)
+			}
+		default:
+			acts := crosswords.GridActions(c.Content)
+			if len(acts) != crosswords.Size {
+				t.Fatalf("%d grid rows: %q", len(acts), c.Content)
+			}
+			for _, a := range acts {
+				if _, _, err := crosswords.ParseAction(a); err != nil {
+					t.Fatalf("grid row: %v in %q", err, c.Content)
+				}
+			}
 		}
 	})
 }
