@@ -95,7 +95,7 @@ func (jd *judging) score(output string) (float64, bool) {
 	resp, err := jd.j.Sampler.Sample(jd.ctx, llm.Request{Messages: []llm.Message{{Role: "user", Content: prompt + Passage(output)}},
 		N: JudgeSamples, Temperature: llm.Temp(JudgeTemperature), Seed: jd.j.Seed, Purpose: "judge", Call: call})
 	if err != nil {
-		jd.err = fmt.Errorf("judge %s: %w", call, err)
+		jd.err = fmt.Errorf("judge %s (the judge: --judge-model at --judge-base-url, default the run's): %w", call, err)
 		return 0, false
 	}
 	s := MeanScore(resp.Texts())
