@@ -79,6 +79,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzSimRespond -fuzztime=30s ./simulator/hotpotqa/
 	$(GO) test -run='^$$' -fuzz=FuzzLocalDocstore -fuzztime=30s ./tasks/hotpotqa/
 	$(GO) test -run='^$$' -fuzz=FuzzScore -fuzztime=30s ./tasks/crosswords/
+	$(GO) test -run='^$$' -fuzz=FuzzParsers -fuzztime=30s ./tasks/crosswords/
 	$(GO) test -run='^$$' -fuzz=FuzzScore -fuzztime=30s ./tasks/creative/
 	$(GO) test -run='^$$' -fuzz=FuzzRespond -fuzztime=30s ./simulator/crosswords/
 	$(GO) test -run='^$$' -fuzz=FuzzRespond -fuzztime=30s ./simulator/creative/

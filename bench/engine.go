@@ -148,8 +148,22 @@ func (e ConfigError) Unwrap() error { return e.Err }
 
 // Check validates a configuration without running it.
 func Check(cfg Config) error {
-	if _, err := load(cfg); err != nil {
+	p, err := load(cfg)
+	if err == nil {
+		err = checkNew(p)
+	}
+	if err != nil {
 		return ConfigError{err}
+	}
+	return nil
+}
+
+// checkNew rejects what a new run may not ask for but a stored run's
+// configuration (resumed as it was) may hold: judge flags on a task no
+// judge scores, which would otherwise be recorded and silently unused.
+func checkNew(p *plan) error {
+	if _, ok := p.task.(tasks.Judged); !ok && (p.cfg.JudgeModel != "" || p.cfg.JudgeBaseURL != "") {
+		return fmt.Errorf("--judge-model/--judge-base-url: task %s has no judge (creative does); drop them", p.task.Name())
 	}
 	return nil
 }
@@ -366,6 +380,9 @@ func (p *plan) concurrency() int {
 // as they finish; on cancellation the run is marked interrupted.
 func (e *Engine) Run(ctx context.Context, cfg Config) (Summary, error) {
 	p, err := load(cfg)
+	if err == nil {
+		err = checkNew(p)
+	}
 	if err != nil {
 		return Summary{}, ConfigError{err}
 	}

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"math"
 	"net/http/httptest"
 	"strings"
@@ -87,5 +88,26 @@ func TestJudgeModelAndEndpoint(t *testing.T) {
 	}
 	if c := sum.Metrics["coherency"]; c == 9 || c < 1 || c > 10 || stub.calls != before {
 		t.Errorf("default judge: coherency %v, endpoint asked %d more times", c, stub.calls-before)
+	}
+}
+
+// TestJudgeFlagsNeedAJudgedTask: judge flags on a task no judge scores are
+// a configuration error (exit 2), not recorded and silently unused.
+func TestJudgeFlagsNeedAJudgedTask(t *testing.T) {
+	for _, set := range []func(*Config){
+		func(c *Config) { c.JudgeModel = "judge-x" },
+		func(c *Config) { c.JudgeBaseURL = "http://127.0.0.1:1/v1" },
+	} {
+		cfg := DefaultConfig()
+		cfg.Task, cfg.Strategy, cfg.Range = "crosswords", "io", "0:1"
+		set(&cfg)
+		_, err := (&Engine{Store: tempStore(t)}).Run(context.Background(), cfg)
+		var ce ConfigError
+		if !errors.As(err, &ce) || !strings.Contains(err.Error(), "crosswords has no judge") {
+			t.Errorf("run: %v, want a ConfigError naming the task", err)
+		}
+		if err := Check(cfg); !errors.As(err, &ce) {
+			t.Errorf("check: %v, want a ConfigError", err)
+		}
 	}
 }

@@ -65,7 +65,7 @@ func referenceShapedPrompts(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	texts := map[string]string{
-		"creative/cot":   "\nStand-in for the reference's plan-then-write instruction; the sentences: {{.Input}}\nPlan:\nYour plan here.\n\nPassage:\nYour passage here.\n",
+		"creative/cot":   "\nStand-in for the reference's plan-then-write instruction; the sentences: {{.Input}}\nPlan:\n(the plan)\n\nPassage:\n(the passage)\n",
 		"creative/vote":  "Stand-in for the reference's vote instruction, ending \"The best choice is {s}\".\n",
 		"creative/score": "Stand-in for the reference's score instruction.\n",
 	}

@@ -69,6 +69,14 @@ type group struct {
 	correct []bool
 }
 
+// InputError is a ScoreLines error the user fixes in the input or its
+// options (a line that is not a record the task can score), not a failure
+// of the harness.
+type InputError struct{ Err error }
+
+func (e InputError) Error() string { return e.Err.Error() }
+func (e InputError) Unwrap() error { return e.Err }
+
 // ScoreLines re-scores JSON Lines records with the task: every output line
 // is the input object plus "correct" (and "answer", "reason"). With
 // o.GroupBy, one line per group follows, {"group": {...}} with the majority
@@ -76,13 +84,13 @@ type group struct {
 // correct. The last line is {"summary": {...}}.
 func ScoreLines(task tasks.Task, r io.Reader, w io.Writer, o ScoreOptions) (ScoreSummary, error) {
 	if o.Vote != "" && !slices.Contains(task.VoteKeys(), o.Vote) {
-		return ScoreSummary{}, fmt.Errorf("--vote %s: task %s knows %v", o.Vote, task.Name(), task.VoteKeys())
+		return ScoreSummary{}, InputError{fmt.Errorf("--vote %s: task %s knows %v", o.Vote, task.Name(), task.VoteKeys())}
 	}
 	var groups []*group
 	byKey := map[string]*group{}
 	rs, ok := task.(tasks.RecordScorer)
 	if !ok {
-		return ScoreSummary{}, fmt.Errorf("task %s cannot re-score records", task.Name())
+		return ScoreSummary{}, InputError{fmt.Errorf("task %s cannot re-score records", task.Name())}
 	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), maxLine)
@@ -96,11 +104,11 @@ func ScoreLines(task tasks.Task, r io.Reader, w io.Writer, o ScoreOptions) (Scor
 		}
 		var rec map[string]any
 		if err := json.Unmarshal(raw, &rec); err != nil {
-			return sum, fmt.Errorf("line %d: not a JSON object: %w", line, err)
+			return sum, InputError{fmt.Errorf("line %d: not a JSON object: %w", line, err)}
 		}
 		score, err := rs.ScoreRecord(rec)
 		if err != nil {
-			return sum, fmt.Errorf("line %d: %w", line, err)
+			return sum, InputError{fmt.Errorf("line %d: %w", line, err)}
 		}
 		rec["correct"] = score.Correct
 		rec["answer"] = score.Answer
@@ -118,7 +126,7 @@ func ScoreLines(task tasks.Task, r io.Reader, w io.Writer, o ScoreOptions) (Scor
 		if o.GroupBy != "" {
 			gk, ok := rec[o.GroupBy]
 			if !ok {
-				return sum, fmt.Errorf("line %d: no %q field to group by", line, o.GroupBy)
+				return sum, InputError{fmt.Errorf("line %d: no %q field to group by", line, o.GroupBy)}
 			}
 			id := fmt.Sprint(gk)
 			g := byKey[id]

@@ -28,8 +28,9 @@ var alsoUses = map[string]string{"qa": "tasks/hotpotqa"}
 // declaredKnowledge is what a responder may embed: knowledge it declares
 // as a model's, with no test item in it. Crosswords knows the clue/answer
 // pairs of the source's non-test puzzles (its package says how they were
-// chosen; its test checks against the whole source that no answer found
-// only in test puzzles is there).
+// chosen; its test checks against the whole source that each pair occurs
+// verbatim in a non-test puzzle and no answer found only in test puzzles
+// is there).
 var declaredKnowledge = map[string]string{"crosswords": "data/lexicon.json"}
 
 // bannedImports would let a responder read something besides the prompt:
@@ -45,6 +46,8 @@ var bannedNames = map[string]bool{
 	"Answer": true, "Gold": true, "SupportingFacts": true, "SupportingParagraphs": true, "Context": true,
 	"FindQuestion": true, "Questions": true, "loadQuestions": true, "Rows": true, "Instances": true,
 	"Data": true, "Dataset": true, "NewTask": true, "NewFileTask": true, "SetQuestionsForTesting": true,
+	// Mini Crosswords' solution grids, and any task's scorer (it reads gold).
+	"Puzzles": true, "Solution": true, "Score": true, "ScoreRecord": true,
 }
 
 // TestSimSourceReadsNoGold checks the simulator's source, every non-test
@@ -104,11 +107,33 @@ func TestSimSourceReadsNoGold(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, dir := range []string{".", "reading", "game24", "hotpotqa", "qa"} {
+	// Every responder simulator.New assembles, and the shared reader, was
+	// scanned: a new responder cannot escape the check.
+	for _, dir := range append([]string{".", "reading"}, responderDirs(t)...) {
 		if files[dir] == 0 {
 			t.Errorf("no source scanned in simulator/%s", dir)
 		}
 	}
+}
+
+// responderDirs are the simulator/X packages simulator.go imports.
+func responderDirs(t *testing.T) []string {
+	t.Helper()
+	file, err := parser.ParseFile(token.NewFileSet(), "simulator.go", nil, parser.ImportsOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, im := range file.Imports {
+		ip, _ := strconv.Unquote(im.Path.Value)
+		if rel, ok := strings.CutPrefix(ip, module+"simulator/"); ok {
+			out = append(out, rel)
+		}
+	}
+	if len(out) < 5 {
+		t.Fatalf("simulator.go imports %d responders: %v", len(out), out)
+	}
+	return out
 }
 
 // checkEmbeds allows a file to embed only its declared knowledge.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -45,5 +46,8 @@ func cmdScore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usageError{fmt.Errorf("--vote needs --group-by")}
 	}
 	_, err = bench.ScoreLines(task, r, stdout, o)
+	if ie := (bench.InputError{}); errors.As(err, &ie) {
+		return usageError{err} // the input file is the user's to fix: exit 2
+	}
 	return err
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -39,6 +41,28 @@ func TestScoreCrosswordsPaperReproducesLogs(t *testing.T) {
 			if rec.Metrics.Letter != rec.RLetter || rec.Metrics.Word != rec.RWord || (rec.Metrics.Game == 1) != game || rec.Correct != game {
 				t.Errorf("%s line %d: %s", name, i+1, l)
 			}
+		}
+	}
+}
+
+// TestScoreCrosswordsBadLines: a line the task cannot score is the user's
+// to fix: one line naming what a line needs, exit 2, for a missing idx, a
+// missing output, an idx outside the test puzzles, and a line that is not
+// JSON.
+func TestScoreCrosswordsBadLines(t *testing.T) {
+	for _, tc := range []struct{ line, want string }{
+		{`{"output": "h1. apple"}`, `"idx": K`},
+		{`{"idx": 3}`, `"output": TEXT`},
+		{`{"idx": 20, "output": ""}`, "0-19"},
+		{`not json`, "not a JSON object"},
+	} {
+		in := filepath.Join(t.TempDir(), "in.jsonl")
+		if err := os.WriteFile(in, []byte(`{"idx": 0, "output": ""}`+"\n"+tc.line+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, stderr := cli(t, "score", "--task", "crosswords", "--rule", "paper", "--in", in)
+		if code != 2 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, "line 2") || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%s: exit %d, stderr %q; want exit 2 and one line naming line 2 and %s", tc.line, code, stderr, tc.want)
 		}
 	}
 }

@@ -2,6 +2,8 @@ package creative
 
 import (
 	"math/rand/v2"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -54,6 +56,12 @@ func TestJudgeAndVoteFollowLinks(t *testing.T) {
 	}
 }
 
+// choiceLine is a choice as a vote prompt lists it.
+var choiceLine = regexp.MustCompile(`(?m)^Choice [0-9]+:\n`)
+
+// FuzzRespond: any text in a bundled prompt gets an answer the task reads,
+// never a panic: a judge answer names a score of 1-10, and a vote answer
+// names a listed choice (or says there is none to name).
 func FuzzRespond(f *testing.F) {
 	lib, err := prompts.Bundled()
 	if err != nil {
@@ -73,6 +81,21 @@ func FuzzRespond(f *testing.F) {
 		if name == "vote" || name == "score" {
 			text += body
 		}
-		respond(t, text, sim.DefaultParams(), 1)
+		out := respond(t, text, sim.DefaultParams(), 1)
+		switch name {
+		case "score":
+			if s, ok := creative.ParseScore(out); !ok || s < 1 || s > 10 {
+				t.Fatalf("judge answer %q reads as %d %v", out, s, ok)
+			}
+		case "vote":
+			// The choices are the prompt's "Choice i:" lines; the answer's
+			// last line names one of them, by its position.
+			n := len(choiceLine.FindAllStringIndex(text, -1))
+			last := out[strings.LastIndexByte(out, '\n')+1:]
+			k, err := strconv.Atoi(strings.TrimPrefix(last, "The best choice is "))
+			if n > 0 && (err != nil || k < 1 || k > n) || n == 0 && err == nil {
+				t.Fatalf("vote %q over %d choices", out, n)
+			}
+		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/reasonbench/reasonbench/llm"
@@ -13,8 +14,10 @@ import (
 )
 
 // TestKnowsNoTestOnlyAnswer: against the whole source file (test data
-// only, never the simulator's), an answer that occurs only in test puzzles
-// is not in the simulator's vocabulary, and one in other puzzles is.
+// only, never the simulator's), every clue/answer pair of the vocabulary
+// occurs verbatim in a non-test puzzle (a test puzzle's pair is there only
+// when a non-test puzzle has it too), every non-test pair is there, and an
+// answer that occurs only in test puzzles is unknown.
 func TestKnowsNoTestOnlyAnswer(t *testing.T) {
 	all, err := os.ReadFile("testdata/mini0505.json")
 	if err != nil {
@@ -24,8 +27,11 @@ func TestKnowsNoTestOnlyAnswer(t *testing.T) {
 	if err := json.Unmarshal(all, &raw); err != nil {
 		t.Fatal(err)
 	}
+	type pair struct{ clue, word string }
 	in := map[string]map[bool]bool{} // word → test? → seen
+	nonTest, testPairs := map[pair]bool{}, map[pair]bool{}
 	for i, r := range raw {
+		test := i < 100 && i%5 == 0
 		b := crosswords.NewBoard()
 		for k, c := range r[1] {
 			b.Cells[k] = []rune(c)[0]
@@ -35,33 +41,61 @@ func TestKnowsNoTestOnlyAnswer(t *testing.T) {
 			if in[w] == nil {
 				in[w] = map[bool]bool{}
 			}
-			in[w][i < 100 && i%5 == 0] = true
+			in[w][test] = true
+			if test {
+				testPairs[pair{r[0][c], w}] = true
+			} else {
+				nonTest[pair{r[0][c], w}] = true
+			}
+		}
+	}
+	var pairs [][2]string
+	if err := json.Unmarshal(lexiconJSON, &pairs); err != nil {
+		t.Fatal(err)
+	}
+	known, shared := map[pair]bool{}, 0
+	for _, p := range pairs {
+		k := pair{p[0], strings.ToUpper(p[1])}
+		known[k] = true
+		if !nonTest[k] {
+			t.Errorf("vocabulary pair %q: %s occurs in no non-test puzzle", p[0], p[1])
+		}
+		if testPairs[k] {
+			shared++
+		}
+	}
+	for k := range nonTest {
+		if !known[k] {
+			t.Errorf("non-test pair %q: %s is missing from the vocabulary", k.clue, k.word)
 		}
 	}
 	lx := loadLexicon()
 	testOnly, other := 0, 0
 	for w, seen := range in {
-		_, known := lx.clue[w]
+		_, knownWord := lx.clue[w]
 		switch {
 		case seen[true] && !seen[false]:
 			testOnly++
-			if known {
+			if knownWord {
 				t.Errorf("%s occurs only in test puzzles but is known", w)
 			}
 		case seen[false]:
 			other++
-			if !known {
+			if !knownWord {
 				t.Errorf("%s occurs in a non-test puzzle but is unknown", w)
 			}
 		}
 	}
-	if testOnly == 0 || other == 0 {
-		t.Fatalf("%d test-only and %d other answers", testOnly, other)
+	if testOnly == 0 || other == 0 || len(known) != len(nonTest) {
+		t.Fatalf("%d test-only and %d other answers; %d pairs known of %d non-test", testOnly, other, len(known), len(nonTest))
 	}
+	t.Logf("%d pairs, %d of them also in a test puzzle", len(known), shared)
 }
 
-// FuzzRespond: any text after a bundled prompt's marker gets an answer,
-// never a panic.
+// FuzzRespond: any text after a bundled prompt's marker gets an answer the
+// task reads, never a panic: every line of a proposal answer is a
+// proposal, a check answer ends in a verdict, and an io/cot answer's grid
+// has five rows of five cells.
 func FuzzRespond(f *testing.F) {
 	lib, err := prompts.Bundled()
 	if err != nil {
@@ -69,17 +103,42 @@ func FuzzRespond(f *testing.F) {
 	}
 	f.Add(0, "h1. A clue\nv1. Another\n")
 	f.Add(2, "Current Board:\nA____\n\nUnfilled:\nh2. x: _____\n")
+	f.Add(2, "Current Board:\n_____\n\nUnfilled:\nh1. A fatty oil: _____\nh2. To entice: _____\nv1. To lisp: _____\nv2. To come in: _____\n\nFilled:\n\nChanged:\n")
 	f.Add(3, "Dewy: r _ _ _ l")
 	f.Add(3, ":")
+	task := crosswords.NewTask()
 	f.Fuzz(func(t *testing.T, kind int, body string) {
 		names := []string{"io", "cot", "propose", "value"}
-		text, err := lib.Render("crosswords/"+names[(kind%4+4)%4], struct{ Input string }{body})
+		name := names[(kind%4+4)%4]
+		text, err := lib.Render("crosswords/"+name, struct{ Input string }{body})
 		if err != nil {
 			t.Fatal(err)
 		}
 		p := sim.Prompt{Messages: []llm.Message{{Role: "user", Content: text}}}
-		if _, ok := (Responder{}).Respond(p, rand.New(rand.NewPCG(1, 2)), sim.DefaultParams()); !ok {
+		c, ok := (Responder{}).Respond(p, rand.New(rand.NewPCG(1, 2)), sim.DefaultParams())
+		if !ok {
 			t.Fatal("a bundled prompt was not recognised")
+		}
+		switch name {
+		case "propose":
+			lines := strings.Count(c.Content, "\n")
+			if got := len(task.Proposals(c.Content)); got != lines {
+				t.Fatalf("%d of %d proposal lines read: %q", got, lines, c.Content)
+			}
+		case "value":
+			if task.Verdict(c.Content) == "" {
+				t.Fatalf("no verdict: %q", c.Content)
+			}
+		default:
+			acts := crosswords.GridActions(c.Content)
+			if len(acts) != crosswords.Size {
+				t.Fatalf("%d grid rows: %q", len(acts), c.Content)
+			}
+			for _, a := range acts {
+				if _, _, err := crosswords.ParseAction(a); err != nil {
+					t.Fatalf("grid row: %v in %q", err, c.Content)
+				}
+			}
 		}
 	})
 }

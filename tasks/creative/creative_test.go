@@ -1,6 +1,7 @@
 package creative
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -76,9 +77,18 @@ func TestInstances(t *testing.T) {
 	}
 }
 
+// FuzzScore: any output scores without panic, correct agrees with the
+// constraint metric, and the score and vote readings are the reference's:
+// the number right after the last "coherency score is " that a digit
+// follows, and the last digit after the last "best choice is " that a
+// digit follows somewhere.
 func FuzzScore(f *testing.F) {
 	f.Add("Plan:\nx\n\nPassage:\na\n\nb")
 	f.Add("\x00\xff Passage:\n")
+	f.Add("coherency score is 7 and coherency score is x")
+	f.Add("coherency score is 9223372036854775807")
+	f.Add("the best choice is 3, the best choice is none")
+	f.Add("The best choice is \nchoice 4, on reflection")
 	task := NewTask()
 	insts, _ := task.Instances()
 	f.Fuzz(func(t *testing.T, out string) {
@@ -86,9 +96,44 @@ func FuzzScore(f *testing.F) {
 		if sc.Correct != (sc.Metrics["constraint"] == 1) {
 			t.Fatal("correct and constraint disagree")
 		}
-		if k, ok := task.ParseVote(out, 5); ok && (k < 0 || k >= 5) {
-			t.Fatalf("vote %d out of range", k)
+		const sk = "coherency score is "
+		want, wantOK := 0, false
+		for i := len(out) - len(sk); i >= 0; i-- {
+			if !strings.HasPrefix(out[i:], sk) || i+len(sk) >= len(out) || !isDigit(out[i+len(sk)]) {
+				continue
+			}
+			j := i + len(sk)
+			for j < len(out) && isDigit(out[j]) {
+				j++
+			}
+			n, err := strconv.Atoi(out[i+len(sk) : j])
+			want, wantOK = n, err == nil
+			break
 		}
-		_ = MeanScore([]string{out})
+		if n, ok := ParseScore(out); ok != wantOK || n != want {
+			t.Fatalf("ParseScore = %d %v, want %d %v", n, ok, want, wantOK)
+		}
+		if m := MeanScore([]string{out, out, out, out, out}); m != float64(want) {
+			t.Fatalf("mean of five equal answers %v, want %v", m, float64(want))
+		}
+		const vk = "best choice is "
+		digit, found := byte(0), false
+		for i := len(out) - len(vk); i >= 0 && !found; i-- {
+			if !strings.HasPrefix(out[i:], vk) {
+				continue
+			}
+			for j := len(out) - 1; j >= i+len(vk); j-- {
+				if isDigit(out[j]) {
+					digit, found = out[j], true
+					break
+				}
+			}
+		}
+		k, ok := task.ParseVote(out, 5)
+		if wantOK := found && digit >= '1' && digit <= '5'; ok != wantOK || (ok && k != int(digit-'1')) {
+			t.Fatalf("ParseVote = %d %v; the reference's digit %q (found %v)", k, ok, digit, found)
+		}
 	})
 }
+
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }

@@ -45,6 +45,9 @@ func (t *Task) WithJudge(ctx context.Context, j tasks.Judge) (tasks.Task, func()
 var scoreRe = regexp.MustCompile(`(?s)^.*coherency score is (\d+)`)
 
 // ParseScore reads one judge answer; ok is false when it names no score.
+// Two departures from the reference, both on hostile text only: digits
+// are ASCII (Python's \d also takes other scripts' digits), and a number
+// too large for an int names no score (Python keeps any integer).
 func ParseScore(answer string) (int, bool) {
 	m := scoreRe.FindStringSubmatch(answer)
 	if m == nil {
@@ -57,17 +60,17 @@ func ParseScore(answer string) (int, bool) {
 // MeanScore is the reference's score: the mean of the answers that name
 // one, 0 when none does.
 func MeanScore(answers []string) float64 {
-	sum, n := 0, 0
+	sum, n := 0.0, 0 // a float sum: huge scores must not wrap around
 	for _, a := range answers {
 		if s, ok := ParseScore(a); ok {
-			sum += s
+			sum += float64(s)
 			n++
 		}
 	}
 	if n == 0 {
 		return 0
 	}
-	return float64(sum) / float64(n)
+	return sum / float64(n)
 }
 
 // score judges output's passage; false after a failed judge call.
@@ -92,7 +95,7 @@ func (jd *judging) score(output string) (float64, bool) {
 	resp, err := jd.j.Sampler.Sample(jd.ctx, llm.Request{Messages: []llm.Message{{Role: "user", Content: prompt + Passage(output)}},
 		N: JudgeSamples, Temperature: llm.Temp(JudgeTemperature), Seed: jd.j.Seed, Purpose: "judge", Call: call})
 	if err != nil {
-		jd.err = fmt.Errorf("judge %s: %w", call, err)
+		jd.err = fmt.Errorf("judge %s (the judge: --judge-model at --judge-base-url, default the run's): %w", call, err)
 		return 0, false
 	}
 	s := MeanScore(resp.Texts())

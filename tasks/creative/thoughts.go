@@ -59,7 +59,8 @@ func (*Task) VotePrompt(lib *prompts.Library, inst tasks.Instance, states []stri
 }
 
 // voteRe is the reference's reading of a vote: the last digit after the
-// last "best choice is ".
+// last "best choice is " (ASCII digits; Python's \d also takes other
+// scripts' digits).
 var voteRe = regexp.MustCompile(`(?s)^.*best choice is .*(\d)`)
 
 // ParseVote reads the chosen state (0-based).

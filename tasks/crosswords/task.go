@@ -158,7 +158,7 @@ func (t *Task) ScoreRecord(rec map[string]any) (tasks.Score, error) {
 	f, ok := rec["idx"].(float64)
 	output, ok2 := rec["output"].(string)
 	if !ok || !ok2 {
-		return tasks.Score{}, fmt.Errorf(`want "idx" (a number) and "output" (text) fields`)
+		return tasks.Score{}, fmt.Errorf(`want {"idx": K, "output": TEXT}: K a test puzzle's position 0-%d, TEXT an io/cot answer or a ToT state`, NumPuzzles-1)
 	}
 	ps, err := Puzzles()
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // logLine is a line of the published samples in testdata (io, cot: r_game;
@@ -128,11 +129,10 @@ func FuzzScore(f *testing.F) {
 	f.Add("h2. motor\nh1. tasks")
 	f.Add("Output:\n\x00\xff ß ǅ\n")
 	task := NewTask()
-	ps, err := Puzzles()
+	insts, err := task.Instances()
 	if err != nil {
 		f.Fatal(err)
 	}
-	insts, _ := task.Instances()
 	f.Fuzz(func(t *testing.T, out string) {
 		sc := task.Score(insts[3], out)
 		l, w := sc.Metrics["letter"], sc.Metrics["word"]
@@ -142,6 +142,56 @@ func FuzzScore(f *testing.F) {
 		if sc.Correct && w != 1 {
 			t.Fatalf("solved board with word %v", w)
 		}
-		_ = ps
+	})
+}
+
+// FuzzParsers: the readings of model output in the DFS. A proposal is
+// always a valid action with a known confidence weight; a verdict is one
+// of the three or none, and a last line naming one is read as it; an
+// invalid action only counts a step; a grid gives at most 5 row actions.
+func FuzzParsers(f *testing.F) {
+	f.Add("h1. apple (certain)\nv3. Fudge (low) because\nh6. apple (high)\nh2. app (medium)")
+	f.Add("blah\n  sure  ")
+	f.Add("h1. ß. x")
+	f.Add("Output:\nA B C D E F G\n\n")
+	task := NewTask()
+	weights := map[float64]bool{1: true, 0.5: true, 0.2: true, 0.1: true}
+	f.Fuzz(func(t *testing.T, out string) {
+		ps := task.Proposals(out)
+		if len(ps) > strings.Count(out, "\n")+1 {
+			t.Fatalf("%d proposals from %d lines", len(ps), strings.Count(out, "\n")+1)
+		}
+		for _, p := range ps {
+			clue, word, err := ParseAction(p.Action)
+			if err != nil || clue < 0 || clue >= 2*Size || word != strings.ToLower(word) || !weights[p.Weight] {
+				t.Fatalf("proposal %q weight %v: %v", p.Action, p.Weight, err)
+			}
+		}
+		v := task.Verdict(out)
+		if v != "" && v != "sure" && v != "maybe" && v != "impossible" {
+			t.Fatalf("verdict %q", v)
+		}
+		if got := task.Verdict(out + "\n impossible\t"); got != "impossible" {
+			t.Fatalf("last line impossible read as %q", got)
+		}
+		b := NewBoard()
+		_ = b.Apply("h3. crane")
+		c := b
+		if err := c.Apply(out); err != nil {
+			if c.Cells != b.Cells || c.Status != b.Status || c.Steps != b.Steps+1 {
+				t.Fatalf("invalid action %q changed the board", out)
+			}
+		} else if clue, word, _ := ParseAction(out); c.Status[clue] != Filled || utf8.RuneCountInString(c.Word(clue)) != Size || utf8.RuneCountInString(word) != Size {
+			t.Fatalf("action %q: clue %d is %q, status %v", out, clue, c.Word(clue), c.Status[clue])
+		}
+		acts := GridActions(out)
+		if len(acts) == 0 || len(acts) > Size {
+			t.Fatalf("%d grid actions", len(acts))
+		}
+		for i, a := range acts {
+			if !strings.HasPrefix(a, ClueName(i)+". ") {
+				t.Fatalf("grid action %d is %q", i, a)
+			}
+		}
 	})
 }
