@@ -537,7 +537,7 @@ func (m *merger) finishRun(ctx context.Context, mr MergedRun, g []mergeRun, prev
 	if len(mr.Missing) > 0 {
 		status = StatusInterrupted
 		msg = fmt.Sprintf("merged %d of %d items; missing %s: merge again once the shards holding them finish (or bench resume this run)",
-			mr.Items, mr.Expected, indexList(mr.Missing))
+			mr.Items, mr.Expected, IndexList(mr.Missing, 12))
 	}
 	prevEndpoint := ""
 	if found {
@@ -551,8 +551,9 @@ func (m *merger) finishRun(ctx context.Context, mr MergedRun, g []mergeRun, prev
 	return nil
 }
 
-// indexList writes indexes as ranges: "903, 906-909".
-func indexList(xs []int) string {
+// IndexList writes sorted indexes as ranges, "903, 906-909", at most
+// most ranges and a count of the rest.
+func IndexList(xs []int, most int) string {
 	var parts []string
 	for i := 0; i < len(xs); {
 		j := i
@@ -566,8 +567,8 @@ func indexList(xs []int) string {
 		}
 		i = j + 1
 	}
-	if len(parts) > 12 {
-		return strings.Join(parts[:12], ", ") + fmt.Sprintf(" and %d more", len(parts)-12)
+	if len(parts) > most {
+		return strings.Join(parts[:most], ", ") + fmt.Sprintf(" and %d more", len(parts)-most)
 	}
 	return strings.Join(parts, ", ")
 }

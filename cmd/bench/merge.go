@@ -101,7 +101,7 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if len(r.Missing) > 0 {
 			incomplete++
 			fmt.Fprintf(stdout, "  missing %d items: %s (a shard failed or is still running: merge again once it finishes, or bench resume %d --db %s)\n",
-				len(r.Missing), shortList(r.Missing), r.RunID, *out)
+				len(r.Missing), store.IndexList(r.Missing, 20), r.RunID, *out)
 		}
 		for _, d := range r.Duplicates {
 			how := "the same result"
@@ -118,25 +118,4 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("%d merged run(s) lack items of their range (see above)", incomplete)
 	}
 	return nil
-}
-
-// shortList writes indexes compactly: 903, 906-909, ...
-func shortList(xs []int) string {
-	var parts []string
-	for i := 0; i < len(xs); {
-		j := i
-		for j+1 < len(xs) && xs[j+1] == xs[j]+1 {
-			j++
-		}
-		if j == i {
-			parts = append(parts, fmt.Sprint(xs[i]))
-		} else {
-			parts = append(parts, fmt.Sprintf("%d-%d", xs[i], xs[j]))
-		}
-		i = j + 1
-	}
-	if len(parts) > 20 {
-		return strings.Join(parts[:20], ", ") + fmt.Sprintf(" and %d more", len(parts)-20)
-	}
-	return strings.Join(parts, ", ")
 }
