@@ -26,35 +26,32 @@ type simConfig struct {
 	seedBase int64 // this configuration's seeds; no two configurations share any
 }
 
-// draws returns m[i] outcomes (1 right, 0 wrong) of the configuration on
-// pool item i, each a fresh draw: item i's seeds are seedBase+i·2^20 on.
-// One request with N = m[i] is m[i] single calls, since the simulator
-// draws choice j of a request with seed+j (llm/sim Sample), so this is
-// what m[i] k=1 runs with those seeds would score, at a fraction of the
-// prompt rendering and hashing.
-func (c simConfig) draws(t *testing.T, task tasks.Task, lib *prompts.Library, insts []tasks.Instance, m []int) [][]float64 {
+// draws returns k outcomes (1 right, 0 wrong) of the configuration on
+// each pool item, each a fresh draw: item i's seeds are seedBase+i·2^20
+// on. One request with N = k is k single calls, since the simulator draws
+// choice j of a request with seed+j (llm/sim Sample), so this is what k
+// k=1 runs with those seeds would score, at a fraction of the prompt
+// rendering and hashing.
+func (c simConfig) draws(t *testing.T, task tasks.Task, lib *prompts.Library, insts []tasks.Instance, k int) [][]float64 {
 	t.Helper()
 	out := make([][]float64, len(insts))
 	for i, inst := range insts {
-		if m[i] == 0 {
-			continue
-		}
 		// The prompt as strategies/sampling.go renders it for game24.
 		p, err := lib.Render(tasks.TemplateName(lib, task, c.template), strategies.PromptData{Input: inst.Input})
 		if err != nil {
 			t.Fatal(err)
 		}
 		resp, err := c.model.Sample(context.Background(), llm.Request{
-			Messages: []llm.Message{{Role: "user", Content: p}}, N: m[i],
+			Messages: []llm.Message{{Role: "user", Content: p}}, N: k,
 			Seed: c.seedBase + int64(i)<<20, Purpose: c.template, Call: c.template,
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(resp.Choices) != m[i] {
-			t.Fatalf("%s item %d: %d choices, asked %d", c.name, i, len(resp.Choices), m[i])
+		if len(resp.Choices) != k {
+			t.Fatalf("%s item %d: %d choices, asked %d", c.name, i, len(resp.Choices), k)
 		}
-		out[i] = make([]float64, m[i])
+		out[i] = make([]float64, k)
 		for j, ch := range resp.Choices {
 			if task.Score(inst, ch.Content).Correct {
 				out[i][j] = 1
@@ -108,8 +105,8 @@ func (c simConfig) draws(t *testing.T, task tasks.Task, lib *prompts.Library, in
 // ±2% is 5.8 of them. Pairing gains only 0.5% of the width here because
 // the simulator's puzzles differ little in difficulty: the two
 // configurations' outcomes on a puzzle correlate at 0.024 over the pool
-// (0.06 even with --sim-focus 6); real models, whose items range from
-// always right to never, gain much more. Broken on purpose: the unpaired
+// (0.06 even with --sim-focus 6); the more items differ in difficulty,
+// the more pairing gains. Broken on purpose: the unpaired
 // interval in the paired one's place fails the width check; the truth
 // shifted by +0.03 gives coverage 0.917 and 0.913.
 func TestCoverageSimulated(t *testing.T) {
@@ -143,16 +140,12 @@ func TestCoverageSimulated(t *testing.T) {
 		{simConfig{name: "cot skill 0.6", template: "cot", model: newModel(0.6), seedBase: 3 << 50}, "cot skill 0.6 vs cot skill 0.5"},
 	}
 	P := len(insts)
-	m := make([]int, P)
-	for i := range m {
-		m[i] = bank
-	}
-	baseBank := base.draws(t, task, lib, insts, m)
+	baseBank := base.draws(t, task, lib, insts, bank)
 	sims := time.Since(start)
 
 	for ci, c := range cases {
 		t0 := time.Now()
-		runBank := c.run.draws(t, task, lib, insts, m)
+		runBank := c.run.draws(t, task, lib, insts, bank)
 		sims += time.Since(t0)
 
 		// The true difference, and how strongly the puzzle links the two
