@@ -121,7 +121,16 @@ func formatDiffCI(c Comparison) string {
 	if math.IsInf(c.Low, 0) || math.IsInf(c.High, 0) {
 		return "n/a"
 	}
-	return fmt.Sprintf("[%+.3f, %+.3f]", c.Low, c.High)
+	return fmt.Sprintf("[%+.3f, %+.3f]", noNegZero(c.Low), noNegZero(c.High))
+}
+
+// noNegZero rounds to 3 decimals as printed, so that -0.0000001 prints as
+// +0.000, not -0.000.
+func noNegZero(v float64) float64 {
+	if r := math.Round(v*1000) / 1000; r != 0 {
+		return v
+	}
+	return 0
 }
 
 // shortMethod names a comparison's interval and test in one cell mark.
@@ -132,6 +141,13 @@ func shortMethod(c Comparison) string {
 	return "T"
 }
 
+// ComparisonTable is the comparison table as cells, with its notes, for
+// pages that lay it out themselves (bench view).
+func ComparisonTable(cs []Comparison) (header []string, rows [][]string, notes []string) {
+	header, rows = compareCells(cs)
+	return header, rows, CompareNotes(cs)
+}
+
 // compareCells lays out the comparison table.
 func compareCells(cs []Comparison) ([]string, [][]string) {
 	pct := strconv.FormatFloat(levelOf(cs)*100, 'g', -1, 64)
@@ -140,7 +156,7 @@ func compareCells(cs []Comparison) ([]string, [][]string) {
 	var body [][]string
 	for _, c := range cs {
 		body = append(body, []string{runsText(c.Runs), c.Label, runsText(c.BaselineRuns), strconv.Itoa(c.N),
-			fmt.Sprintf("%.3f", c.Accuracy), fmt.Sprintf("%.3f", c.BaselineAccuracy), fmt.Sprintf("%+.3f", c.Difference),
+			fmt.Sprintf("%.3f", c.Accuracy), fmt.Sprintf("%.3f", c.BaselineAccuracy), fmt.Sprintf("%+.3f", noNegZero(c.Difference)),
 			formatDiffCI(c) + " " + shortMethod(c), formatP(c.P), formatP(c.PHolm), strconv.Itoa(c.RunOnly), strconv.Itoa(c.BaselineOnly)})
 	}
 	return header, body

@@ -311,21 +311,26 @@ func (s *Server) compare(ctx context.Context, r *http.Request) (page, error) {
 
 // pairedTable is bench compare's table for the runs, the first the
 // baseline: paired differences, their intervals, McNemar or paired t, Holm.
-func (s *Server) pairedTable(ctx context.Context, runs []store.Run) (string, error) {
+func (s *Server) pairedTable(ctx context.Context, runs []store.Run) (*pairedView, error) {
 	groups, err := results.Groups(ctx, s.st, runs, report.Level)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	if len(groups) < 2 {
-		return "", nil
+		return nil, nil
 	}
 	cs, err := results.Compare(ctx, s.st, groups, results.GroupOfRun(groups, runs[0].ID), report.Level)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	var b bytes.Buffer
-	if err := report.WriteComparisons(&b, "md", cs); err != nil {
-		return "", err
-	}
-	return b.String(), nil
+	var v pairedView
+	v.Header, v.Rows, v.Notes = report.ComparisonTable(cs)
+	return &v, nil
+}
+
+// pairedView is the comparison table as the compare page lays it out.
+type pairedView struct {
+	Header []string
+	Rows   [][]string
+	Notes  []string
 }
