@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -119,4 +120,41 @@ func NewFrontierPlot(groups []Group, curves [][]CurvePoint, o PlotOptions) (*plo
 	p.Legend.TextStyle.Font.Size = vg.Points(7)
 	p.Title.Text = "Pareto frontier: " + p.Title.Text
 	return p, front, nil
+}
+
+// FrontierStretch is a run of consecutive frontier points: one point, or
+// several of one vote curve (k' from one value to another).
+type FrontierStretch struct {
+	From, To FrontierPoint
+	// Label names the configuration: the point's label, or for a stretch of
+	// a vote curve "NAME, k'=A to k'=B".
+	Label string
+}
+
+// Stretches folds consecutive points of one vote curve into one stretch.
+func Stretches(front []FrontierPoint) []FrontierStretch {
+	var out []FrontierStretch
+	for i := 0; i < len(front); {
+		j, name := i, curveName(front[i].Label)
+		for j+1 < len(front) && name != "" && curveName(front[j+1].Label) == name {
+			j++
+		}
+		st := FrontierStretch{From: front[i], To: front[j], Label: front[i].Label}
+		if j > i {
+			st.Label = name + ", " + strings.TrimPrefix(front[i].Label, name+" at ") + " to " + strings.TrimPrefix(front[j].Label, name+" at ")
+		}
+		out = append(out, st)
+		i = j + 1
+	}
+	return out
+}
+
+// curveName is the configuration of a vote-curve point ("NAME at k'=5"),
+// "" for other points.
+func curveName(label string) string {
+	name, _, ok := strings.Cut(label, " at k'=")
+	if !ok {
+		return ""
+	}
+	return name
 }

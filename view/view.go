@@ -46,6 +46,7 @@ func New(st *store.Store) (*Server, error) {
 	s.mux.HandleFunc("GET /runs/{id}/items/{idx}", s.handle(s.item))
 	s.mux.HandleFunc("GET /runs/{id}/progress", s.progress)
 	s.mux.HandleFunc("GET /compare", s.handle(s.compare))
+	s.mux.HandleFunc("GET /experiments/{name}", s.handle(s.experiment))
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, notFound("no page at "+r.URL.Path))
 	})

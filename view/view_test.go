@@ -57,6 +57,9 @@ func makeDB(ctx context.Context, dir string) (string, map[string]int64, error) {
 	for _, r := range testRuns {
 		cfg := bench.DefaultConfig()
 		cfg.Task, cfg.Strategy, cfg.Range, cfg.Params, cfg.Concurrency = r.task, r.strategy, r.rng, r.params, 4
+		if r.task == "game24" { // an experiment with CoT-SC as its baseline
+			cfg.Experiment, cfg.Baseline = "g24", "cotsc"
+		}
 		sum, err := eng.Run(ctx, cfg)
 		if err != nil {
 			return "", nil, err
@@ -158,6 +161,10 @@ func pageCases(f fixture) []pageCase {
 		{"selfrefine item", "/runs/" + id("selfrefine") + "/items/0", 200, []string{"Iterations", "Iteration 1", "feedback"}},
 		{"compare", "/compare?runs=" + id("tot") + "," + id("cotsc") + "," + id("cot"), 200, []string{"Compare runs", "the runs disagree on", "run " + id("tot") + " · tot",
 			"Paired against run " + id("tot"), "Newcombe", "McNemar", "p (Holm)", "<th>gold</th>", "by rule", "<code>", "· bundled"}},
+		{"experiment", "/experiments/g24", 200, []string{"Experiment g24", "3 runs, 3 configurations", "baseline <b>cotsc k=5</b>",
+			"vs baseline", "paired", "<svg", "Frontier", `id="frontier"`, "<td>tot b=2</td>"}},
+		{"unknown experiment", "/experiments/nope", 404, []string{"experiment &#34;nope&#34;"}},
+		{"runs link experiments", "/", 200, []string{`<a href="/experiments/g24">g24</a>`}},
 		{"compare all", "/compare?runs=" + id("tot") + "," + id("cot") + "&all=1", 200, []string{"/items/905"}},
 		{"progress", "/runs/" + id("tot") + "/progress", 200, []string{`"status":"done"`, `"done":6`}},
 		{"progress running", "/runs/" + id("running") + "/progress", 200, []string{`"status":"running"`, `"done":`}},

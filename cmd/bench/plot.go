@@ -108,30 +108,13 @@ func cmdPlot(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fmt.Fprintf(stdout, "wrote %s (%d configurations from %d runs)\n", *out, len(groups), len(runs))
 	if len(front) > 0 {
 		fmt.Fprintf(stdout, "Pareto frontier (%s per item -> accuracy), cheapest first:\n", *x)
-		// Consecutive points of one vote curve are one stretch.
-		for i := 0; i < len(front); {
-			j, name := i, curveName(front[i].Label)
-			for j+1 < len(front) && name != "" && curveName(front[j+1].Label) == name {
-				j++
-			}
-			if j == i {
-				fmt.Fprintf(stdout, "  %.4g  %.3f  %s\n", front[i].X, front[i].Y, front[i].Label)
+		for _, st := range report.Stretches(front) {
+			if st.From == st.To {
+				fmt.Fprintf(stdout, "  %.4g  %.3f  %s\n", st.From.X, st.From.Y, st.Label)
 			} else {
-				fmt.Fprintf(stdout, "  %.4g-%.4g  %.3f-%.3f  %s, %s to %s\n", front[i].X, front[j].X, front[i].Y, front[j].Y, name,
-					strings.TrimPrefix(front[i].Label, name+" at "), strings.TrimPrefix(front[j].Label, name+" at "))
+				fmt.Fprintf(stdout, "  %.4g-%.4g  %.3f-%.3f  %s\n", st.From.X, st.To.X, st.From.Y, st.To.Y, st.Label)
 			}
-			i = j + 1
 		}
 	}
 	return nil
-}
-
-// curveName is the configuration of a vote-curve point's label
-// ("cotsc at k'=5" -> "cotsc"), "" for a configuration's own point.
-func curveName(label string) string {
-	name, _, ok := strings.Cut(label, " at k'=")
-	if !ok {
-		return ""
-	}
-	return name
 }

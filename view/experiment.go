@@ -1,0 +1,84 @@
+package view
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"html/template"
+	"net/http"
+	"strings"
+
+	"gonum.org/v1/plot/vg"
+
+	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/results"
+	"github.com/reasonbench/reasonbench/store"
+)
+
+// experiment is an experiment's page: its table with the paired columns
+// against the file's baseline (as bench report --experiment prints it) and
+// the frontier plot of accuracy against tokens per item, CoT-SC as its vote
+// curve over k' (as bench plot --frontier draws it).
+func (s *Server) experiment(ctx context.Context, r *http.Request) (page, error) {
+	name := r.PathValue("name")
+	runs, err := s.st.Runs(ctx, store.RunFilter{Experiment: name})
+	if err != nil {
+		return page{}, err
+	}
+	if len(runs) == 0 {
+		return page{}, notFound(fmt.Sprintf("experiment %q: no runs", name))
+	}
+	groups, err := results.Groups(ctx, s.st, runs, report.Level)
+	if err != nil {
+		return page{}, err
+	}
+	baseline := ""
+	if spec := results.ExperimentBaseline(runs); spec != "" && len(groups) > 1 {
+		// A baseline the file names but the runs do not hold leaves the
+		// table unpaired, as bench report says with --baseline.
+		if base, err := results.MatchBaseline(groups, spec); err == nil {
+			if err := results.AddPaired(ctx, s.st, groups, base, report.Level); err != nil {
+				return page{}, err
+			}
+			baseline = groups[base].Strategy + " " + groups[base].Params
+		}
+	}
+	var table bytes.Buffer
+	if err := report.WriteExperiment(&table, "md", "experiment "+name, groups); err != nil {
+		return page{}, err
+	}
+	svg, front, err := s.frontier(ctx, name, groups)
+	if err != nil {
+		return page{}, err
+	}
+	return page{name: "experiment.html", title: "experiment " + name, data: map[string]any{
+		"Name": name, "Runs": len(runs), "Configs": len(groups), "Baseline": baseline,
+		"Table": table.String(), "Frontier": svg, "Front": report.Stretches(front),
+	}}, nil
+}
+
+// frontier draws the experiment's frontier plot; no plot (and no error)
+// when the runs record no tokens.
+func (s *Server) frontier(ctx context.Context, name string, groups []report.Group) (template.HTML, []report.FrontierPoint, error) {
+	curves := make([][]report.CurvePoint, len(groups))
+	for i, g := range groups {
+		var err error
+		if curves[i], err = results.GroupCurve(ctx, s.st, g); err != nil {
+			return "", nil, err
+		}
+	}
+	p, front, err := report.NewFrontierPlot(groups, curves, report.PlotOptions{X: "tokens", Y: "accuracy",
+		Title: "experiment " + name, LogX: true})
+	if err != nil {
+		return "", nil, nil // nothing to draw, e.g. no tokens recorded
+	}
+	var b bytes.Buffer
+	if err := report.WritePlot(&b, p, "svg", 16*vg.Centimeter, 10*vg.Centimeter); err != nil {
+		return "", nil, err
+	}
+	out := b.String()
+	if i := strings.Index(out, "<svg"); i > 0 {
+		out = out[i:] // drop the XML prolog to inline it
+	}
+	return template.HTML(out), front, nil // our own renderer's output, not model text
+}
