@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/reasonbench/reasonbench/llm"
@@ -111,8 +112,9 @@ func recordOf(t *testing.T, st *store.Store, run int64) runRecord {
 // a fresh run answers nothing from the cache except the draws a method
 // declares shared; two calls with the same text are sent with different
 // seeds unless shared; and the same configuration gives identical items,
-// trees, trajectories and call counts at concurrency 1, 16 and 128, and
-// rerun into the same database (then from the cache alone).
+// trees, trajectories and call counts at concurrency 1, 16 and 128, rerun
+// into the same database (then from the cache alone), over HTTP with
+// --concurrency auto, and killed half way and resumed.
 func TestEverySampleIsASample(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range identityConfigs() {
@@ -148,6 +150,50 @@ func TestEverySampleIsASample(t *testing.T) {
 			}
 			if got := recordOf(t, st, sum.RunID); !reflect.DeepEqual(got, want) {
 				t.Errorf("rerun differs:\n%s", firstDiff(got.Items, want.Items))
+			}
+
+			// Over HTTP, through the simulator served on loopback, with
+			// --concurrency auto.
+			srv, _ := simServer(t, c.cfg, llm.ServerOptions{})
+			cfg = c.cfg
+			cfg.BaseURL, cfg.ConcurrencyAuto, cfg.Concurrency, cfg.ConcurrencyMax = srv.URL+"/v1", true, 4, 64
+			st = tempStore(t)
+			sum, err = (&Engine{Store: st}).Run(ctx, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := recordOf(t, st, sum.RunID); !reflect.DeepEqual(got, want) {
+				t.Errorf("over HTTP with --concurrency auto differs:\n%s", firstDiff(got.Items, want.Items))
+			}
+
+			// Killed after half its calls, then resumed.
+			st = tempStore(t)
+			model, err := NewSim(c.cfg.Sim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			runCtx, kill := context.WithCancel(ctx)
+			defer kill()
+			var n atomic.Int64
+			killAt := int64(max(1, want.Calls/2))
+			backend := llm.SamplerFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
+				if n.Add(1) >= killAt {
+					kill()
+					return llm.Response{}, context.Canceled
+				}
+				return model.Sample(ctx, req)
+			})
+			cfg = c.cfg
+			cfg.Concurrency = 16
+			sum, err = (&Engine{Store: st, Backend: backend}).Run(runCtx, cfg)
+			if err == nil {
+				t.Fatalf("the run killed at call %d finished", killAt)
+			}
+			if _, err := (&Engine{Store: st}).Resume(ctx, sum.RunID, ""); err != nil {
+				t.Fatal(err)
+			}
+			if got := recordOf(t, st, sum.RunID); !reflect.DeepEqual(got, want) {
+				t.Errorf("killed at call %d and resumed, differs:\n%s", killAt, firstDiff(got.Items, want.Items))
 			}
 		})
 	}
