@@ -20,6 +20,9 @@ type callView struct {
 	Messages []llm.Message
 	Choices  []string
 	Raw      string // the request JSON, indented, when it is not a plain chat request
+	// Identity is the call's place in the strategy (llm.Request.Call);
+	// Shared names the sharing it declares, if any.
+	Identity, Shared string
 }
 
 // treeNode is a ToT node with its children, for the interactive tree.
@@ -119,7 +122,7 @@ func viewCall(c store.Call) callView {
 	v := callView{Call: c}
 	var req llm.Request
 	if err := json.Unmarshal(c.Request, &req); err == nil && len(req.Messages) > 0 {
-		v.Messages = req.Messages
+		v.Messages, v.Identity, v.Shared = req.Messages, req.Call, req.Share
 	} else {
 		v.Raw = indentJSON(c.Request)
 	}
