@@ -39,11 +39,16 @@ give:
   plus k'/k of the completions. Exact rationals.
 """
 import json
+import os
 import sys
 from fractions import Fraction
 from itertools import combinations
-from math import comb, sqrt
-from statistics import NormalDist
+from math import comb
+
+# Newcombe's interval (and the Wilson limits under it) as the stats
+# package's reference script writes it.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "stats", "testdata"))
+from reference import newcombe10  # noqa: E402
 
 
 def make(paths):
@@ -91,35 +96,6 @@ def holm(p):
         run = max(run, min(Fraction(1), (m - r) * p[i]))
         out[i] = run
     return out
-
-
-def wilson(x, n, z):
-    p = x / n
-    den = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / den
-    h = z / den * sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return c - h, c + h
-
-
-def newcombe10(a, b, c, d, level=0.95):
-    n = a + b + c + d
-    z = NormalDist().inv_cdf((1 + level) / 2)
-    p1, p2 = (a + b) / n, (a + c) / n
-    l1, u1 = wilson(a + b, n, z)
-    l2, u2 = wilson(a + c, n, z)
-    den = (a + b) * (c + d) * (a + c) * (b + d)
-    A = a * d - b * c
-    if den == 0:
-        phi = 0.0
-    elif A > n / 2:
-        phi = (A - n / 2) / sqrt(den)
-    elif A >= 0:
-        phi = 0.0
-    else:
-        phi = A / sqrt(den)
-    dl = sqrt(max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2))
-    du = sqrt(max(0.0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2))
-    return max(-1.0, p1 - p2 - dl), min(1.0, p1 - p2 + du)
 
 
 def vote_right(samples, subset):
