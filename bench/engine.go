@@ -63,6 +63,7 @@ type plan struct {
 	// for a run recorded before calls had identities (resumed as it began).
 	calls  string
 	shared llm.Middleware // the run's declared sharing (llm.Shared)
+	scope  int64          // the run's draw scope (drawScope), item seeds derive from it
 }
 
 // CallsByIdentity marks runs whose calls each draw by their identity
@@ -133,6 +134,7 @@ func load(cfg Config) (*plan, error) {
 	p := &plan{cfg: cfg, task: task, params: params, strategy: strat,
 		instances: insts, rng: rng, prompts: lib, think: think, tags: tags,
 		calls: CallsByIdentity, shared: llm.Shared()}
+	p.scope = p.drawScope()
 	if cfg.ConcurrencyAuto {
 		p.adaptive = llm.NewAdaptive(llm.AdaptiveOptions{Start: cfg.Concurrency, Max: cfg.ConcurrencyMax})
 	}
@@ -319,8 +321,7 @@ func (p *plan) backend() (llm.Sampler, error) {
 	var o llm.Sampler
 	var reps []llm.Replica
 	for _, base := range p.cfg.Endpoints() {
-		c, err := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: base, APIKey: p.cfg.APIKey, Model: p.cfg.Model, Timeout: p.cfg.Timeout,
-			API: p.cfg.API, MaxTokensField: p.cfg.MaxTokensField, MaxN: p.cfg.MaxN})
+		c, err := p.client(p.cfg.Model, base)
 		if err != nil {
 			return nil, err
 		}
@@ -331,9 +332,19 @@ func (p *plan) backend() (llm.Sampler, error) {
 		p.replicas = llm.NewReplicas(reps, llm.ReplicaOptions{})
 		o = p.replicas
 	}
-	return llm.Chain(o,
-		llm.Retry(llm.RetryPolicy{MaxAttempts: p.cfg.Retries + 1, Base: 500 * time.Millisecond, Max: 30 * time.Second}),
-		p.adaptive.Middleware()), nil // inside Retry: it sees every attempt's 429
+	return llm.Chain(o, p.retry(), p.adaptive.Middleware()), nil // inside Retry: it sees every attempt's 429
+}
+
+// client is an OpenAI-compatible client of model at baseURL with the
+// run's key, timeout, API and token settings.
+func (p *plan) client(model, baseURL string) (*llm.OpenAI, error) {
+	return llm.NewOpenAI(llm.OpenAIConfig{BaseURL: baseURL, APIKey: p.cfg.APIKey, Model: model, Timeout: p.cfg.Timeout,
+		API: p.cfg.API, MaxTokensField: p.cfg.MaxTokensField, MaxN: p.cfg.MaxN})
+}
+
+// retry is the run's retry policy (--retries) as a middleware.
+func (p *plan) retry() llm.Middleware {
+	return llm.Retry(llm.RetryPolicy{MaxAttempts: p.cfg.Retries + 1, Base: 500 * time.Millisecond, Max: 30 * time.Second})
 }
 
 // judgeBackend is the sampler a judged task's judge calls go to: the
@@ -353,12 +364,11 @@ func (e *Engine) judgeBackend(p *plan, shared llm.Sampler, budget *llm.Budget) (
 		}
 		b = m
 	} else {
-		o, err := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: baseURL, APIKey: p.cfg.APIKey, Model: model, Timeout: p.cfg.Timeout,
-			API: p.cfg.API, MaxTokensField: p.cfg.MaxTokensField, MaxN: p.cfg.MaxN})
+		o, err := p.client(model, baseURL)
 		if err != nil {
 			return nil, ConfigError{fmt.Errorf("--judge-model/--judge-base-url: %w", err)}
 		}
-		b = llm.Chain(o, llm.Retry(llm.RetryPolicy{MaxAttempts: p.cfg.Retries + 1, Base: 500 * time.Millisecond, Max: 30 * time.Second}))
+		b = llm.Chain(o, p.retry())
 	}
 	mws := []llm.Middleware{llm.Limit(p.concurrency()), budget.Meter()}
 	if price, ok := llm.DefaultPrices().With(p.cfg.Prices).Lookup(model); ok {
@@ -380,9 +390,6 @@ func (p *plan) concurrency() int {
 // as they finish; on cancellation the run is marked interrupted.
 func (e *Engine) Run(ctx context.Context, cfg Config) (Summary, error) {
 	p, err := load(cfg)
-	if err == nil {
-		err = checkNew(p)
-	}
 	if err != nil {
 		return Summary{}, ConfigError{err}
 	}
@@ -392,6 +399,9 @@ func (e *Engine) Run(ctx context.Context, cfg Config) (Summary, error) {
 // start records a new run for a loaded plan and executes it.
 func (e *Engine) start(ctx context.Context, p *plan) (Summary, error) {
 	cfg := p.cfg
+	if err := checkNew(p); err != nil {
+		return Summary{}, ConfigError{err}
+	}
 	backend := e.Backend
 	var err error
 	if backend == nil {
@@ -705,9 +715,8 @@ func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base, judge
 	// keyed; thinking is split after the cache, which keeps responses as
 	// sent; declared sharing sits in front of the cache so that a shared
 	// draw is made once whoever asks.
-	scope := p.drawScope()
-	seed := ItemSeed(scope, inst.Index)
-	identify, shared := llm.Identify(seed, scope), p.shared
+	seed := ItemSeed(p.scope, inst.Index)
+	identify, shared := llm.Identify(seed, p.scope), p.shared
 	if p.calls != CallsByIdentity {
 		seed = ItemSeed(p.cfg.Seed, inst.Index)
 		identify, shared = llm.Anonymous(), nil
