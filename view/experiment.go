@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
-	"strings"
 
 	"gonum.org/v1/plot/vg"
 
@@ -72,13 +71,9 @@ func (s *Server) frontier(ctx context.Context, name string, groups []report.Grou
 	if err != nil {
 		return "", nil, nil // nothing to draw, e.g. no tokens recorded
 	}
-	var b bytes.Buffer
-	if err := report.WritePlot(&b, p, "svg", 16*vg.Centimeter, 10*vg.Centimeter); err != nil {
+	svg, err := inlineSVG(p, 16*vg.Centimeter, 10*vg.Centimeter)
+	if err != nil {
 		return "", nil, err
 	}
-	out := b.String()
-	if i := strings.Index(out, "<svg"); i > 0 {
-		out = out[i:] // drop the XML prolog to inline it
-	}
-	return template.HTML(out), front, nil // our own renderer's output, not model text
+	return svg, front, nil
 }

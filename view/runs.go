@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/reasonbench/reasonbench/bench"
@@ -166,17 +167,27 @@ func (s *Server) plots(groups []report.Group, sum bench.Summary) []template.HTML
 		if err != nil {
 			continue // e.g. no per-trial series: nothing to draw
 		}
-		var b bytes.Buffer
-		if err := report.WritePlot(&b, p, "svg", 12*vg.Centimeter, 8*vg.Centimeter); err != nil {
+		svg, err := inlineSVG(p, 12*vg.Centimeter, 8*vg.Centimeter)
+		if err != nil {
 			continue
 		}
-		svg := b.String()
-		if i := strings.Index(svg, "<svg"); i > 0 {
-			svg = svg[i:] // drop the XML prolog to inline it
-		}
-		out = append(out, template.HTML(svg)) // our own renderer's output, not model text
+		out = append(out, svg)
 	}
 	return out
+}
+
+// inlineSVG renders a plot as SVG to put in a page: our own renderer's
+// output, not model text, without its XML prolog.
+func inlineSVG(p *plot.Plot, w, h vg.Length) (template.HTML, error) {
+	var b bytes.Buffer
+	if err := report.WritePlot(&b, p, "svg", w, h); err != nil {
+		return "", err
+	}
+	svg := b.String()
+	if i := strings.Index(svg, "<svg"); i > 0 {
+		svg = svg[i:]
+	}
+	return template.HTML(svg), nil
 }
 
 // compareRow is one item across the compared runs.
