@@ -25,6 +25,18 @@ type Env struct {
 	// Memory is the long-term memory of reflections (Reflexion); nil keeps
 	// them in process for the one item.
 	Memory Memory
+	// Exec runs model-written programs in the run's sandbox, recording each
+	// execution with the item; nil when the run has no sandbox (a strategy
+	// that needs one says so with NeedsSandbox and the engine refuses the
+	// run before it starts).
+	Exec tasks.Executor
+}
+
+// SandboxUser is implemented by strategies that run model-written programs
+// (pal, reflexion's code actor, react with tools=python): NeedsSandbox says
+// why, or "" when the configured strategy runs none.
+type SandboxUser interface {
+	NeedsSandbox() string
 }
 
 // Checkpointer saves an item's progress between trials. On resume, the calls

@@ -1,0 +1,113 @@
+// Package sandbox runs programs a model wrote, isolated from the harness:
+// never in bench's process, never with the user's privileges, never with
+// the network, the project, the database, the home directory or the
+// environment. The one backend today is bubblewrap (bwrap.go); the Runner
+// interface leaves room for container backends on clusters
+// (docs/cluster.md).
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Program is one program to run: a Python source file, optional extra
+// files beside it in the private working directory, and standard input.
+type Program struct {
+	Source string            // main.py
+	Files  map[string]string // further files by base name, e.g. "solution.py"
+	Stdin  string
+	Limits Limits // zero fields take DefaultLimits' values
+}
+
+// Limits bound one run. At any limit the whole process tree is killed and
+// the result says which limit it hit.
+type Limits struct {
+	Wall   time.Duration // elapsed time
+	CPU    time.Duration // CPU time of the program
+	Memory int64         // bytes of address space per process
+	Procs  int           // processes and threads
+	Output int64         // bytes of standard output plus standard error kept
+}
+
+// DefaultLimits are the limits of a run that sets none: generous for a
+// test suite, small enough that many sandboxes fit on a laptop.
+var DefaultLimits = Limits{Wall: 10 * time.Second, CPU: 10 * time.Second, Memory: 1 << 30, Procs: 32, Output: 1 << 20}
+
+// WithDefaults fills zero fields from DefaultLimits.
+func (l Limits) WithDefaults() Limits {
+	d := DefaultLimits
+	if l.Wall > 0 {
+		d.Wall = l.Wall
+	}
+	if l.CPU > 0 {
+		d.CPU = l.CPU
+	}
+	if l.Memory > 0 {
+		d.Memory = l.Memory
+	}
+	if l.Procs > 0 {
+		d.Procs = l.Procs
+	}
+	if l.Output > 0 {
+		d.Output = l.Output
+	}
+	return d
+}
+
+// Status is how a run ended.
+type Status string
+
+const (
+	OK      Status = "ok"      // exit code 0
+	Exit    Status = "exit"    // a non-zero exit code (an uncaught exception, a failed assert)
+	Timeout Status = "timeout" // the wall-time limit
+	CPU     Status = "cpu"     // the CPU-time limit
+	Memory  Status = "memory"  // the memory limit
+	Output  Status = "output"  // the output limit
+	Procs   Status = "procs"   // the process limit
+	Crash   Status = "crash"   // killed by a signal of its own (a segfault, kill(-1, 9))
+)
+
+// Result is what a run did. A program's failure is a Result, never an
+// error: errors are for a sandbox that could not run at all.
+type Result struct {
+	Status   Status        `json:"status"`
+	ExitCode int           `json:"exit_code"`
+	Signal   string        `json:"signal,omitempty"`
+	Stdout   string        `json:"stdout"`
+	Stderr   string        `json:"stderr"`
+	Duration time.Duration `json:"duration_ns"`
+	// Truncated is set when output beyond Limits.Output was dropped.
+	Truncated bool `json:"truncated,omitempty"`
+}
+
+// Passed reports a clean exit.
+func (r Result) Passed() bool { return r.Status == OK }
+
+// Reason is a one-line account of a failed run, for a score's reason.
+func (r Result) Reason() string {
+	switch r.Status {
+	case OK:
+		return ""
+	case Exit:
+		return fmt.Sprintf("exit code %d", r.ExitCode)
+	case Crash:
+		return "killed by signal " + r.Signal
+	default:
+		return string(r.Status) + " limit"
+	}
+}
+
+// Runner runs programs in isolation. Run is safe for concurrent use: each
+// call is its own sandbox.
+type Runner interface {
+	Run(ctx context.Context, p Program) (Result, error)
+}
+
+// ErrUnavailable wraps every error of a sandbox that cannot start (the
+// tool missing, user namespaces disabled); bench reports it as one line
+// naming what to install. There is no unsandboxed fall-back.
+var ErrUnavailable = errors.New("sandbox unavailable")
