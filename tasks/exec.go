@@ -34,3 +34,20 @@ type RunnerExecutor struct{ Runner sandbox.Runner }
 func (r RunnerExecutor) Execute(ctx context.Context, _ string, p sandbox.Program) (sandbox.Result, error) {
 	return r.Runner.Run(ctx, p)
 }
+
+// CodeProblem is a programming problem as a strategy sees it: the prompt
+// (signature and docstring) and the function's name. The hidden tests are
+// the task's and never reach a strategy.
+type CodeProblem struct {
+	ID         string
+	Prompt     string // e.g. "def add(a: int, b: int) -> int:\n    \"\"\"...\"\"\"\n"
+	EntryPoint string // the function the hidden tests call
+	Language   string // "python"
+}
+
+// Coding is implemented by programming tasks (HumanEval, MBPP, code file
+// tasks): their instances are CodeProblems, and Score runs an output's
+// program against the hidden tests in the sandbox (the task is Executed).
+type Coding interface {
+	Problem(inst Instance) CodeProblem
+}
