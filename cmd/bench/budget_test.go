@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -70,7 +71,7 @@ func TestMaxCostStopsAndResumes(t *testing.T) {
 	if code != 0 || !strings.Contains(out, `"stopped"`) {
 		t.Errorf("report of the stopped run lacks status stopped: %s", out)
 	}
-	st, err := openStore(t.Context(), db)
+	st, err := openStore(t.Context(), db, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,7 +42,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *baseline != 0 {
 		base = *baseline
 	}
-	st, err := openExisting(ctx, *db)
+	st, err := openReading(ctx, *db)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -20,19 +22,37 @@ func dbFlag(fs *flag.FlagSet) *string {
 	return fs.String("db", defaultDB, "SQLite results database")
 }
 
-// openStore opens the database a command writes to, creating it if needed.
-func openStore(ctx context.Context, path string) (*store.Store, error) {
+// openStore opens the database a command writes to, creating it if needed;
+// a folder it had to create for it is named on stderr, so a mistyped path
+// does not pass unnoticed.
+func openStore(ctx context.Context, path string, stderr io.Writer) (*store.Store, error) {
+	dir := filepath.Dir(path)
+	_, statErr := os.Stat(dir)
 	st, err := store.Open(ctx, path)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	if errors.Is(statErr, fs.ErrNotExist) {
+		fmt.Fprintf(stderr, "bench: created folder %s for the database %s\n", dir, path)
+	}
+	return st, nil
+}
+
+// openReading opens the database of a command that only reads results
+// (report, show, export, plot, compare, power, list --db, db stats): a
+// missing file is an error, never an empty database, so a mistyped --db
+// does not print an empty table; a read-only database is read in place,
+// and a file that is not a reasonbench database is refused unchanged.
+func openReading(ctx context.Context, path string) (*store.Store, error) {
+	st, err := store.OpenForReading(ctx, path)
 	if err != nil {
 		return nil, usageError{err}
 	}
 	return st, nil
 }
 
-// openExisting opens the database of a command that only reads results
-// (report, show, export, plot, list --db): a missing file is an error, never
-// an empty database, so a mistyped --db does not print an empty table. An
-// older schema is migrated in place.
+// openExisting opens the existing database of a command that changes it
+// (rm, resume, db vacuum). An older schema is migrated in place.
 func openExisting(ctx context.Context, path string) (*store.Store, error) {
 	st, err := store.OpenExisting(ctx, path)
 	if err != nil {
@@ -58,7 +78,11 @@ func cmdDB(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	st, err := openExisting(ctx, *db)
+	open := openReading
+	if sub == "vacuum" {
+		open = openExisting
+	}
+	st, err := open(ctx, *db)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -42,7 +43,7 @@ func TestEstimateMatchesARealRun(t *testing.T) {
 	if code, _, stderr := cli(t, append([]string{"run", "--db", db, "--sim-skill", "0.5"}, flags...)...); code != 0 {
 		t.Fatalf("run: %s", stderr)
 	}
-	st, err := openStore(t.Context(), db)
+	st, err := openStore(t.Context(), db, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

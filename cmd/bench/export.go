@@ -129,7 +129,7 @@ func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	default:
 		return usageError{fmt.Errorf("unknown format %q (known: jsonl, parquet)", *format)}
 	}
-	st, err := openExisting(ctx, *db)
+	st, err := openReading(ctx, *db)
 	if err != nil {
 		return err
 	}

@@ -23,7 +23,7 @@ func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 	}
 	if *db != "" {
 		// Opened first, so that a missing file fails before anything is printed.
-		st, err := openExisting(ctx, *db)
+		st, err := openReading(ctx, *db)
 		if err != nil {
 			return err
 		}

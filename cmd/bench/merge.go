@@ -59,14 +59,14 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	var srcs []store.MergeSource
 	for _, in := range ins {
-		st, err := openExisting(ctx, in)
+		st, err := openReading(ctx, in)
 		if err != nil {
 			return err
 		}
 		defer st.Close()
 		srcs = append(srcs, store.MergeSource{Name: filepath.Base(in), Store: st})
 	}
-	dst, err := openStore(ctx, *out)
+	dst, err := openStore(ctx, *out, stderr)
 	if err != nil {
 		return err
 	}

@@ -63,7 +63,7 @@ func cmdPlot(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 	}
-	st, err := openExisting(ctx, *db)
+	st, err := openReading(ctx, *db)
 	if err != nil {
 		return err
 	}

@@ -63,7 +63,7 @@ func cmdPower(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err != nil || len(ids) != 2 {
 			return usageError{fmt.Errorf("--pilot %q: want two run ids BASE,RUN", *pilot)}
 		}
-		st, err := openExisting(ctx, *db)
+		st, err := openReading(ctx, *db)
 		if err != nil {
 			return err
 		}

@@ -49,7 +49,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if !slices.Contains(formats, *format) {
 		return usageError{fmt.Errorf("unknown format %q (known: %s)", *format, strings.Join(formats, ", "))}
 	}
-	st, err := openExisting(ctx, *db)
+	st, err := openReading(ctx, *db)
 	if err != nil {
 		return err
 	}

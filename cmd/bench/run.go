@@ -122,7 +122,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 		cfg = cfgs[0]
 	}
-	st, err := openStore(ctx, *db)
+	st, err := openStore(ctx, *db, stderr)
 	if err != nil {
 		return err
 	}
@@ -164,7 +164,7 @@ func stopped(sum bench.Summary, db string, err error) error {
 // runExperiment runs (or continues) every run of an experiment, then
 // prints its comparison table.
 func runExperiment(ctx context.Context, exp bench.Experiment, apiKey, db string, asJSON bool, stdout, stderr io.Writer) error {
-	st, err := openStore(ctx, db)
+	st, err := openStore(ctx, db, stderr)
 	if err != nil {
 		return err
 	}

@@ -25,7 +25,7 @@ func cmdShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	st, err := openExisting(ctx, *db)
+	st, err := openReading(ctx, *db)
 	if err != nil {
 		return err
 	}
