@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -22,7 +21,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	level := fs.Float64("level", report.Level, "confidence level of the paired intervals")
 	db := dbFlag(fs)
 	const usage = "usage: bench compare [--db F] [--baseline RUN] RUN RUN... [--format md|csv|latex|json] [--level 0.95]"
-	ids, err := parseRunsAnywhere(fs, args, usage)
+	ids, err := parseRunIDArgs(fs, args, usage)
 	if err != nil {
 		return err
 	}
@@ -90,31 +89,4 @@ func joinInts(ids []int64) string {
 		s[i] = fmt.Sprint(id)
 	}
 	return strings.Join(s, ", ")
-}
-
-// parseRunsAnywhere reads run ids before, between and after the flags.
-func parseRunsAnywhere(fs *flag.FlagSet, args []string, usage string) ([]int64, error) {
-	var ids []int64
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
-			}
-			return nil, usageError{err}
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			break
-		}
-		id, err := strconv.ParseInt(args[0], 10, 64)
-		if err != nil {
-			return nil, usageError{fmt.Errorf("run %q: want a run id (see bench report)", args[0])}
-		}
-		ids = append(ids, id)
-		args = args[1:]
-	}
-	if len(ids) == 0 {
-		return nil, usageError{errors.New(usage)}
-	}
-	return ids, nil
 }

@@ -5,12 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/reasonbench/reasonbench/results"
@@ -113,7 +110,7 @@ func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	withCalls := fs.Bool("calls", false, "include each item's model calls (requests and responses in full)")
 	db := dbFlag(fs)
 	const usage = "usage: bench export RUN [--format jsonl] [--out FILE] [--calls] | bench export RUN... --format parquet --out DIR"
-	ids, err := parseRunArgs(fs, args, usage)
+	ids, err := parseRunIDArgs(fs, args, usage)
 	if err != nil {
 		return err
 	}
@@ -165,41 +162,6 @@ func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	}
 	return err
-}
-
-// parseRunArgs reads one or more leading run ids, then the flags (run ids
-// after the flags are taken too).
-func parseRunArgs(fs *flag.FlagSet, args []string, usage string) ([]int64, error) {
-	var ids []int64
-	take := func(a string) error {
-		id, err := strconv.ParseInt(a, 10, 64)
-		if err != nil {
-			return usageError{fmt.Errorf("run %q: want a run id (see bench list --db)", a)}
-		}
-		ids = append(ids, id)
-		return nil
-	}
-	for len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		if err := take(args[0]); err != nil {
-			return nil, err
-		}
-		args = args[1:]
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, err
-		}
-		return nil, usageError{err}
-	}
-	for _, a := range fs.Args() {
-		if err := take(a); err != nil {
-			return nil, err
-		}
-	}
-	if len(ids) == 0 {
-		return nil, usageError{errors.New(usage)}
-	}
-	return ids, nil
 }
 
 func rfc3339(t time.Time) string {

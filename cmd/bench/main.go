@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"syscall"
 
 	"github.com/reasonbench/reasonbench/bench"
@@ -120,16 +121,58 @@ func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 
 // parse parses flags and rejects stray arguments.
 func parse(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usageError{err}
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
 	}
-	if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
+	if len(pos) > 0 {
+		return usageError{fmt.Errorf("unexpected argument %q", pos[0])}
 	}
 	return nil
+}
+
+// parseArgs is every subcommand's one parser: flags before, between and
+// after the positional arguments, which it returns in order; after "--"
+// everything is positional.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, usageError{err}
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// parseRunIDArgs parses flags anywhere and one or more run ids.
+func parseRunIDArgs(fs *flag.FlagSet, args []string, usage string) ([]int64, error) {
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return nil, err
+	}
+	var ids []int64
+	for _, a := range pos {
+		id, err := strconv.ParseInt(a, 10, 64)
+		if err != nil {
+			return nil, usageError{fmt.Errorf("run %q: want a run id (see bench list --db)", a)}
+		}
+		ids = append(ids, id)
+	}
+	if len(ids) == 0 {
+		return nil, usageError{errors.New(usage)}
+	}
+	return ids, nil
 }
 
 // stringList is a repeatable flag.

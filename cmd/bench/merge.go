@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -20,19 +19,9 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlags("merge", stderr)
 	out := fs.String("out", "", "database to merge into (created if missing; merging into it again adds only what is new)")
 	complete := fs.Bool("complete", false, "fail (exit 1) when a merged run still lacks items of its range, e.g. in a job that runs after every shard")
-	var ins []string // flags may come before, between or after the inputs
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return err
-			}
-			return usageError{err}
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		ins = append(ins, fs.Arg(0))
-		args = fs.Args()[1:]
+	ins, err := parseArgs(fs, args) // flags may come before, between or after the inputs
+	if err != nil {
+		return err
 	}
 	if *out == "" {
 		return usageError{errors.New("no --out: pass --out MERGED.db and the shards' databases, e.g. bench merge --out all.db shard-*.db")}

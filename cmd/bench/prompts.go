@@ -21,19 +21,16 @@ func cmdPrompts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		from := fs.String("from", "", "the reference repository: "+fmt.Sprint(prompts.PackNames()))
 		out := fs.String("out", "", "the prompt folder to write (for --prompts)")
 		// SRC may stand anywhere among the flags.
+		pos, err := parseArgs(fs, args[1:])
+		if err != nil {
+			return err
+		}
+		if len(pos) > 1 {
+			return usageError{fmt.Errorf("unexpected argument %q", pos[1])}
+		}
 		var src string
-		rest := args[1:]
-		for {
-			if err := fs.Parse(rest); err != nil {
-				return usageError{err}
-			}
-			if fs.NArg() == 0 {
-				break
-			}
-			if src != "" {
-				return usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
-			}
-			src, rest = fs.Arg(0), fs.Args()[1:]
+		if len(pos) == 1 {
+			src = pos[0]
 		}
 		if *from == "" || src == "" || *out == "" {
 			return usageError{fmt.Errorf("usage: bench prompts import --from tot|reflexion SRC --out DIR")}

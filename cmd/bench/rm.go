@@ -14,7 +14,7 @@ func cmdRm(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	keepCache := fs.Bool("keep-cache", false, "keep the response cache entries the runs stored (a rerun of them then needs no model calls)")
 	force := fs.Bool("force", false, "also delete runs whose status is running (their process died; bench resume would finish them)")
 	db := dbFlag(fs)
-	ids, err := parseRunArgs(fs, args, "usage: bench rm RUN... [--keep-cache] [--force]")
+	ids, err := parseRunIDArgs(fs, args, "usage: bench rm RUN... [--keep-cache] [--force]")
 	if err != nil {
 		return err
 	}

@@ -131,19 +131,9 @@ func parseRunArg(fs *flag.FlagSet, args []string, usage string) (int64, error) {
 // argument, which may come before or after the flags (`bench show RUN
 // --db F` and `bench show --db F RUN`); "" when none is given.
 func parseWithRun(fs *flag.FlagSet, args []string) (string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return "", err
-			}
-			return "", usageError{err}
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return "", err
 	}
 	switch len(pos) {
 	case 0:

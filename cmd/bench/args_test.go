@@ -1,0 +1,70 @@
+package main
+
+import (
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestParseArgsTakesFlagsAnywhere(t *testing.T) {
+	cases := []struct {
+		args []string
+		pos  []string
+		out  string
+		keep bool
+	}{
+		{[]string{"7", "--out", "f", "--keep"}, []string{"7"}, "f", true},
+		{[]string{"--out", "f", "7", "8", "--keep"}, []string{"7", "8"}, "f", true},
+		{[]string{"7", "--keep", "8", "--out=g"}, []string{"7", "8"}, "g", true},
+		{[]string{"7", "--", "--out", "x"}, []string{"7", "--out", "x"}, "", false},
+		{nil, nil, "", false},
+	}
+	for _, c := range cases {
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		out := fs.String("out", "", "")
+		keep := fs.Bool("keep", false, "")
+		pos, err := parseArgs(fs, c.args)
+		if err != nil || !reflect.DeepEqual(pos, c.pos) || *out != c.out || *keep != c.keep {
+			t.Errorf("parseArgs(%q) = %q out=%q keep=%v err=%v; want %q out=%q keep=%v", c.args, pos, *out, *keep, err, c.pos, c.out, c.keep)
+		}
+	}
+}
+
+// TestFlagsAfterRunIDs: the commands a user hit with flags after the run id
+// take them as flags (they were taken as run ids).
+func TestFlagsAfterRunIDs(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "a.db")
+	for _, strategy := range []string{"io", "cot"} {
+		if code, _, stderr := cli(t, "run", "--db", db, "--task", "game24", "--strategy", strategy, "--range", "900:902"); code != 0 {
+			t.Fatal(stderr)
+		}
+	}
+	out := filepath.Join(dir, "f.jsonl")
+	if code, _, stderr := cli(t, "export", "--db", db, "1", "--out", out); code != 0 {
+		t.Fatalf("export --db D 1 --out F: exit %d: %s", code, stderr)
+	}
+	if b, err := os.ReadFile(out); err != nil || !strings.Contains(string(b), `"idx":900`) {
+		t.Fatalf("export --out wrote %q (%v)", b, err)
+	}
+	if code, stdout, stderr := cli(t, "export", "--db", db, "1", "--calls"); code != 0 || !strings.Contains(stdout, `"calls":[`) {
+		t.Fatalf("export --db D 1 --calls: exit %d: %s (stdout has no calls: %.200s)", code, stderr, stdout)
+	}
+	if code, stdout, stderr := cli(t, "show", "--db", db, "1", "--item", "901"); code != 0 || !strings.Contains(stdout, "item 901") {
+		t.Fatalf("show --db D 1 --item 901: exit %d: %s", code, stderr)
+	}
+	if code, stdout, stderr := cli(t, "compare", "1", "--db", db, "2"); code != 0 || stdout == "" {
+		t.Fatalf("compare 1 --db D 2: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := cli(t, "rm", "--db", db, "2", "--keep-cache"); code != 0 {
+		t.Fatalf("rm --db D 2 --keep-cache: exit %d: %s", code, stderr)
+	}
+	if code, stdout, _ := cli(t, "list", "--db", db); code != 0 || strings.Contains(stdout, "\n     2 ") {
+		t.Fatalf("run 2 still listed after rm:\n%s", stdout)
+	}
+}
