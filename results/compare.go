@@ -116,6 +116,9 @@ func GroupOfRun(groups []report.Group, runID int64) int {
 	return slices.IndexFunc(groups, func(g report.Group) bool { return slices.Contains(g.RunIDs, runID) })
 }
 
+// ErrNoBaseline is MatchBaseline's error when no configuration matches.
+var ErrNoBaseline = errors.New("no configuration is the baseline")
+
 // MatchBaseline finds the configuration an experiment file's baseline:
 // names: a strategy, optionally followed by parameters as the tables show
 // them ("tot b=5"). It must match exactly one configuration.
@@ -140,7 +143,7 @@ func MatchBaseline(groups []report.Group, spec string) (int, error) {
 	case 1:
 		return hits[0], nil
 	case 0:
-		return -1, fmt.Errorf("baseline %q matches no configuration (have: %s)", spec, strings.Join(labels, "; "))
+		return -1, fmt.Errorf("%w: baseline %q matches none (have: %s)", ErrNoBaseline, spec, strings.Join(labels, "; "))
 	}
 	var amb []string
 	for _, i := range hits {

@@ -21,8 +21,8 @@ func TestMatchBaseline(t *testing.T) {
 		{"cot", 0, ""},
 		{"tot b=5", 2, ""},
 		{"tot", -1, "matches 2 configurations"},
-		{"cotsc", -1, "matches no configuration"},
-		{"tot b=9", -1, "matches no configuration"},
+		{"cotsc", -1, "matches none"},
+		{"tot b=9", -1, "matches none"},
 	}
 	for _, c := range cases {
 		got, err := MatchBaseline(groups, c.spec)

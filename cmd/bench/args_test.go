@@ -68,3 +68,28 @@ func TestFlagsAfterRunIDs(t *testing.T) {
 		t.Fatalf("run 2 still listed after rm:\n%s", stdout)
 	}
 }
+
+// TestGroupReportOfRunsWithoutTheirBaseline: the viewer suggests `bench
+// report --runs N --group` for one run of an experiment; without the
+// baseline's runs the table comes without paired columns and a note.
+func TestGroupReportOfRunsWithoutTheirBaseline(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "e.db")
+	file := filepath.Join(dir, "e.yaml")
+	exp := "name: mini\ntask: game24\nrange: \"900:904\"\nmodel: sim\nseeds: [1]\nbaseline: cot\nstrategies:\n  - cot: {k: 1}\n  - io: {k: 1}\n"
+	if err := os.WriteFile(file, []byte(exp), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := cli(t, "run", "--db", db, "-f", file); code != 0 {
+		t.Fatal(stderr)
+	}
+	code, stdout, stderr := cli(t, "report", "--db", db, "--runs", "2", "--group")
+	if code != 0 || !strings.Contains(stdout, "| io ") || !strings.Contains(stderr, `baseline "cot" is not among the selected runs`) {
+		t.Fatalf("report --runs 2 --group: exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
+	}
+	// With the baseline among them, the paired columns are there.
+	code, stdout, stderr = cli(t, "report", "--db", db, "--runs", "1,2", "--group")
+	if code != 0 || !strings.Contains(stdout, "baseline") || stderr != "" {
+		t.Fatalf("report --runs 1,2 --group: exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
+	}
+}

@@ -62,7 +62,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return writeSeriesReport(ctx, st, runs, *by, *format, stdout)
 	}
 	if grouped {
-		return writeExperimentReport(ctx, st, runs, f, *baseline, *format, stdout)
+		return writeExperimentReport(ctx, st, runs, f, *baseline, *format, stdout, stderr)
 	}
 	if *baseline != 0 {
 		return usageError{errors.New("--baseline compares configurations: add --experiment ID or --group (or use bench compare)")}
@@ -82,7 +82,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 
 // writeExperimentReport pivots runs into one row per configuration, with
 // paired columns against the baseline when there is one.
-func writeExperimentReport(ctx context.Context, st *store.Store, runs []store.Run, f store.RunFilter, baseline int64, format string, stdout io.Writer) error {
+func writeExperimentReport(ctx context.Context, st *store.Store, runs []store.Run, f store.RunFilter, baseline int64, format string, stdout, stderr io.Writer) error {
 	if !slices.Contains(report.ExperimentFormats, format) {
 		return usageError{fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(report.ExperimentFormats, ", "))}
 	}
@@ -90,15 +90,17 @@ func writeExperimentReport(ctx context.Context, st *store.Store, runs []store.Ru
 	if err != nil {
 		return err
 	}
-	if err := addBaseline(ctx, st, runs, groups, baseline); err != nil {
+	if err := addBaseline(ctx, st, runs, groups, baseline, stderr); err != nil {
 		return err
 	}
 	return report.WriteExperiment(stdout, format, selectionTitle(f), groups)
 }
 
 // addBaseline adds the paired comparisons with the baseline configuration:
-// the one holding run baseline, else the one the experiment file named.
-func addBaseline(ctx context.Context, st *store.Store, runs []store.Run, groups []report.Group, baseline int64) error {
+// the one holding run baseline, else the one the experiment file named. An
+// experiment's baseline outside the selected runs (bench report --runs 4
+// --group) leaves the table without paired columns, said on stderr.
+func addBaseline(ctx context.Context, st *store.Store, runs []store.Run, groups []report.Group, baseline int64, stderr io.Writer) error {
 	base := -1
 	if baseline != 0 {
 		if base = results.GroupOfRun(groups, baseline); base < 0 {
@@ -106,7 +108,10 @@ func addBaseline(ctx context.Context, st *store.Store, runs []store.Run, groups 
 		}
 	} else if spec := results.ExperimentBaseline(runs); spec != "" {
 		var err error
-		if base, err = results.MatchBaseline(groups, spec); err != nil {
+		if base, err = results.MatchBaseline(groups, spec); errors.Is(err, results.ErrNoBaseline) {
+			fmt.Fprintf(stderr, "bench report: the experiment's baseline %q is not among the selected runs: no paired columns (select its runs too, or pass --baseline RUN)\n", spec)
+			return nil
+		} else if err != nil {
 			return usageError{fmt.Errorf("%w; pass --baseline RUN", err)}
 		}
 	}
