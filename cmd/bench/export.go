@@ -2,12 +2,15 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/reasonbench/reasonbench/results"
@@ -183,6 +186,12 @@ func exportRunJSONL(ctx context.Context, st *store.Store, run store.Run, withCal
 		if err != nil {
 			return err
 		}
+		// An item's calls in the order of their identities, not of their
+		// completion, so identical runs export identically at any
+		// concurrency (calls of one identity, retries, keep their order).
+		slices.SortStableFunc(calls, func(a, b store.Call) int {
+			return naturalCompare(callIdentity(a.Request), callIdentity(b.Request))
+		})
 		for _, c := range calls {
 			callsByItem[c.Item] = append(callsByItem[c.Item], exportCall{
 				ID: c.ID, Purpose: c.Purpose, Request: c.Request, Response: c.Response, PromptTokens: c.PromptTokens,
@@ -244,4 +253,46 @@ func exportRunJSONL(ctx context.Context, st *store.Store, run store.Run, withCal
 		}
 	}
 	return bw.Flush()
+}
+
+// callIdentity is the identity a recorded request names ("" for calls
+// recorded before identities).
+func callIdentity(request json.RawMessage) string {
+	var r struct {
+		Call string `json:"call"`
+	}
+	_ = json.Unmarshal(request, &r)
+	return r.Call
+}
+
+// naturalCompare orders strings with their digit runs compared as numbers,
+// so "s2/f10" comes after "s2/f9".
+func naturalCompare(a, b string) int {
+	for a != "" && b != "" {
+		da, db := digitRun(a), digitRun(b)
+		if da > 0 && db > 0 {
+			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
+			if c := cmp.Compare(len(na), len(nb)); c != 0 {
+				return c
+			}
+			if c := strings.Compare(na, nb); c != 0 {
+				return c
+			}
+			a, b = a[da:], b[db:]
+			continue
+		}
+		if a[0] != b[0] {
+			return cmp.Compare(a[0], b[0])
+		}
+		a, b = a[1:], b[1:]
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+func digitRun(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
 }

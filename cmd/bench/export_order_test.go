@@ -1,0 +1,77 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestNaturalCompare(t *testing.T) {
+	cases := []struct {
+		a, b string
+		want int
+	}{
+		{"s2/f9", "s2/f10", -1},
+		{"s2/f10", "s2/f9", 1},
+		{"s10/f0", "s9/f0", 1},
+		{"n3/value", "n3/value", 0},
+		{"n3", "n3/value", -1},
+		{"a007", "a7", 0},
+		{"judge/ab", "judge/b", -1},
+		{"", "x", -1},
+	}
+	for _, c := range cases {
+		if got := naturalCompare(c.a, c.b); got != c.want {
+			t.Errorf("naturalCompare(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+// TestExportCallsInIdentityOrder: two identical runs, at concurrency 1 and
+// 64, export the same calls in the same order.
+func TestExportCallsInIdentityOrder(t *testing.T) {
+	dir := t.TempDir()
+	var exports [][]string
+	for _, conc := range []string{"1", "64"} {
+		db := filepath.Join(dir, conc+".db")
+		if code, _, stderr := cli(t, "run", "--db", db, "--task", "game24", "--strategy", "tot", "--set", "b=2", "--set", "value_cache=off",
+			"--range", "900:902", "--concurrency", conc); code != 0 {
+			t.Fatal(stderr)
+		}
+		code, stdout, stderr := cli(t, "export", "--db", db, "1", "--calls")
+		if code != 0 {
+			t.Fatal(stderr)
+		}
+		var calls []string
+		sc := bufio.NewScanner(strings.NewReader(stdout))
+		sc.Buffer(nil, 1<<26)
+		for sc.Scan() {
+			var it struct {
+				Calls []struct {
+					Request, Response json.RawMessage
+				} `json:"calls"`
+			}
+			if err := json.Unmarshal(sc.Bytes(), &it); err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range it.Calls {
+				calls = append(calls, callIdentity(c.Request)+" "+string(c.Response))
+			}
+		}
+		if len(calls) < 20 {
+			t.Fatalf("only %d calls exported", len(calls))
+		}
+		exports = append(exports, calls)
+	}
+	if !reflect.DeepEqual(exports[0], exports[1]) {
+		for i := range min(len(exports[0]), len(exports[1])) {
+			if exports[0][i] != exports[1][i] {
+				t.Fatalf("call %d differs between concurrency 1 and 64:\n%.120s\n%.120s", i, exports[0][i], exports[1][i])
+			}
+		}
+		t.Fatalf("exports differ in length: %d vs %d", len(exports[0]), len(exports[1]))
+	}
+}
