@@ -201,7 +201,7 @@ type compareRow struct {
 }
 
 func (s *Server) compare(ctx context.Context, r *http.Request) (page, error) {
-	var runs []store.Run
+	var asked []int64
 	for _, part := range strings.Split(r.FormValue("runs"), ",") {
 		part = strings.TrimSpace(part)
 		if part == "" {
@@ -209,8 +209,17 @@ func (s *Server) compare(ctx context.Context, r *http.Request) (page, error) {
 		}
 		id, err := strconv.ParseInt(part, 10, 64)
 		if err != nil {
-			return page{}, badRequest(fmt.Sprintf("runs=%q: want comma-separated run ids, e.g. /compare?runs=3,4", r.FormValue("runs")))
+			return page{}, badRequest(fmt.Sprintf("runs=%.80q: want comma-separated run ids, e.g. /compare?runs=3,4", r.FormValue("runs")))
 		}
+		if slices.Contains(asked, id) {
+			return page{}, badRequest(fmt.Sprintf("run %d is given twice: give each run once", id))
+		}
+		if asked = append(asked, id); len(asked) > MaxCompare {
+			return page{}, badRequest(fmt.Sprintf("more than %d runs: compare at most %d at once", MaxCompare, MaxCompare))
+		}
+	}
+	var runs []store.Run
+	for _, id := range asked {
 		run, err := s.st.GetRun(ctx, id)
 		if err != nil {
 			return page{}, err

@@ -12,6 +12,7 @@ import (
 	"html/template"
 	"io/fs"
 	"log"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -30,7 +31,27 @@ type Server struct {
 	st   *store.Store
 	tmpl *template.Template
 	mux  *http.ServeMux
+	// hosts are the Host header names answered; nil answers any (--public).
+	hosts map[string]bool
 }
+
+// MaxCompare is the most runs one comparison takes.
+const MaxCompare = 64
+
+// AllowHosts sets the host names a request's Host header may carry, beside
+// localhost and the loopback addresses: the address the viewer serves.
+// Others are refused, so a web page whose name resolves to 127.0.0.1 (DNS
+// rebinding) cannot read the viewer. AnyHost lifts the check (--public).
+func (s *Server) AllowHosts(hosts ...string) {
+	s.hosts = map[string]bool{"localhost": true, "127.0.0.1": true, "::1": true}
+	for _, h := range hosts {
+		s.hosts[strings.ToLower(strings.Trim(h, "[]"))] = true
+	}
+}
+
+// AnyHost answers every Host header: for a viewer served on purpose beyond
+// loopback (bench view --public), reached by names the viewer cannot know.
+func (s *Server) AnyHost() { s.hosts = nil }
 
 // New returns the viewer's handler over st.
 func New(st *store.Store) (*Server, error) {
@@ -39,21 +60,50 @@ func New(st *store.Store) (*Server, error) {
 		return nil, fmt.Errorf("view templates: %w", err)
 	}
 	s := &Server{st: st, tmpl: t, mux: http.NewServeMux()}
+	s.AllowHosts()
 	assets, _ := fs.Sub(assetFS, "assets")
-	s.mux.Handle("GET /assets/", http.StripPrefix("/assets/", http.FileServerFS(assets)))
+	files := http.StripPrefix("/assets/", http.FileServerFS(assets))
+	s.mux.HandleFunc("GET /assets/", func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/") { // no listings
+			s.fail(w, notFound("no page at "+r.URL.Path))
+			return
+		}
+		files.ServeHTTP(w, r)
+	})
 	s.mux.HandleFunc("GET /{$}", s.handle(s.runs))
 	s.mux.HandleFunc("GET /runs/{id}", s.handle(s.run))
 	s.mux.HandleFunc("GET /runs/{id}/items/{idx}", s.handle(s.item))
 	s.mux.HandleFunc("GET /runs/{id}/progress", s.progress)
 	s.mux.HandleFunc("GET /compare", s.handle(s.compare))
-	s.mux.HandleFunc("GET /experiments/{name}", s.handle(s.experiment))
+	s.mux.HandleFunc("GET /experiments/{name...}", s.handle(s.experiment))
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, notFound("no page at "+r.URL.Path))
 	})
 	return s, nil
 }
 
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+// ServeHTTP answers requests addressed to an allowed host, with headers
+// that keep pages from being framed, sniffed or running foreign scripts.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "no-referrer")
+	if s.hosts != nil && !s.hosts[hostName(r.Host)] {
+		http.Error(w, "bench view: requests must address the viewer by its own address or localhost, not "+strconv.Quote(r.Host), http.StatusMisdirectedRequest)
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// hostName is a Host header's name, without port or brackets, lower case.
+func hostName(host string) string {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	return strings.ToLower(strings.Trim(host, "[]"))
+}
 
 // page is what a handler returns: a template and its data.
 type page struct {

@@ -12,6 +12,7 @@ import (
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/store"
+	"github.com/reasonbench/reasonbench/view"
 )
 
 func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -36,6 +37,14 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if len(ids) < 2 {
 		return usageError{errors.New("compare needs two or more runs: " + usage)}
+	}
+	for i, id := range ids {
+		if slices.Contains(ids[:i], id) {
+			return usageError{fmt.Errorf("run %d is given twice: give each run once", id)}
+		}
+	}
+	if len(ids) > view.MaxCompare {
+		return usageError{fmt.Errorf("%d runs: compare at most %d at once", len(ids), view.MaxCompare)}
 	}
 	base := ids[0]
 	if *baseline != 0 {

@@ -39,6 +39,12 @@ func cmdView(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return usageError{fmt.Errorf("listen on %s: %w (pick a free --addr)", *addr, err)}
 	}
+	if *public {
+		h.AnyHost()
+	} else {
+		host, _, _ := net.SplitHostPort(ln.Addr().String())
+		h.AllowHosts(host)
+	}
 	url := "http://" + ln.Addr().String() + "/"
 	fmt.Fprintf(stdout, "bench view: %s (read-only) at %s — Ctrl-C to stop\n", *db, url)
 	if *open {
