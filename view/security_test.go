@@ -76,7 +76,7 @@ func TestCompareRefusesDuplicatesAndTooManyRuns(t *testing.T) {
 	}
 	cases := map[string]string{
 		"/compare?runs=" + id + "," + id:               "given twice",
-		"/compare?runs=" + many:                         "given twice",
+		"/compare?runs=" + many:                        "given twice",
 		"/compare?runs=" + strings.Join(distinct, ","): "at most",
 	}
 	for path, want := range cases {
