@@ -78,17 +78,20 @@ func (s *Server) item(ctx context.Context, r *http.Request) (page, error) {
 	data := map[string]any{"Run": run, "Item": it, "Calls": cv, "Rule": scoringRule(run.Spec),
 		"Metrics": it.Metrics, "Detail": indentJSON(it.Detail),
 		"Gold": answers.Gold(idx), "Extracted": answers.Extracted(idx, it.Output)}
-	switch run.Strategy {
-	case "tot":
-		nodes, err := s.st.Nodes(ctx, run.ID, idx)
-		if err != nil {
-			return page{}, err
-		}
+	// Any stored search tree is drawn (tot, tot_dfs, mcts, lats, and
+	// strategies to come): nodes, values, visits, selection.
+	nodes, err := s.st.Nodes(ctx, run.ID, idx)
+	if err != nil {
+		return page{}, err
+	}
+	if len(nodes) > 0 {
 		var d totDetail
 		d.Best = -1
 		_ = json.Unmarshal(it.Detail, &d)
 		data["Tree"] = buildTree(nodes, d, cv)
 		data["NodeCount"] = len(nodes)
+	}
+	switch run.Strategy {
 	case "react":
 		var d strategies.ReActTrajectory
 		if json.Unmarshal(it.Detail, &d) == nil {
