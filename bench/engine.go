@@ -15,6 +15,7 @@ import (
 	"github.com/sourcegraph/conc/pool"
 
 	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/llm/tokens"
 	"github.com/reasonbench/reasonbench/prompts"
 	"github.com/reasonbench/reasonbench/sandbox"
 	"github.com/reasonbench/reasonbench/store"
@@ -373,7 +374,21 @@ func (p *plan) backend() (llm.Sampler, error) {
 		p.replicas = llm.NewReplicas(reps, llm.ReplicaOptions{})
 		o = p.replicas
 	}
-	return llm.Chain(o, p.retry(), p.adaptive.Middleware()), nil // inside Retry: it sees every attempt's 429
+	est, err := estimateMissing(p.cfg.Model)
+	if err != nil {
+		return nil, err
+	}
+	return llm.Chain(o, est, p.retry(), p.adaptive.Middleware()), nil // inside Retry: it sees every attempt's 429
+}
+
+// estimateMissing counts tokens locally, marked estimated, for a server
+// that reports no usage, with model's tokenizer (or an approximation).
+func estimateMissing(model string) (llm.Middleware, error) {
+	c, err := tokens.ForModel(model)
+	if err != nil {
+		return nil, err
+	}
+	return tokens.EstimateMissing(c), nil
 }
 
 // client is an OpenAI-compatible client of model at baseURL with the
@@ -409,7 +424,11 @@ func (e *Engine) judgeBackend(p *plan, shared llm.Sampler, budget *llm.Budget) (
 		if err != nil {
 			return nil, ConfigError{fmt.Errorf("--judge-model/--judge-base-url: %w", err)}
 		}
-		b = llm.Chain(o, p.retry())
+		est, err := estimateMissing(model)
+		if err != nil {
+			return nil, ConfigError{err}
+		}
+		b = llm.Chain(o, est, p.retry())
 	}
 	mws := []llm.Middleware{llm.Limit(p.concurrency()), budget.Meter()}
 	if price, ok := llm.DefaultPrices().With(p.cfg.Prices).Lookup(model); ok {

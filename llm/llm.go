@@ -109,6 +109,9 @@ type Usage struct {
 	ReasoningTokens int     `json:"reasoning_tokens,omitempty"`
 	Requests        int     `json:"requests"` // HTTP requests (or simulated ones) made
 	Cost            float64 `json:"cost,omitempty"`
+	// Estimated marks token counts made here (tokens.EstimateMissing)
+	// because the server reported no usage.
+	Estimated bool `json:"estimated,omitempty"`
 }
 
 // Add returns the sum of two usages.
@@ -119,6 +122,7 @@ func (u Usage) Add(v Usage) Usage {
 		ReasoningTokens:  u.ReasoningTokens + v.ReasoningTokens,
 		Requests:         u.Requests + v.Requests,
 		Cost:             u.Cost + v.Cost,
+		Estimated:        u.Estimated || v.Estimated,
 	}
 }
 

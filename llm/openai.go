@@ -1,15 +1,19 @@
 package llm
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -155,6 +159,7 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 		option.WithBaseURL(base),
 		option.WithMaxRetries(0), // retrying is the Retry middleware's job
 		option.WithHTTPClient(hc),
+		option.WithMiddleware(keepErrorBody),
 	}
 	if key != "" {
 		opts = append(opts, option.WithAPIKey(key))
@@ -513,6 +518,8 @@ func (o *OpenAI) wrapErr(parent, attempt context.Context, err error, res *http.R
 	case errors.As(err, &ae):
 		if msg := strings.TrimSpace(ae.Message); msg != "" {
 			err = fmt.Errorf("%w: %s", err, truncate(msg, 500))
+		} else if body := errorBody(res); body != "" {
+			err = fmt.Errorf("%w: %s", err, body)
 		}
 		if name := rejectedParam(ae); name != "" {
 			msg := oneLine(truncate(strings.TrimSpace(ae.Message), 300))
@@ -524,7 +531,14 @@ func (o *OpenAI) wrapErr(parent, attempt context.Context, err error, res *http.R
 	case res != nil && res.StatusCode >= 400:
 		// The SDK could not parse the error body (e.g. an HTML 502 page from
 		// a proxy); report the status as an *openai.Error all the same.
-		err = fmt.Errorf("%w (%v)", &openai.Error{StatusCode: res.StatusCode, Request: res.Request, Response: res}, err)
+		// Its body's text is shown whatever its shape ({"error": "...",
+		// "message": "..."}, plain text): it is the server's explanation.
+		ae := &openai.Error{StatusCode: res.StatusCode, Request: res.Request, Response: res}
+		if body := errorBody(res); body != "" {
+			err = fmt.Errorf("%w: %s", ae, body)
+		} else {
+			err = fmt.Errorf("%w (%v)", ae, err)
+		}
 	case parent.Err() == nil && errors.Is(attempt.Err(), context.DeadlineExceeded):
 		err = fmt.Errorf("attempt timed out after %s: %w", o.timeout, err)
 	case errors.Is(err, syscall.ECONNREFUSED):
@@ -569,3 +583,55 @@ func (e *redactedError) Error() string {
 }
 
 func (e *redactedError) Unwrap() error { return e.err }
+
+// errorBodyHeader carries the start of an error response's body from
+// keepErrorBody to wrapErr (the SDK consumes the body itself).
+const errorBodyHeader = "X-Reasonbench-Error-Body"
+
+// keepErrorBody keeps the first 2 KB of an error response's body in a
+// header of the response, leaving the body readable for the SDK.
+func keepErrorBody(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+	res, err := next(req)
+	if err != nil || res == nil || res.StatusCode < 400 || res.Body == nil {
+		return res, err
+	}
+	head := make([]byte, 2048)
+	n, _ := io.ReadFull(res.Body, head)
+	head = head[:n]
+	res.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(head), res.Body), res.Body}
+	res.Header.Set(errorBodyHeader, oneLine(strings.ToValidUTF8(string(head), "?")))
+	return res, nil
+}
+
+// errorBody is the text of an error response's body, on one line: a JSON
+// body's string fields (message, error, detail, ...) in order, or the text.
+func errorBody(res *http.Response) string {
+	if res == nil {
+		return ""
+	}
+	text := res.Header.Get(errorBodyHeader)
+	if text == "" {
+		return ""
+	}
+	var fields map[string]any
+	if json.Unmarshal([]byte(text), &fields) == nil {
+		var parts []string
+		for _, k := range slices.Sorted(maps.Keys(fields)) {
+			switch v := fields[k].(type) {
+			case string:
+				parts = append(parts, k+": "+v)
+			case map[string]any:
+				if m, ok := v["message"].(string); ok {
+					parts = append(parts, k+": "+m)
+				}
+			}
+		}
+		if len(parts) > 0 {
+			text = strings.Join(parts, "; ")
+		}
+	}
+	return truncate(text, 500)
+}
