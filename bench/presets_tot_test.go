@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
 	"net/http/httptest"
 	"os"
 	"reflect"
@@ -633,4 +635,67 @@ func TestToTPresetReplayResumes(t *testing.T) {
 	}
 	model.check(t)
 	checkLoggedRun(t, st, sum.RunID, trace)
+}
+
+// TestToTReferenceRunsInOrder: a run whose items depend on the items
+// before it is refused a shard (another process would solve those), while
+// value_cache=item shards as any run; and a stored run whose items were
+// not solved in the range's order is refused a resume rather than
+// continued from a cache no order of the reference's gives.
+func TestToTReferenceRunsInOrder(t *testing.T) {
+	ctx := context.Background()
+	cfg, err := ApplyPreset(DefaultConfig(), "tot-game24/tot-b5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Range = "900:903"
+	sharded := cfg
+	sharded.Shard = &Shard{Index: 0, Count: 2, Part: 0}
+	_, err = (&Engine{Store: tempStore(t)}).Run(ctx, sharded)
+	var ce ConfigError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "--shard") || !strings.Contains(err.Error(), "value_cache=run") {
+		t.Errorf("sharded reference run with the run-wide value cache: %v, want a ConfigError naming --shard and value_cache=run", err)
+	}
+	sharded.Params = maps.Clone(cfg.Params)
+	sharded.Params["value_cache"] = "item"
+	if _, err := (&Engine{Store: tempStore(t)}).Run(ctx, sharded); err != nil {
+		t.Errorf("sharded run with value_cache=item: %v", err)
+	}
+
+	// Killed at puzzle 901's first call, with an item of 902 stored as an
+	// older build solving puzzles at once could have left it.
+	all, err := game24.NewTask().Instances()
+	if err != nil {
+		t.Fatal(err)
+	}
+	model, err := NewSim(cfg.Sim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runCtx, kill := context.WithCancel(ctx)
+	defer kill()
+	backend := llm.SamplerFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
+		if strings.Contains(req.Messages[0].Content, "Input: "+all[901].Input+"\n") {
+			kill()
+			return llm.Response{}, context.Canceled
+		}
+		return model.Sample(ctx, req)
+	})
+	st := tempStore(t)
+	sum, err := (&Engine{Store: st, Backend: backend}).Run(runCtx, cfg)
+	if err == nil {
+		t.Fatal("the run killed at puzzle 901 finished")
+	}
+	items, err := st.Items(ctx, sum.RunID)
+	if err != nil || len(items) != 1 || items[0].Index != 900 {
+		t.Fatalf("killed at puzzle 901: items %v (%v), want 900 alone", items, err)
+	}
+	late := items[0]
+	late.Index, late.Key, late.Input = 902, all[902].Key, all[902].Input
+	if err := st.PutItem(ctx, late); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (&Engine{Store: st, Backend: model}).Resume(ctx, sum.RunID, ""); err == nil || !strings.Contains(err.Error(), "not solved in order") {
+		t.Errorf("resuming a run with 902 stored before 901: %v, want a refusal", err)
+	}
 }
