@@ -209,6 +209,9 @@ func checkNew(p *plan) error {
 	if _, ok := p.task.(tasks.Judged); !ok && (p.cfg.JudgeModel != "" || p.cfg.JudgeBaseURL != "") {
 		return fmt.Errorf("--judge-model/--judge-base-url: task %s has no judge (creative does); drop them", p.task.Name())
 	}
+	if o, ok := p.strategy.(strategies.Ordered); ok && p.cfg.Shard != nil && o.InOrder() != "" {
+		return fmt.Errorf("--shard: %s, so each item depends on the items before it, which another shard solves; run it unsharded", o.InOrder())
+	}
 	return nil
 }
 
@@ -720,9 +723,19 @@ func (e *Engine) solveAll(ctx context.Context, runID int64, p *plan, sampler, ju
 		firstErr error
 		stopErr  error // the budget's, when it stopped items
 	)
+	workers := max(1, min(p.concurrency(), len(p.instances)))
+	if o, ok := p.strategy.(strategies.Ordered); ok && o.InOrder() != "" {
+		// Each item may depend on those before it: one at a time, in the
+		// range's order (a pool of one takes them as given), after the
+		// items a resumed run has. An item's calls still run concurrently.
+		if err := e.restoreOrdered(ctx, runID, p, o); err != nil {
+			return err
+		}
+		workers = 1
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	wp := pool.New().WithMaxGoroutines(max(1, min(p.concurrency(), len(p.instances)))).WithContext(ctx)
+	wp := pool.New().WithMaxGoroutines(workers).WithContext(ctx)
 	for _, inst := range p.instances {
 		wp.Go(func(ctx context.Context) error {
 			if budget.Exhausted() {
@@ -768,6 +781,32 @@ func (e *Engine) solveAll(ctx context.Context, runID int64, p *plan, sampler, ju
 		firstErr = stopErr
 	}
 	return firstErr
+}
+
+// restoreOrdered gives an Ordered strategy the items the run already has.
+// Solved in order, they are the range's first; anything else was not
+// solved in the order the strategy's results depend on.
+func (e *Engine) restoreOrdered(ctx context.Context, runID int64, p *plan, o strategies.Ordered) error {
+	items, err := e.Store.Items(ctx, runID)
+	if err != nil {
+		return err
+	}
+	all, err := p.task.Instances()
+	if err != nil {
+		return fmt.Errorf("load %s: %w", p.task.Name(), err)
+	}
+	done := make([]strategies.Solved, 0, len(items))
+	for _, it := range items {
+		if it.Index < 0 || it.Index >= len(all) {
+			return fmt.Errorf("run %d: stored item %d is not in %s", runID, it.Index, p.task.Name())
+		}
+		if len(p.instances) > 0 && it.Index > p.instances[0].Index {
+			return fmt.Errorf("run %d: item %d is stored but not %d, and %s: the run was not solved in order, start a new one",
+				runID, it.Index, p.instances[0].Index, o.InOrder())
+		}
+		done = append(done, strategies.Solved{Instance: all[it.Index], Detail: it.Detail})
+	}
+	return o.Restore(p.task, p.prompts, done)
 }
 
 // maxCostStop is the error of a run stopped by its budget.

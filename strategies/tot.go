@@ -26,6 +26,10 @@ type tot struct {
 	threshold, solvedValue                float64
 	maxSteps                              int
 	protocol                              string
+	// runValues is the reference's run-wide value cache (protocol=reference
+	// with value_cache=run): prompt → the value its first asker read, in
+	// the run's order of puzzles (see Ordered); nil otherwise.
+	runValues *evaluators.Cache
 }
 
 var totParams = []Param{
@@ -43,7 +47,7 @@ var totParams = []Param{
 	{Name: "score_likely", Kind: Float, Default: 1.0, Doc: "value of the judgement 'likely'"},
 	{Name: "score_impossible", Kind: Float, Default: 0.001, Doc: "value of the judgement 'impossible'"},
 	{Name: "duplicates", Kind: String, Default: "zero", Allowed: []string{"zero", "share"}, Doc: "identical candidates in a step: later ones get 0 (reference) or share the value"},
-	{Name: "value_cache", Kind: String, Default: "item", Allowed: []string{"item", "run", "off"}, Doc: "declared sharing of value draws: one draw per prompt within an instance, one per prompt across the run (the reference's, whichever puzzle asks first), or none (every candidate its own draw)"},
+	{Name: "value_cache", Kind: String, Default: "item", Allowed: []string{"item", "run", "off"}, Doc: "declared sharing of value draws: one draw per prompt within an instance, one per prompt across the run (the reference's; with protocol=reference a prompt keeps the value its first asker read, puzzles in range order, so items run one at a time and the run cannot be sharded), or none (every candidate its own draw)"},
 	{Name: "threshold", Kind: Float, Default: 1.0, Doc: "dfs: children valued below it are pruned"},
 	{Name: "max_steps", Kind: Int, Default: 100, Min: Bound(1), Doc: "dfs: budget of expansions"},
 	{Name: "solved_value", Kind: Float, Default: 20.0, Doc: "dfs: a final state valued at least this is judged solved and stops the search"},
@@ -58,6 +62,9 @@ func newToT(v Values) (Strategy, error) {
 		shareDuplicates: v.String("duplicates") == "share", cacheScope: v.String("value_cache"),
 		threshold: v.Float("threshold"), maxSteps: v.Int("max_steps"), solvedValue: v.Float("solved_value"),
 		protocol: v.String("protocol"),
+	}
+	if t.InOrder() != "" {
+		t.runValues = evaluators.NewCache()
 	}
 	return t, nil
 }

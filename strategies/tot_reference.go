@@ -2,6 +2,7 @@ package strategies
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"sort"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/evaluators"
 	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/prompts"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -24,25 +26,27 @@ import (
 //     earlier one of the same step gets 0 without a call; a prompt in the
 //     value cache gets its cached value; otherwise one request with
 //     n=n_evaluate, read by the task's reference arithmetic;
-//   - value_cache=run (the reference's cache lives on its task object, so
-//     across puzzles) is declared sharing: a prompt is one draw for the
-//     whole run whichever puzzle asks first (llm.Request.Share), and its
-//     value is the draw's (ReferencePromptValue), for every candidate
-//     asking it. The reference caches the value its first asker read, and
-//     its first asker may be a fourth line without an answer, which it
-//     values 0 whatever the model said: that 0 then stands for the prompt
-//     in every later puzzle, and a fourth line whose prompt an earlier
-//     puzzle valued gets that value. Which came first depends on the order
-//     puzzles run in; here it does not, and a prompt is always worth its
-//     draw. On GPT-4's logged run (puzzles 900-919) the two agree on every
-//     value; value_cache=item keeps the reference's rule within a puzzle;
+//   - value_cache=run: the reference's value cache lives on its task
+//     object, so across puzzles, and stores the value its first asker
+//     read, after the no-answer rule: a prompt first asked by four lines
+//     without an answer stays 0 for every later asker, and a fourth line
+//     whose prompt an earlier state valued gets that value. Here too: the
+//     run's cache (runValues) keeps the first asker's value, the first
+//     asker being the reference's (puzzles in range order, then steps,
+//     then candidates), which is why the engine solves these runs one
+//     puzzle at a time (Ordered) and a resumed run restores the cache
+//     from the puzzles it has (Restore). Each prompt's draw is declared
+//     shared (llm.Request.Share), its seed from the run's and the prompt;
+//   - value_cache=item keeps the same rule within a puzzle;
 //   - greedy keeps the b best by a stable sort, ties in candidate order;
 //     sample draws b with replacement in proportion to value (the
 //     reference's distribution, from our seeded generator, not numpy's);
 //   - every call sends max_tokens 1000, no stop, temperature as set.
-// Calls the reference makes one after another run concurrently here; each
-// has its own identity (step, beam position or prompt), so the answers do
-// not depend on the order they are made in.
+// A step's value calls, which the reference makes one after another, run
+// concurrently here; each has its own identity (its prompt, or step and
+// candidate), and the values are assigned in candidate order afterwards,
+// so they do not depend on the order the answers arrive in. Propose calls
+// go beam after beam, as the reference's.
 
 const referenceMaxTokens = 1000
 
@@ -74,6 +78,9 @@ func (t *tot) solveReference(ctx context.Context, env Env, inst tasks.Instance) 
 		steps = env.Task.(tasks.ThoughtSpace).Steps()
 	}
 	cache, share := t.valueCache()
+	if t.runValues != nil {
+		cache = t.runValues
+	}
 	rng := rand.New(rand.NewPCG(uint64(env.Seed), uint64(inst.Index)))
 
 	nodes := []TreeNode{{ID: 0, Parent: -1, Selected: true}}
@@ -220,9 +227,6 @@ func (t *tot) referenceValues(ctx context.Context, env Env, ref tasks.ReferenceT
 		// The reference caches the value of the first candidate that asked
 		// (even a 0 from its no-answer rule) and later ones read it back.
 		v := ref.ReferenceValue(inst, ys[j.targets[0]], j.outputs)
-		if share != "" {
-			v = ref.ReferencePromptValue(inst, j.outputs)
-		}
 		cache.Put(j.prompt, v)
 		for _, i := range j.targets {
 			values[i] = v
@@ -232,6 +236,60 @@ func (t *tot) referenceValues(ctx context.Context, env Env, ref tasks.ReferenceT
 		}
 	}
 	return values, nil
+}
+
+// InOrder implements Ordered: with the run-wide value cache a puzzle's
+// values depend on the puzzles before it.
+func (t *tot) InOrder() string {
+	if t.protocol == "reference" && t.cacheScope == "run" {
+		return "tot protocol=reference with value_cache=run keeps each value prompt's first asker's value, puzzles in range order"
+	}
+	return ""
+}
+
+// Restore implements Ordered: the run's value cache as the puzzles done
+// left it. Each step's log holds every candidate's value in order, and a
+// prompt's first asker's value is the one it stored.
+func (t *tot) Restore(task tasks.Task, lib *prompts.Library, done []Solved) error {
+	if t.runValues == nil {
+		return nil
+	}
+	ref, ok := task.(tasks.ReferenceThoughts)
+	if !ok {
+		return fmt.Errorf("task %s has no reference thought space", task.Name())
+	}
+	t.runValues = evaluators.NewCache()
+	for _, s := range done {
+		var d struct {
+			Reference []ReferenceStep `json:"reference_steps"`
+		}
+		if err := json.Unmarshal(s.Detail, &d); err != nil {
+			return fmt.Errorf("item %d: reading its steps: %w", s.Instance.Index, err)
+		}
+		if len(d.Reference) == 0 {
+			return fmt.Errorf("item %d has no reference steps to restore the value cache from", s.Instance.Index)
+		}
+		for _, st := range d.Reference {
+			if len(st.Values) != len(st.NewYs) {
+				return fmt.Errorf("item %d step %d: %d values for %d candidates", s.Instance.Index, st.Step, len(st.Values), len(st.NewYs))
+			}
+			seen := map[string]bool{}
+			for i, y := range st.NewYs {
+				if seen[y] { // a duplicate is 0 without asking
+					continue
+				}
+				seen[y] = true
+				prompt, err := ref.ReferenceValuePrompt(lib, s.Instance, y)
+				if err != nil {
+					return err
+				}
+				if _, ok := t.runValues.Get(prompt); !ok {
+					t.runValues.Put(prompt, st.Values[i])
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // referenceSelect returns the indices of the kept candidates, best first.

@@ -41,11 +41,6 @@ type ReferenceThoughts interface {
 	// ReferenceValue turns the value answers for y into its value, with the
 	// reference's arithmetic (so ties and float sums are bit-identical).
 	ReferenceValue(inst Instance, y string, outputs []string) float64
-	// ReferencePromptValue is the value the answers give a prompt,
-	// whichever candidate asked it: ReferenceValue without the rules that
-	// read the candidate (value_cache=run shares a prompt's value across
-	// the run).
-	ReferencePromptValue(inst Instance, outputs []string) float64
 }
 
 // ThoughtModes is implemented by thought spaces that offer only some of

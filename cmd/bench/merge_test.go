@@ -105,6 +105,17 @@ func dumpDB(t *testing.T, db string) string {
 	return sb.String()
 }
 
+// TestShardRefusesOrderedRuns: the ToT reference presets keep a value
+// prompt's first asker's value across the run, puzzles in order, which a
+// shard cannot know; they are refused a shard with exit 2, naming why.
+func TestShardRefusesOrderedRuns(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "b.db")
+	code, _, stderr := cli(t, "run", "--preset", "tot-game24/tot-b5", "--range", "900:902", "--db", db, "--shard", "0/2")
+	if code != 2 || !strings.Contains(stderr, "--shard") || !strings.Contains(stderr, "run it unsharded") {
+		t.Errorf("sharded tot-b5: exit %d: %s", code, stderr)
+	}
+}
+
 // TestShardsMergeToTheUnshardedRun is the test: CoT-SC and ToT b=5
 // over puzzles 900-999 as 3 shards (the last with --shard auto under a
 // Slurm array's variables), merged, give item for item the outputs and
@@ -128,12 +139,15 @@ func TestShardsMergeToTheUnshardedRun(t *testing.T) {
 		sharedCache bool
 	}{
 		{name: "cotsc", preset: "tot-game24/cotsc"},
-		// The run-wide value cache shares each value prompt's draw across
-		// the run: every shard draws it alike and counts it as made, so
-		// items, usage and cost are the unsharded run's; only which calls
-		// were answered by another item's draw (cache_hits, what that
-		// saved, requests sent) depends on how the items were split.
-		{name: "tot-b5", preset: "tot-game24/tot-b5", sharedCache: true},
+		// The preset's own run-wide value cache makes each puzzle depend on
+		// the puzzles before it, so it is refused a shard
+		// (TestShardRefusesOrderedRuns); the harness protocol's shares each
+		// value prompt's draw across the run: every shard draws it alike
+		// and counts it as made, so items, usage and cost are the
+		// unsharded run's; only which calls were answered by another item's
+		// draw (cache_hits, what that saved, requests sent) depends on how
+		// the items were split.
+		{name: "tot-b5-harness-run-cache", preset: "tot-game24/tot-b5", set: []string{"--set", "protocol=harness"}, sharedCache: true},
 		{name: "tot-b5-item-cache", preset: "tot-game24/tot-b5", set: []string{"--set", "value_cache=item"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

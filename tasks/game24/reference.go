@@ -77,16 +77,10 @@ var referenceValueMap = []struct {
 // ReferenceValue is 0 for four lines with no "answer" (the model was asked
 // anyway); otherwise the sum over impossible, likely, sure of value times
 // the number of answers whose last line is exactly that word.
-func (t *Task) ReferenceValue(inst tasks.Instance, y string, outputs []string) float64 {
+func (*Task) ReferenceValue(_ tasks.Instance, y string, outputs []string) float64 {
 	if strings.Count(pyStrip(y), "\n") == 3 && !strings.Contains(strings.ToLower(y), "answer") {
 		return 0
 	}
-	return t.ReferencePromptValue(inst, outputs)
-}
-
-// ReferencePromptValue is the sum over impossible, likely, sure of value
-// times the number of answers whose last line is exactly that word.
-func (*Task) ReferencePromptValue(_ tasks.Instance, outputs []string) float64 {
 	total := 0.0
 	for _, m := range referenceValueMap {
 		n := 0
