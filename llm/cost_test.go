@@ -131,3 +131,25 @@ func TestBudgetInFlightFinish(t *testing.T) {
 		t.Errorf("a new call after the ceiling: %v", err)
 	}
 }
+
+// Spending exactly the ceiling reaches it: the next call is refused.
+func TestBudgetRefusesAtExactlyTheCeiling(t *testing.T) {
+	calls := 0
+	backend := SamplerFunc(func(ctx context.Context, req Request) (Response, error) {
+		calls++
+		return Response{Usage: Usage{Cost: 0.25}}, nil
+	})
+	b := NewBudget(1, 0.5) // 0.5 + 0.25 + 0.25 = 1 exactly, in binary too
+	s := Chain(backend, b.Gate(), b.Meter())
+	for i := 0; i < 2; i++ {
+		if _, err := s.Sample(context.Background(), Request{}); err != nil {
+			t.Fatalf("call %d refused below the ceiling: %v", i, err)
+		}
+	}
+	if b.Spent() != 1 || !b.Exhausted() {
+		t.Fatalf("spent %v, exhausted %v: want exactly 1 and exhausted", b.Spent(), b.Exhausted())
+	}
+	if _, err := s.Sample(context.Background(), Request{}); !errors.Is(err, ErrMaxCost) || calls != 2 {
+		t.Fatalf("a call at exactly the ceiling: err %v, %d calls made; want ErrMaxCost and 2", err, calls)
+	}
+}
