@@ -1,10 +1,13 @@
 package reading
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
@@ -244,10 +247,29 @@ func FuzzReading(f *testing.F) {
 		if len(b.Answers) == 0 {
 			t.Fatal("a belief with no answer")
 		}
+		if !reflect.DeepEqual(b, Consider(r)) {
+			t.Fatal("two readings of one text believe different things")
+		}
+		for _, a := range b.Answers {
+			if strings.TrimSpace(a) == "" || !utf8.ValidString(a) {
+				t.Fatalf("an answer candidate %q that is empty or not UTF-8", a)
+			}
+		}
+		ans, _ := Choose(b, rand.New(rand.NewPCG(7, 7)), sim.DefaultParams(), 0.5, r.Question, Avoid([]string{pad}, SameText))
+		if again, _ := Choose(b, rand.New(rand.NewPCG(7, 7)), sim.DefaultParams(), 0.5, r.Question, Avoid([]string{pad}, SameText)); again != ans {
+			t.Fatalf("the same seed chose %q and %q", ans, again)
+		}
+		if !slices.Contains(b.Answers, ans) {
+			t.Fatalf("chose %q, not among its candidates %q", ans, b.Answers)
+		}
 		Choose(b, rng, sim.DefaultParams(), 0.5, r.Question, Avoid([]string{pad}, SameText))
 		SampleLine(Plain{}, r, ThoughtLines(text), false, rng, sim.DefaultParams())
 		if blocks := ChoiceBlocks(text); len(blocks) > 0 {
-			Vote(Plain{}, r, blocks, rng, sim.DefaultParams())
+			reply := Vote(Plain{}, r, blocks, rng, sim.DefaultParams())
+			var n int
+			if _, err := fmt.Sscanf(reply[strings.LastIndex(reply, "The best choice is "):], "The best choice is %d", &n); err != nil || n < 1 || n > len(blocks) {
+				t.Fatalf("vote %q names no choice of %d", reply, len(blocks))
+			}
 		}
 		SelfEval(Plain{}, text, rng, sim.DefaultParams())
 		Feedback(Plain{}, text, rng, sim.DefaultParams())
