@@ -246,3 +246,22 @@ func numCell(v float64, ok bool) string {
 	}
 	return ""
 }
+
+// countMetrics are the metrics that count things per item (a run's figure
+// is their mean): shown as numbers of things, not as three-decimal rates.
+var countMetrics = map[string]bool{"iterations": true, "trials": true, "states": true, "nodes": true, "steps": true,
+	"propose_calls": true, "check_calls": true, "cache_hits": true, "reflections": true, "attempts": true, "executions": true}
+
+// MetricText formats a metric's value for a table: a count with at most two
+// decimals and no trailing zeros ("2", "78.5", "2.25"), any other metric
+// (a rate, a score) with three decimals.
+func MetricText(name string, v float64) string {
+	if countMetrics[name] {
+		return strconv.FormatFloat(math.Round(v*100)/100, 'f', -1, 64)
+	}
+	s := fmt.Sprintf("%.3f", v)
+	if s == "-0.000" {
+		s = "0.000"
+	}
+	return s
+}

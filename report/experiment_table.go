@@ -218,7 +218,7 @@ func experimentTable(groups []Group) (header []string, body [][]cell, right []bo
 	for _, m := range mcols {
 		cols = append(cols, col{metricTitle(m), true, func(g Group) cell {
 			if v, ok := g.Metrics[m]; ok {
-				return txt(fmt.Sprintf("%.3f", v))
+				return txt(MetricText(m, v))
 			}
 			return txt("")
 		}})
@@ -298,7 +298,9 @@ func experimentCaption(title string, groups []Group) string {
 	return s
 }
 
-func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+// ftoa prints v without float noise (0.43500000000000005 is 0.435) and
+// without an exponent.
+func ftoa(v float64) string { return strconv.FormatFloat(Round(v), 'f', -1, 64) }
 
 func joinInts(xs []int64) string {
 	s := make([]string, len(xs))

@@ -138,7 +138,7 @@ func cells(rows []Row, csv bool) ([]string, [][]string) {
 		}
 		for _, m := range mcols {
 			if v, ok := r.Metrics[m]; ok {
-				line = append(line, fmt.Sprintf("%.3f", v))
+				line = append(line, MetricText(m, v))
 			} else {
 				line = append(line, "")
 			}

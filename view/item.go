@@ -45,7 +45,7 @@ type nodeNumber struct {
 
 func numbers(n store.Node) []nodeNumber {
 	out := []nodeNumber{
-		{"value", strconv.FormatFloat(n.Value, 'g', 4, 64)},
+		{"value", fourDigits(n.Value)},
 	}
 	if n.Visits > 0 { // MCTS: Value is then the backed-up mean or max return
 		out = append(out, nodeNumber{"visits", strconv.Itoa(n.Visits)})
@@ -319,4 +319,11 @@ type totDetail struct {
 type cotscDetail struct {
 	Vote    strategies.VoteResult `json:"vote"`
 	Samples []strategies.Sample   `json:"samples"`
+}
+
+// fourDigits prints v to four significant digits without an exponent
+// (10790, not 1.079e+04).
+func fourDigits(v float64) string {
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 4, 64), 64)
+	return strconv.FormatFloat(r, 'f', -1, 64)
 }
