@@ -1,0 +1,193 @@
+package code
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/reasonbench/reasonbench/sandbox"
+	"github.com/reasonbench/reasonbench/tasks"
+)
+
+var bwrapRunner = sync.OnceValues(func() (sandbox.Runner, error) {
+	r, err := sandbox.NewBwrap(context.Background())
+	return r, err
+})
+
+// runner is the real sandbox; tests that need it skip where it cannot run.
+func runner(t testing.TB) tasks.Executor {
+	t.Helper()
+	r, err := bwrapRunner()
+	if err != nil {
+		t.Skipf("no sandbox here: %v", err)
+	}
+	return tasks.RunnerExecutor{Runner: r}
+}
+
+func bound(t testing.TB, task tasks.Task) *Task {
+	t.Helper()
+	b, _ := task.(tasks.Executed).WithExecutor(context.Background(), runner(t))
+	return b.(*Task)
+}
+
+func readLog(t testing.TB, path string) []map[string]any {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []map[string]any
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 16<<20)
+	for sc.Scan() {
+		var rec map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, rec)
+	}
+	return out
+}
+
+func TestEmbeddedCounts(t *testing.T) {
+	he, err := HumanEvalProblems()
+	if err != nil || len(he) != NumHumanEval {
+		t.Fatalf("humaneval: %d, %v", len(he), err)
+	}
+	mb, err := MBPPProblems()
+	if err != nil || len(mb) != NumMBPP {
+		t.Fatalf("mbpp: %d, %v", len(mb), err)
+	}
+	for _, p := range he {
+		if p.SelfChecking() || p.Canonical == "" || !strings.Contains(p.Prompt, "def "+p.EntryPoint) {
+			t.Fatalf("%s: self-checking %v, canonical %d bytes", p.ID, p.SelfChecking(), len(p.Canonical))
+		}
+	}
+	for _, p := range mb {
+		if !p.SelfChecking() {
+			t.Fatalf("%s: test does not call test_check()", p.ID)
+		}
+	}
+}
+
+func TestExtractAndAssemble(t *testing.T) {
+	p := Problem{ID: "x", Prompt: "from typing import List\n\n\ndef f(a: List[int]) -> int:\n    \"\"\"doc\"\"\"\n", EntryPoint: "f",
+		HiddenTest: "def check(candidate):\n    assert candidate([1]) == 1\n"}
+	for _, c := range []struct{ name, out, code, program string }{
+		{"body", "    return a[0]", "    return a[0]",
+			p.Prompt + "    return a[0]\n\n" + p.HiddenTest + "\n\ncheck(f)\n"},
+		{"fenced whole function", "Here:\n```python\ndef f(a):\n    return a[0]\n```\nDone.", "def f(a):\n    return a[0]\n",
+			"from typing import List\ndef f(a):\n    return a[0]\n\n\n" + p.HiddenTest + "\n\ncheck(f)\n"},
+		{"second block defines it", "```python\nimport math\n```\n```py\ndef helper(): pass\ndef f (a):\n    return 1\n```", "def helper(): pass\ndef f (a):\n    return 1\n", ""},
+		{"unterminated fence", "```python\ndef f(a):\n    return 2", "def f(a):\n    return 2", ""},
+		{"other language fence ignored", "```text\nhi\n```\n    return 3", "```text\nhi\n```\n    return 3", ""},
+		{"empty", "", "", p.Prompt + "\n\n" + p.HiddenTest + "\n\ncheck(f)\n"},
+	} {
+		code := ExtractCode(c.out, "f")
+		if code != c.code {
+			t.Errorf("%s: code %q, want %q", c.name, code, c.code)
+		}
+		if c.program != "" {
+			if got := Program(p, code); got != c.program {
+				t.Errorf("%s: program\n%s\nwant\n%s", c.name, got, c.program)
+			}
+		}
+	}
+	if Defines("def fx(a):", "f") || Defines("    def f(a):", "f") || !Defines("async def f(a):", "f") {
+		t.Error("Defines: wrong on a prefix name, a nested def or an async def")
+	}
+}
+
+func TestUnboundRunsNothing(t *testing.T) {
+	task := NewHumanEval()
+	insts, _ := task.Instances()
+	s := task.Score(insts[0], "    return True")
+	if s.Correct || s.Reason != "no sandbox" {
+		t.Fatalf("unbound score %+v", s)
+	}
+	if _, err := task.(*Task).ScoreRecord(map[string]any{"task_id": "HumanEval/0", "solution": ""}); err == nil {
+		t.Fatal("unbound ScoreRecord ran")
+	}
+}
+
+// TestCanonicalSolutions: every canonical solution passes its hidden
+// tests, and a wrong body fails with the failing line in the reason.
+func TestCanonicalSolutions(t *testing.T) {
+	task := bound(t, NewHumanEval())
+	insts, _ := task.Instances()
+	var recs []map[string]any
+	for _, p := range task.problems {
+		recs = append(recs, map[string]any{"task_id": p.ID, "completion": p.Canonical})
+	}
+	if testing.Short() {
+		recs = recs[:20]
+	}
+	scores, err := task.ScoreRecords(context.Background(), recs, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range scores {
+		if !s.Correct {
+			t.Errorf("%s: canonical solution fails: %s", recs[i]["task_id"], s.Reason)
+		}
+	}
+	s := task.Score(insts[0], "```python\ndef has_close_elements(numbers, threshold):\n    return False\n```")
+	if s.Correct || !strings.Contains(s.Reason, "exit code 1") || !strings.Contains(s.Reason, "AssertionError") {
+		t.Errorf("wrong solution: %+v", s)
+	}
+	s = task.Score(insts[0], "def has_close_elements(numbers, threshold):\n    while True: pass\n")
+	if s.Correct || !strings.HasPrefix(s.Reason, "timeout") && !strings.HasPrefix(s.Reason, "cpu") {
+		t.Errorf("endless loop: %+v", s)
+	}
+}
+
+// logVerdicts scores a Reflexion log sample under a rule and compares with
+// each line's logged is_solved; it returns the ids that differ.
+func logVerdicts(t *testing.T, task tasks.Task, path, rule string) []string {
+	t.Helper()
+	if rule != "" {
+		var err error
+		if task, err = task.(tasks.RuleChooser).WithRule(rule); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := bound(t, task)
+	recs := readLog(t, path)
+	scores, err := b.ScoreRecords(context.Background(), recs, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var differ []string
+	for i, rec := range recs {
+		if scores[i].Correct != rec["is_solved"].(bool) {
+			id, _ := rec["task_id"].(string)
+			if id == "" {
+				id, _ = rec["name"].(string)
+			}
+			differ = append(differ, id+" ("+scores[i].Reason+")")
+		}
+	}
+	return differ
+}
+
+func TestHumanEvalLogVerdicts(t *testing.T) {
+	if d := logVerdicts(t, NewHumanEval(), "testdata/gpt4_reflexion_humaneval_sample.jsonl", ""); len(d) > 0 {
+		t.Errorf("isolated: %d lines differ from the logged verdict: %v", len(d), d)
+	}
+	if d := logVerdicts(t, NewHumanEval(), "testdata/gpt4_reflexion_humaneval_sample.jsonl", RuleReference); len(d) > 0 {
+		t.Errorf("reference: %d lines differ from the logged verdict: %v", len(d), d)
+	}
+}
+
+func TestMBPPLogVerdicts(t *testing.T) {
+	if d := logVerdicts(t, NewMBPP(), "testdata/gpt4_reflexion_mbpp_sample.jsonl", RuleReference); len(d) > 0 {
+		t.Errorf("reference: %d lines differ from the logged verdict: %v", len(d), d)
+	}
+	d := logVerdicts(t, NewMBPP(), "testdata/gpt4_reflexion_mbpp_sample.jsonl", "")
+	t.Logf("isolated: %d lines differ from the logged verdict: %v", len(d), d)
+}
