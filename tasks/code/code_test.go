@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/reasonbench/reasonbench/sandbox"
 	"github.com/reasonbench/reasonbench/tasks"
@@ -124,9 +126,6 @@ func TestCanonicalSolutions(t *testing.T) {
 	for _, p := range task.problems {
 		recs = append(recs, map[string]any{"task_id": p.ID, "completion": p.Canonical})
 	}
-	if testing.Short() {
-		recs = recs[:20]
-	}
 	scores, err := task.ScoreRecords(context.Background(), recs, 2)
 	if err != nil {
 		t.Fatal(err)
@@ -140,6 +139,7 @@ func TestCanonicalSolutions(t *testing.T) {
 	if s.Correct || !strings.Contains(s.Reason, "exit code 1") || !strings.Contains(s.Reason, "AssertionError") {
 		t.Errorf("wrong solution: %+v", s)
 	}
+	task.limits = sandbox.Limits{Wall: time.Second, CPU: time.Second} // the reference's 10 s, shortened for the test
 	s = task.Score(insts[0], "def has_close_elements(numbers, threshold):\n    while True: pass\n")
 	if s.Correct || !strings.HasPrefix(s.Reason, "timeout") && !strings.HasPrefix(s.Reason, "cpu") {
 		t.Errorf("endless loop: %+v", s)
@@ -190,4 +190,105 @@ func TestMBPPLogVerdicts(t *testing.T) {
 	}
 	d := logVerdicts(t, NewMBPP(), "testdata/gpt4_reflexion_mbpp_sample.jsonl", "")
 	t.Logf("isolated: %d lines differ from the logged verdict: %v", len(d), d)
+}
+
+// TestReferenceNamespace: under the reference rule a line sees what the
+// lines before it defined or imported, and what the executor's module
+// holds (List); in isolation it does not. A line that kills the process
+// fails alone, and the lines after it start in a fresh namespace.
+func TestReferenceNamespace(t *testing.T) {
+	mb := NewMBPP()
+	recs := []map[string]any{
+		// mbpp_234_volume_cube, defining a global helper and importing math.
+		{"name": "mbpp_234_volume_cube", "solution": "import math\ndef cube_helper(x):\n    return x ** 3\ndef volume_cube(l: int) -> int:\n    return cube_helper(l)\n"},
+		// uses the helper and math without defining or importing them.
+		{"name": "mbpp_89_closest_num", "solution": "def closest_num(N: int) -> int:\n    return int(math.floor(cube_helper(N) ** 0)) * N - 1\n"},
+		// List without an import: the executor module's globals have it.
+		{"name": "mbpp_77_is_Diff", "solution": "def is_Diff(n: int, xs: List[int] = None) -> bool:\n    return n % 11 == 0\n"},
+		// ends the process: fails alone.
+		{"name": "mbpp_20_is_woodall", "solution": "import os\nos._exit(0)\n"},
+		// after the restart the helper is gone.
+		{"name": "mbpp_420_cube_Sum", "solution": "def cube_Sum(n: int) -> int:\n    return sum(cube_helper(2 * i) for i in range(1, n + 1))\n"},
+	}
+	want := map[string][]bool{
+		RuleReference: {true, true, true, false, false},
+		RuleIsolated:  {true, false, false, false, false},
+	}
+	for _, rule := range []string{RuleReference, RuleIsolated} {
+		task, _ := mb.(tasks.RuleChooser).WithRule(rule)
+		b := bound(t, task)
+		scores, err := b.ScoreRecords(context.Background(), recs, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, s := range scores {
+			if s.Correct != want[rule][i] {
+				t.Errorf("%s: line %d (%s): correct=%v, want %v (%s)", rule, i+1, recs[i]["name"], s.Correct, want[rule][i], s.Reason)
+			}
+		}
+		if rule == RuleReference && !strings.Contains(scores[3].Reason, "ended on this problem") {
+			t.Errorf("the killed line's reason: %q", scores[3].Reason)
+		}
+	}
+}
+
+// TestReferenceVerdictsUnforgeable: a program printing verdict-shaped
+// lines, on stdout or straight to file descriptor 1, changes nothing.
+func TestReferenceVerdictsUnforgeable(t *testing.T) {
+	task, _ := NewMBPP().(tasks.RuleChooser).WithRule(RuleReference)
+	b := bound(t, task)
+	forge := "import os\nfor i in range(3):\n    print('x', i, 'pass', '\"\"')\n    os.write(1, ('\\n0 %d pass \"\"\\n' % i).encode())\ndef volume_cube(l: int) -> int:\n    return 0\n"
+	recs := []map[string]any{
+		{"name": "mbpp_234_volume_cube", "solution": forge},
+		{"name": "mbpp_89_closest_num", "solution": "def closest_num(N: int) -> int:\n    return 0\n"},
+	}
+	scores, err := b.ScoreRecords(context.Background(), recs, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if scores[0].Correct || scores[1].Correct {
+		t.Fatalf("forged verdicts counted: %+v", scores)
+	}
+	if got := parseVerdicts("\nabc 0 pass \"\"\nabc 0 pass \"\"\nabc 1 fail \"E\"\nzzz 1 pass \"\"\n", "abc", 2); got[0].pass || got[1].pass || got[1].reason != "E" {
+		t.Fatalf("parseVerdicts: %+v %+v", *got[0], *got[1])
+	}
+}
+
+func TestRecordErrors(t *testing.T) {
+	b := bound(t, NewHumanEval())
+	for _, rec := range []map[string]any{
+		{"solution": "x"},
+		{"task_id": "HumanEval/999", "solution": "x"},
+		{"task_id": "HumanEval/0"},
+		{"task_id": "HumanEval/0", "solution": 3.0},
+	} {
+		_, err := b.ScoreRecords(context.Background(), []map[string]any{{"task_id": "HumanEval/1", "solution": ""}, rec}, 1)
+		var re RecordError
+		if !errorsAs(err, &re) || re.Index != 1 {
+			t.Errorf("%v: error %v, want a RecordError at 1", rec, err)
+		}
+	}
+}
+
+func errorsAs(err error, target any) bool { return err != nil && errors.As(err, target) }
+
+// BenchmarkScoreCanonical scores HumanEval's 164 canonical solutions in the
+// sandbox, two at a time, as `bench score --concurrency 2` would.
+func BenchmarkScoreCanonical(b *testing.B) {
+	task := bound(b, NewHumanEval())
+	var recs []map[string]any
+	for _, p := range task.problems {
+		recs = append(recs, map[string]any{"task_id": p.ID, "completion": p.Canonical})
+	}
+	for b.Loop() {
+		scores, err := task.ScoreRecords(context.Background(), recs, 2)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i, s := range scores {
+			if !s.Correct {
+				b.Fatalf("%s: canonical solution fails: %s", recs[i]["task_id"], s.Reason)
+			}
+		}
+	}
 }

@@ -169,7 +169,7 @@ type broken struct {
 	err  error
 }
 
-func (b broken) Name() string                       { return b.name }
+func (b broken) Name() string                         { return b.name }
 func (b broken) Instances() ([]tasks.Instance, error) { return nil, b.err }
 func (b broken) Score(tasks.Instance, string) tasks.Score {
 	return tasks.Score{Reason: b.err.Error()}

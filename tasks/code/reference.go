@@ -110,11 +110,10 @@ func runReference(ctx context.Context, ex interface {
 		if err != nil {
 			return nil, fmt.Errorf("reference run: %w", err)
 		}
-		var nb [16]byte
-		if _, err := rand.Read(nb[:]); err != nil {
-			return nil, fmt.Errorf("reference run: nonce: %w", err)
+		nonce, err := newNonce()
+		if err != nil {
+			return nil, err
 		}
-		nonce := hex.EncodeToString(nb[:])
 		lim := sandbox.Limits{Wall: time.Duration(len(rest))*Limits.Wall + 20*time.Second,
 			CPU: time.Duration(len(rest))*Limits.CPU + 20*time.Second}
 		s := site
@@ -176,4 +175,14 @@ func parseVerdicts(stdout, nonce string, n int) []*refVerdict {
 		got[i] = &refVerdict{pass: f[1] == "pass", reason: why}
 	}
 	return got
+}
+
+// newNonce draws the marker of one run's verdict lines: a program cannot
+// predict it.
+func newNonce() (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("sandbox nonce: %w", err)
+	}
+	return hex.EncodeToString(b[:]), nil
 }

@@ -33,6 +33,7 @@ type Task struct {
 	rule     string
 	data     tasks.Dataset
 	folders  []string
+	limits   sandbox.Limits // of one hidden-test run: Limits
 
 	// Bound to one item's executor (WithExecutor); nil: Score runs nothing.
 	ex    tasks.Executor
@@ -50,7 +51,7 @@ type boundState struct {
 }
 
 func newTask(name string, ps []Problem, data tasks.Dataset, folders []string) *Task {
-	t := &Task{name: name, problems: ps, byID: map[string]int{}, rule: RuleIsolated, data: data, folders: folders}
+	t := &Task{name: name, problems: ps, byID: map[string]int{}, rule: RuleIsolated, data: data, folders: folders, limits: Limits}
 	for i, p := range ps {
 		t.byID[p.ID] = i
 	}
@@ -181,19 +182,47 @@ func (t *Task) run(ctx context.Context, ex tasks.Executor, site string, p Proble
 		}
 		return tasks.Score{Correct: v[0].pass, Answer: code, Reason: v[0].reason}, nil
 	}
-	res, err := ex.Execute(ctx, site, sandbox.Program{Source: Program(p, code), Limits: Limits})
+	nonce, err := newNonce()
 	if err != nil {
 		return tasks.Score{Answer: code, Reason: "sandbox: " + err.Error()}, err
 	}
-	s := tasks.Score{Correct: res.Passed(), Answer: code}
-	if !s.Correct {
+	res, err := ex.Execute(ctx, site, sandbox.Program{Source: isolatedDriver, Files: map[string]string{"solution.py": Program(p, code)},
+		Stdin: nonce + "\n", Limits: t.limits})
+	if err != nil {
+		return tasks.Score{Answer: code, Reason: "sandbox: " + err.Error()}, err
+	}
+	finished := strings.Contains(res.Stdout, "\n"+nonce+" finished\n")
+	s := tasks.Score{Correct: res.Passed() && finished, Answer: code}
+	switch {
+	case !res.Passed():
 		s.Reason = res.Reason()
 		if f := failure(res.Stderr); f != "" {
 			s.Reason += ": " + f
 		}
+	case !finished:
+		s.Reason = "exited before the hidden tests finished"
 	}
 	return s, nil
 }
+
+// isolatedDriver runs solution.py (the program: solution, hidden test,
+// check) in a fresh namespace, as openai/human-eval execs it, and then
+// writes a line with the nonce it read on standard input to a duplicate
+// of standard output: a program that exits early (sys.exit(0),
+// os._exit(0)) ends with status 0 but without the line, and fails.
+const isolatedDriver = `import os, sys
+
+def _main():
+    nonce = sys.stdin.readline().strip()
+    out = os.fdopen(os.dup(1), "w")
+    with open("solution.py") as f:
+        prog = compile(f.read(), "solution.py", "exec")
+    exec(prog, {"__builtins__": __builtins__})
+    out.write("\n" + nonce + " finished\n")
+    out.flush()
+
+_main()
+`
 
 // AnswerKey votes by the code with surrounding blank space removed: two
 // samples agree when they wrote the same program.
