@@ -19,6 +19,9 @@ type RecordError struct {
 func (e RecordError) Error() string { return e.Err.Error() }
 func (e RecordError) Unwrap() error { return e.Err }
 
+// RecordIndex is the record's position (bench.ScoreLinesContext names its line).
+func (e RecordError) RecordIndex() int { return e.Index }
+
 // ErrUnbound is ScoreRecord on a task bound to no executor.
 var ErrUnbound = errors.New("no sandbox bound: bind one with WithExecutor")
 
