@@ -84,3 +84,25 @@ func TestScoreCodeBadLines(t *testing.T) {
 		}
 	}
 }
+
+// TestScoreCodeFileTask: --task file:PATH with a test column scores lines
+// by task_id against the file's problems.
+func TestScoreCodeFileTask(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "in.jsonl")
+	lines := `{"task_id": "add", "solution": "    return a + b"}` + "\n" + `{"task_id": "rev", "completion": "    return s"}` + "\n"
+	if err := os.WriteFile(in, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := cli(t, "score", "--task", "file:../../tasks/code/testdata/three.jsonl", "--in", in)
+	if strings.Contains(stderr, "sandbox unavailable") {
+		t.Skip(stderr)
+	}
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	got := strings.Split(strings.TrimSpace(out), "\n")
+	if len(got) != 3 || !strings.Contains(got[0], `"correct":true`) || !strings.Contains(got[1], `"correct":false`) ||
+		!strings.Contains(got[2], `"n":2,"correct":1`) {
+		t.Errorf("output:\n%s", out)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -289,6 +290,54 @@ func BenchmarkScoreCanonical(b *testing.B) {
 			if !s.Correct {
 				b.Fatalf("%s: canonical solution fails: %s", recs[i]["task_id"], s.Reason)
 			}
+		}
+	}
+}
+
+// TestFileTask: a JSON Lines file with a test column is a code task; its
+// rows score like HumanEval's (a test that defines check is called with
+// the entry point, one that calls its checks itself is not).
+func TestFileTask(t *testing.T) {
+	if !IsCodeFile("testdata/three.jsonl") || IsCodeFile("testdata/gpt4_reflexion_humaneval_sample.jsonl") == false {
+		t.Fatal("IsCodeFile misses a file with a test column")
+	}
+	qa := filepath.Join(t.TempDir(), "qa.jsonl")
+	os.WriteFile(qa, []byte(`{"question": "2+2?", "answer": "4"}`+"\n"), 0o644)
+	if IsCodeFile(qa) {
+		t.Fatal("a question-answer file taken for a code file")
+	}
+	task, err := LoadFile("testdata/three.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(task.Name(), "file:three.jsonl@") || task.Dataset().Rows != 3 || task.TemplateFolders()[0] != HumanEval {
+		t.Fatalf("task %s %+v", task.Name(), task.Dataset())
+	}
+	insts, _ := task.Instances()
+	b := bound(t, task)
+	for i, c := range []struct {
+		out  string
+		want bool
+	}{
+		{"    return a + b\n", true},
+		{"```python\ndef rev(s):\n    return s[::-1]\n```", true},
+		{"```python\ndef evens(xs: List[int]) -> List[int]:\n    return [x for x in xs if x % 2]\n```", false},
+	} {
+		if s := b.Score(insts[i], c.out); s.Correct != c.want {
+			t.Errorf("row %d: %+v, want correct=%v", i, s, c.want)
+		}
+	}
+	for _, c := range []struct{ body, want string }{
+		{`{"prompt": "def f():\n  pass\n", "entry_point": "f"}`, "no test"},
+		{`{"prompt": "def f():\n  pass\n", "test": "assert f() is None", "entry_point": "g"}`, "does not define g"},
+		{`{"prompt": "def f():\n  pass\n", "test": "assert f() is None"}`, "no entry_point"},
+		{`{"test": 3}`, "test is not a string"},
+		{`[1]`, "not a JSON object"},
+	} {
+		p := filepath.Join(t.TempDir(), "bad.jsonl")
+		os.WriteFile(p, []byte(`{"prompt": "def f():\n  pass\n", "test": "assert f() is None", "entry_point": "f"}`+"\n"+c.body+"\n"), 0o644)
+		if _, err := LoadFile(p); err == nil || !strings.Contains(err.Error(), "bad.jsonl:2: ") || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want line 2 and %q", c.body, err, c.want)
 		}
 	}
 }
