@@ -51,10 +51,9 @@ func Defines(code, name string) bool {
 	return false
 }
 
-// Solution is the function's source as the hidden test will see it: a
-// whole function as written, a body appended to the prompt (as
-// openai/human-eval does with completions and the Reflexion logs'
-// validation does with their bodies).
+// Solution is the function's source as the Reflexion executor runs it
+// (the reference rule): a whole function as written, a body appended to
+// the prompt (as the Reflexion logs' validation does with their bodies).
 func Solution(prompt, entry, code string) string {
 	if Defines(code, entry) {
 		return code
@@ -62,29 +61,25 @@ func Solution(prompt, entry, code string) string {
 	return prompt + code
 }
 
-// importLine matches a top-level import statement.
-var importLine = regexp.MustCompile(`(?m)^(?:from\s+\S+\s+import\s+.+|import\s+.+)$`)
-
-// Program is the isolated rule's program for one output's code: the
-// solution, then the hidden test, then check(entry_point) unless the test
-// calls its checks itself. A whole function gets the prompt's imports
-// first: they are part of the problem statement (HumanEval's prompts import
-// List for their signatures), and a chat answer that repeats only the
-// function would otherwise fail on a name the prompt gave it. (The
-// reference rule does not add them; see Reference.)
+// Program is the isolated rule's program for one output's code, as
+// openai/human-eval assembles it (execution.py: prompt + completion, the
+// test, check(entry_point)): the prompt, then the code, then the hidden
+// test, then check(entry_point) unless the test calls its checks itself
+// (MBPP's calls test_check()). A body continues the prompt's function; a
+// whole function follows the prompt's stub and replaces it, with the
+// prompt's imports and helper functions (HumanEval/38's encode_cyclic)
+// defined before it, as they are for a completion.
 func Program(p Problem, code string) string {
 	var b strings.Builder
-	if Defines(code, p.EntryPoint) {
-		for _, imp := range importLine.FindAllString(p.Prompt, -1) {
-			b.WriteString(imp)
-			b.WriteByte('\n')
-		}
+	b.WriteString(p.Prompt)
+	if Defines(code, p.EntryPoint) && !strings.HasSuffix(p.Prompt, "\n") {
+		b.WriteByte('\n')
 	}
-	b.WriteString(Solution(p.Prompt, p.EntryPoint, code))
-	b.WriteString("\n\n")
+	b.WriteString(code)
+	b.WriteString("\n")
 	b.WriteString(p.HiddenTest)
 	if !p.SelfChecking() {
-		b.WriteString("\n\ncheck(" + p.EntryPoint + ")\n")
+		b.WriteString("\n" + "check(" + p.EntryPoint + ")\n")
 	}
 	return b.String()
 }

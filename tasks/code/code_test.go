@@ -83,13 +83,13 @@ func TestExtractAndAssemble(t *testing.T) {
 		HiddenTest: "def check(candidate):\n    assert candidate([1]) == 1\n"}
 	for _, c := range []struct{ name, out, code, program string }{
 		{"body", "    return a[0]", "    return a[0]",
-			p.Prompt + "    return a[0]\n\n" + p.HiddenTest + "\n\ncheck(f)\n"},
+			p.Prompt + "    return a[0]\n" + p.HiddenTest + "\ncheck(f)\n"},
 		{"fenced whole function", "Here:\n```python\ndef f(a):\n    return a[0]\n```\nDone.", "def f(a):\n    return a[0]\n",
-			"from typing import List\ndef f(a):\n    return a[0]\n\n\n" + p.HiddenTest + "\n\ncheck(f)\n"},
+			p.Prompt + "def f(a):\n    return a[0]\n\n" + p.HiddenTest + "\ncheck(f)\n"},
 		{"second block defines it", "```python\nimport math\n```\n```py\ndef helper(): pass\ndef f (a):\n    return 1\n```", "def helper(): pass\ndef f (a):\n    return 1\n", ""},
 		{"unterminated fence", "```python\ndef f(a):\n    return 2", "def f(a):\n    return 2", ""},
 		{"other language fence ignored", "```text\nhi\n```\n    return 3", "```text\nhi\n```\n    return 3", ""},
-		{"empty", "", "", p.Prompt + "\n\n" + p.HiddenTest + "\n\ncheck(f)\n"},
+		{"empty", "", "", p.Prompt + "\n" + p.HiddenTest + "\ncheck(f)\n"},
 	} {
 		code := ExtractCode(c.out, "f")
 		if code != c.code {
@@ -139,6 +139,10 @@ func TestCanonicalSolutions(t *testing.T) {
 	s := task.Score(insts[0], "```python\ndef has_close_elements(numbers, threshold):\n    return False\n```")
 	if s.Correct || !strings.Contains(s.Reason, "exit code 1") || !strings.Contains(s.Reason, "AssertionError") {
 		t.Errorf("wrong solution: %+v", s)
+	}
+	// A whole function may use a helper the prompt defines (HumanEval/38).
+	if s := task.Score(insts[38], "```python\ndef decode_cyclic(s: str):\n    return encode_cyclic(encode_cyclic(s))\n```"); !s.Correct {
+		t.Errorf("whole function using the prompt's helper: %+v", s)
 	}
 	task.limits = sandbox.Limits{Wall: time.Second, CPU: time.Second} // the reference's 10 s, shortened for the test
 	s = task.Score(insts[0], "def has_close_elements(numbers, threshold):\n    while True: pass\n")

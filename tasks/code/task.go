@@ -14,9 +14,8 @@ import (
 
 // Scoring rules.
 const (
-	// RuleIsolated runs each output's program alone in a fresh sandbox: the
-	// solution, the hidden test, check(entry_point) unless the test calls
-	// its checks itself (openai/human-eval's assembly).
+	// RuleIsolated runs each output's program alone in a fresh sandbox
+	// (Program: openai/human-eval's assembly).
 	RuleIsolated = "isolated"
 	// RuleReference runs as the Reflexion executor does (Reference).
 	RuleReference = "reference"
@@ -99,7 +98,7 @@ func (t *Task) ScoringRule() string {
 	if t.rule == RuleReference {
 		return t.name + "/reference: the Reflexion executor's: solution, test and check(entry_point) exec'd in one namespace seeded like its module's (ast, signal, List), 10 s alarm per problem; `bench score` runs a file's lines in one namespace in order"
 	}
-	return t.name + "/isolated: each program alone in a fresh sandbox: solution, hidden test, check(entry_point) unless the test calls it; 10 s"
+	return t.name + "/isolated: each program alone in a fresh sandbox, assembled as openai/human-eval does: prompt + code, hidden test, check(entry_point) unless the test calls it; 10 s"
 }
 
 // Rules lists the rules, the default first.
