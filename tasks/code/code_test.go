@@ -345,3 +345,43 @@ func TestFileTask(t *testing.T) {
 		}
 	}
 }
+
+// refusing fails a test that reaches the sandbox.
+type refusing struct{ t *testing.T }
+
+func (r refusing) Execute(context.Context, string, sandbox.Program) (sandbox.Result, error) {
+	r.t.Fatal("a program ran")
+	return sandbox.Result{}, nil
+}
+
+// TestEnormousOutput: code beyond MaxCode is a recorded failure, not a
+// sandbox run.
+func TestEnormousOutput(t *testing.T) {
+	task := NewHumanEval()
+	b, _ := task.(tasks.Executed).WithExecutor(context.Background(), refusing{t})
+	insts, _ := task.Instances()
+	s := b.Score(insts[0], "```python\n"+strings.Repeat("x = 1\n", MaxCode/5)+"```")
+	if s.Correct || !strings.Contains(s.Reason, "limit") || len(s.Answer) > 300 {
+		t.Fatalf("enormous output: correct %v, reason %q, answer of %d bytes", s.Correct, s.Reason, len(s.Answer))
+	}
+}
+
+// FuzzExtractCode: the code taken from any output is part of it, and the
+// program built from it starts with the prompt and holds the test.
+func FuzzExtractCode(f *testing.F) {
+	f.Add("```python\ndef f(a):\n    return a\n```", "f")
+	f.Add("    return 1", "f")
+	f.Add("```py\n```\n```\ndef g(): pass", "g")
+	f.Add("``````", "")
+	p := Problem{Prompt: "def f(a):\n    \"\"\"doc\"\"\"\n", EntryPoint: "f", HiddenTest: "def check(c):\n    assert c(1) == 1\n"}
+	f.Fuzz(func(t *testing.T, out, entry string) {
+		code := ExtractCode(out, entry)
+		if !strings.Contains(out, code) {
+			t.Fatalf("code %q is not part of %q", code, out)
+		}
+		prog := Program(p, code)
+		if !strings.HasPrefix(prog, p.Prompt) || !strings.Contains(prog, p.HiddenTest) || !strings.HasSuffix(prog, "check(f)\n") {
+			t.Fatalf("program %q", prog)
+		}
+	})
+}
