@@ -2,6 +2,8 @@ package code
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strconv"
 	"strings"
@@ -181,11 +183,9 @@ func (t *Task) run(ctx context.Context, ex tasks.Executor, site string, p Proble
 		}
 		return tasks.Score{Correct: v[0].pass, Answer: code, Reason: v[0].reason}, nil
 	}
-	nonce, err := newNonce()
-	if err != nil {
-		return tasks.Score{Answer: code, Reason: "sandbox: " + err.Error()}, err
-	}
-	res, err := ex.Execute(ctx, site, sandbox.Program{Source: isolatedDriver, Files: map[string]string{"solution.py": Program(p, code)},
+	prog := Program(p, code)
+	nonce := finishMarker(prog)
+	res, err := ex.Execute(ctx, site, sandbox.Program{Source: isolatedDriver, Files: map[string]string{"solution.py": prog},
 		Stdin: nonce + "\n", Limits: t.limits})
 	if err != nil {
 		return tasks.Score{Answer: code, Reason: "sandbox: " + err.Error()}, err
@@ -204,9 +204,19 @@ func (t *Task) run(ctx context.Context, ex tasks.Executor, site string, p Proble
 	return s, nil
 }
 
+// finishMarker is the isolated driver's end-of-tests marker for prog: a
+// digest of the program, so that reruns record the same execution, and no
+// program prints it by accident. (A program written to read solution.py
+// and print its digest could; the sandbox protects the host, and the
+// reference rule's verdict lines carry a random nonce.)
+func finishMarker(prog string) string {
+	sum := sha256.Sum256([]byte("reasonbench hidden tests finished\x00" + prog))
+	return hex.EncodeToString(sum[:16])
+}
+
 // isolatedDriver runs solution.py (the program: solution, hidden test,
 // check) in a fresh namespace, as openai/human-eval execs it, and then
-// writes a line with the nonce it read on standard input to a duplicate
+// writes a line with the marker it read on standard input to a duplicate
 // of standard output: a program that exits early (sys.exit(0),
 // os._exit(0)) ends with status 0 but without the line, and fails.
 const isolatedDriver = `import os, sys
