@@ -184,13 +184,13 @@ func (t *Task) run(ctx context.Context, ex tasks.Executor, site string, p Proble
 		return tasks.Score{Correct: v[0].pass, Answer: code, Reason: v[0].reason}, nil
 	}
 	prog := Program(p, code)
-	nonce := finishMarker(prog)
+	marker := finishMarker(prog)
 	res, err := ex.Execute(ctx, site, sandbox.Program{Source: isolatedDriver, Files: map[string]string{"solution.py": prog},
-		Stdin: nonce + "\n", Limits: t.limits})
+		Stdin: marker + "\n", Limits: t.limits})
 	if err != nil {
 		return tasks.Score{Answer: code, Reason: "sandbox: " + err.Error()}, err
 	}
-	finished := strings.Contains(res.Stdout, "\n"+nonce+" finished\n")
+	finished := strings.Contains(res.Stdout, "\n"+marker+" finished\n")
 	s := tasks.Score{Correct: res.Passed() && finished, Answer: code}
 	switch {
 	case !res.Passed():
@@ -222,12 +222,12 @@ func finishMarker(prog string) string {
 const isolatedDriver = `import os, sys
 
 def _main():
-    nonce = sys.stdin.readline().strip()
+    marker = sys.stdin.readline().strip()
     out = os.fdopen(os.dup(1), "w")
     with open("solution.py") as f:
         prog = compile(f.read(), "solution.py", "exec")
     exec(prog, {"__builtins__": __builtins__})
-    out.write("\n" + nonce + " finished\n")
+    out.write("\n" + marker + " finished\n")
     out.flush()
 
 _main()
