@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/reasonbench/reasonbench/tasks"
+	"github.com/reasonbench/reasonbench/tasks/code"
 	"github.com/reasonbench/reasonbench/tasks/qa"
 )
 
@@ -22,6 +23,19 @@ func OpenTask(name, spec, rule string) (tasks.Task, error) {
 	if path, ok := strings.CutPrefix(name, FileTaskPrefix); ok {
 		if path == "" {
 			return nil, fmt.Errorf("--task file: names no file; write --task file:PATH.jsonl (or .csv)")
+		}
+		if code.IsCodeFile(path) { // rows with a test column: a code task
+			if spec != "" {
+				return nil, fmt.Errorf("--task-spec %s: a code file (rows with a test column) takes no spec", filepath.Base(spec))
+			}
+			t, err := code.LoadFile(path)
+			if err != nil {
+				return nil, err
+			}
+			if rule == "" {
+				return t, nil
+			}
+			return t.WithRule(rule)
 		}
 		d, err := qa.LoadFile(path, spec)
 		if err != nil {

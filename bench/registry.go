@@ -7,6 +7,7 @@ import (
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/simulator"
 	"github.com/reasonbench/reasonbench/tasks"
+	"github.com/reasonbench/reasonbench/tasks/code"
 	"github.com/reasonbench/reasonbench/tasks/creative"
 	"github.com/reasonbench/reasonbench/tasks/crosswords"
 	"github.com/reasonbench/reasonbench/tasks/game24"
@@ -37,6 +38,10 @@ func Tasks() []TaskSpec {
 			New: func() tasks.Task { return crosswords.NewTask() }},
 		{Name: "creative", Doc: "Creative Writing: the ToT paper's 100 inputs of four sentences; four paragraphs ending in them; coherency 1-10 by a judge model (--judge-model, --judge-base-url; on the simulator a declared simulated judge)",
 			New: func() tasks.Task { return creative.NewTask() }},
+		{Name: "humaneval", Doc: "HumanEval: the 164 Python problems of openai/human-eval (MIT); verdict = the hidden tests pass in the sandbox; pass@k with io/cot k; rules isolated (default) and reference (the Reflexion executor's shared namespace)",
+			New: code.NewHumanEval},
+		{Name: "mbpp", Doc: "MBPP: the 397 typed Python problems (MultiPL-E mbpp-py, as in the Reflexion runs; MIT); verdict = the hidden tests pass in the sandbox; rules isolated (default) and reference",
+			New: code.NewMBPP},
 	}
 }
 

@@ -3,7 +3,9 @@ package bench
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -60,6 +62,9 @@ const maxLine = 16 << 20
 type ScoreOptions struct {
 	GroupBy string // record field whose value groups samples ("idx"); "" = no grouping
 	Vote    string // vote key for the majority vote in a group ("" = the task's default)
+	// Concurrency bounds the records a BatchScorer task runs at once (code
+	// tasks: sandboxes); 0 means 1.
+	Concurrency int
 }
 
 // group collects one group's samples in input order.
@@ -77,12 +82,27 @@ type InputError struct{ Err error }
 func (e InputError) Error() string { return e.Err.Error() }
 func (e InputError) Unwrap() error { return e.Err }
 
+// BatchScorer is implemented by tasks that score a file's records
+// together (the code tasks: concurrently in the sandbox, or in one shared
+// namespace under the reference rule). An error wrapping a value with
+// RecordIndex() names the record the task cannot score.
+type BatchScorer interface {
+	ScoreRecords(ctx context.Context, recs []map[string]any, concurrency int) ([]tasks.Score, error)
+}
+
 // ScoreLines re-scores JSON Lines records with the task: every output line
 // is the input object plus "correct" (and "answer", "reason"). With
 // o.GroupBy, one line per group follows, {"group": {...}} with the majority
 // vote over the group's outputs under o.Vote and whether the voted answer is
 // correct. The last line is {"summary": {...}}.
 func ScoreLines(task tasks.Task, r io.Reader, w io.Writer, o ScoreOptions) (ScoreSummary, error) {
+	return ScoreLinesContext(context.Background(), task, r, w, o)
+}
+
+// ScoreLinesContext is ScoreLines under ctx. A BatchScorer task gets every
+// record at once, o.Concurrency of them run at a time; the output is in
+// input order either way.
+func ScoreLinesContext(ctx context.Context, task tasks.Task, r io.Reader, w io.Writer, o ScoreOptions) (ScoreSummary, error) {
 	if o.Vote != "" && !slices.Contains(task.VoteKeys(), o.Vote) {
 		return ScoreSummary{}, InputError{fmt.Errorf("--vote %s: task %s knows %v", o.Vote, task.Name(), task.VoteKeys())}
 	}
@@ -92,24 +112,13 @@ func ScoreLines(task tasks.Task, r io.Reader, w io.Writer, o ScoreOptions) (Scor
 	if !ok {
 		return ScoreSummary{}, InputError{fmt.Errorf("task %s cannot re-score records", task.Name())}
 	}
+	batch, isBatch := task.(BatchScorer)
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), maxLine)
 	bw := bufio.NewWriter(w)
 	sum := ScoreSummary{Rule: tasks.RuleName(task)}
 	metricSums, metricCounts := map[string]float64{}, map[string]int{}
-	for line := 1; sc.Scan(); line++ {
-		raw := bytes.TrimSpace(sc.Bytes())
-		if len(raw) == 0 {
-			continue
-		}
-		var rec map[string]any
-		if err := json.Unmarshal(raw, &rec); err != nil {
-			return sum, InputError{fmt.Errorf("line %d: not a JSON object: %w", line, err)}
-		}
-		score, err := rs.ScoreRecord(rec)
-		if err != nil {
-			return sum, InputError{fmt.Errorf("line %d: %w", line, err)}
-		}
+	emit := func(line int, rec map[string]any, score tasks.Score) error {
 		rec["correct"] = score.Correct
 		rec["answer"] = score.Answer
 		if score.Reason != "" {
@@ -126,7 +135,7 @@ func ScoreLines(task tasks.Task, r io.Reader, w io.Writer, o ScoreOptions) (Scor
 		if o.GroupBy != "" {
 			gk, ok := rec[o.GroupBy]
 			if !ok {
-				return sum, InputError{fmt.Errorf("line %d: no %q field to group by", line, o.GroupBy)}
+				return InputError{fmt.Errorf("line %d: no %q field to group by", line, o.GroupBy)}
 			}
 			id := fmt.Sprint(gk)
 			g := byKey[id]
@@ -144,13 +153,52 @@ func ScoreLines(task tasks.Task, r io.Reader, w io.Writer, o ScoreOptions) (Scor
 		}
 		out, err := json.Marshal(rec)
 		if err != nil {
-			return sum, fmt.Errorf("line %d: %w", line, err)
+			return fmt.Errorf("line %d: %w", line, err)
 		}
 		bw.Write(out)
 		bw.WriteByte('\n')
 		sum.N++
 		if score.Correct {
 			sum.Correct++
+		}
+		return nil
+	}
+	var recs []map[string]any
+	var lines []int
+	for line := 1; sc.Scan(); line++ {
+		raw := bytes.TrimSpace(sc.Bytes())
+		if len(raw) == 0 {
+			continue
+		}
+		var rec map[string]any
+		if err := json.Unmarshal(raw, &rec); err != nil {
+			return sum, InputError{fmt.Errorf("line %d: not a JSON object: %w", line, err)}
+		}
+		if isBatch {
+			recs, lines = append(recs, rec), append(lines, line)
+			continue
+		}
+		score, err := rs.ScoreRecord(rec)
+		if err != nil {
+			return sum, InputError{fmt.Errorf("line %d: %w", line, err)}
+		}
+		if err := emit(line, rec, score); err != nil {
+			return sum, err
+		}
+	}
+	if isBatch && sc.Err() == nil {
+		scores, err := batch.ScoreRecords(ctx, recs, o.Concurrency)
+		var ri interface{ RecordIndex() int }
+		if errors.As(err, &ri) && ri.RecordIndex() < len(lines) {
+			return sum, InputError{fmt.Errorf("line %d: %w", lines[ri.RecordIndex()], err)}
+		}
+		if err != nil {
+			return sum, err
+		}
+		for i, rec := range recs {
+			if err := emit(lines[i], rec, scores[i]); err != nil {
+				return sum, err
+			}
 		}
 	}
 	if err := sc.Err(); err != nil {

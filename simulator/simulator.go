@@ -1,7 +1,7 @@
 // Package simulator is the home of the simulated model's task knowledge:
 // one responder package per task (simulator/game24, simulator/hotpotqa,
 // simulator/qa for file tasks and GSM8K, simulator/crosswords,
-// simulator/creative), over the core in llm/sim (seeds,
+// simulator/creative, simulator/code for HumanEval, MBPP and code file tasks), over the core in llm/sim (seeds,
 // noise parameters, the Responder interface) and the shared prompt reader
 // simulator/reading. A task package is the real task only and never
 // imports this tree; a responder may import its task for what a model
@@ -16,6 +16,7 @@ package simulator
 
 import (
 	"github.com/reasonbench/reasonbench/llm/sim"
+	"github.com/reasonbench/reasonbench/simulator/code"
 	"github.com/reasonbench/reasonbench/simulator/creative"
 	"github.com/reasonbench/reasonbench/simulator/crosswords"
 	"github.com/reasonbench/reasonbench/simulator/game24"
@@ -36,5 +37,6 @@ func New(p sim.Params) (*sim.Model, error) {
 		hotpotqa.Responder{},
 		crosswords.Responder{},
 		creative.Responder{},
+		code.Responder{},
 	)
 }

@@ -48,6 +48,10 @@ var bannedNames = map[string]bool{
 	"Data": true, "Dataset": true, "NewTask": true, "NewFileTask": true, "SetQuestionsForTesting": true,
 	// Mini Crosswords' solution grids, and any task's scorer (it reads gold).
 	"Puzzles": true, "Solution": true, "Score": true, "ScoreRecord": true,
+	// The code tasks' hidden tests and canonical solutions, and their loaders.
+	"HiddenTest": true, "Canonical": true, "HumanEvalProblems": true, "MBPPProblems": true,
+	"NewHumanEval": true, "NewMBPP": true, "ScoreRecords": true, "ScoreSample": true, "Program": true,
+	"ReferenceProgram": true, "LoadFile": true,
 }
 
 // TestSimSourceReadsNoGold checks the simulator's source, every non-test

@@ -2,8 +2,11 @@ package strategies
 
 import (
 	"context"
+	"maps"
+	"strconv"
 
 	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/stats"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -63,12 +66,33 @@ func (s *sampling) Solve(ctx context.Context, env Env, inst tasks.Instance) (Res
 	if correct > 0 {
 		best = 1
 	}
-	first := env.Task.Score(inst, samples[0].Output)
+	// The first sample's verdict as scored above: scoring it again would
+	// run a code task's program a second time.
+	s0 := samples[0]
+	first := tasks.Score{Correct: s0.Correct, Answer: s0.Answer, Reason: s0.Reason, Metrics: s0.Metrics}
+	metrics := map[string]float64{"best_of_k": best}
+	if _, ok := env.Task.(tasks.Coding); ok {
+		maps.Copy(metrics, passMetrics(len(samples), correct))
+	}
 	return Result{
 		Output:   samples[0].Output,
 		Score:    first,
 		Accuracy: float64(correct) / float64(len(samples)),
-		Metrics:  mergeMetrics(map[string]float64{"best_of_k": best}, meanSampleMetrics(samples)),
+		Metrics:  mergeMetrics(metrics, meanSampleMetrics(samples)),
 		Detail:   samplingDetail{Samples: samples},
 	}, nil
+}
+
+// passMetrics are pass@1 and, with more than one sample, pass@n, by Chen
+// et al.'s unbiased estimator (stats.PassAtK) from n samples of which c
+// are correct; the run's summary averages them over items, as the paper
+// does. Any task whose samples are scored correct or not can report them;
+// io and cot do for programming tasks (tasks.Coding), where pass@k is the
+// usual figure. pass@n of one item equals its best_of_k.
+func passMetrics(n, c int) map[string]float64 {
+	m := map[string]float64{"pass@1": stats.PassAtK(n, c, 1)}
+	if n > 1 {
+		m["pass@"+strconv.Itoa(n)] = stats.PassAtK(n, c, n)
+	}
+	return m
 }

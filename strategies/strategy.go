@@ -132,12 +132,25 @@ type Sample struct {
 	Metrics map[string]float64 `json:"metrics,omitempty"`
 }
 
+// sampleScorer is implemented by tasks that record how they score each of
+// an item's samples apart (code tasks run sample i's program at site
+// "hidden/<i>").
+type sampleScorer interface {
+	ScoreSample(inst tasks.Instance, output string, i int) tasks.Score
+}
+
 // scoreSamples scores every output with the task.
 func scoreSamples(env Env, inst tasks.Instance, outputs []string) ([]Sample, int) {
 	samples := make([]Sample, len(outputs))
 	correct := 0
+	ss, perSample := env.Task.(sampleScorer)
 	for i, out := range outputs {
-		sc := env.Task.Score(inst, out)
+		var sc tasks.Score
+		if perSample {
+			sc = ss.ScoreSample(inst, out, i)
+		} else {
+			sc = env.Task.Score(inst, out)
+		}
 		samples[i] = Sample{Output: out, Answer: sc.Answer, Correct: sc.Correct, Reason: sc.Reason, Metrics: sc.Metrics}
 		if sc.Correct {
 			correct++

@@ -38,7 +38,7 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 		want string
 	}{
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
-		{[]string{"run", "--db", db, "--task", "chess", "--strategy", "cot"}, `unknown task "chess" (known: game24, hotpotqa, gsm8k, crosswords, creative; or file:PATH.jsonl for your own data)`},
+		{[]string{"run", "--db", db, "--task", "chess", "--strategy", "cot"}, `unknown task "chess" (known: game24, hotpotqa, gsm8k, crosswords, creative, humaneval, mbpp; or file:PATH.jsonl for your own data)`},
 		{[]string{"run", "--db", db, "--task", "game24", "--strategy", "magic"}, `unknown strategy "magic"`},
 		{[]string{"run", "--db", db, "--task", "game24", "--strategy", "cot", "--set", "kk=3"}, `unknown parameter "kk"`},
 		{[]string{"run", "--db", db, "--task", "game24", "--strategy", "cot", "--set", "k=0"}, "must be at least 1"},

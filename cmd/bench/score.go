@@ -8,6 +8,8 @@ import (
 	"os"
 
 	"github.com/reasonbench/reasonbench/bench"
+	"github.com/reasonbench/reasonbench/sandbox"
+	"github.com/reasonbench/reasonbench/tasks"
 )
 
 func cmdScore(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -16,9 +18,10 @@ func cmdScore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	in := fs.String("in", "", "JSON Lines file to score ('-' for stdin)")
 	var o bench.ScoreOptions
 	fs.StringVar(&o.GroupBy, "group-by", "", "field grouping samples of one instance (e.g. idx): adds a majority vote per group")
-	rule := fs.String("rule", "", "scoring rule (default the task's; game24: strict|paper)")
+	rule := fs.String("rule", "", "scoring rule (default the task's; game24: strict|paper; humaneval, mbpp: isolated|reference)")
 	spec := fs.String("task-spec", "", taskSpecHelp)
 	scorer := fs.String("scorer", "", scorerHelp)
+	fs.IntVar(&o.Concurrency, "concurrency", 2, "code tasks: programs run in the sandbox at once")
 	fs.StringVar(&o.Vote, "vote", "", "vote key with --group-by: game24 line|expression|canonical, hotpotqa, gsm8k and file tasks answer (default: the task's first)")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -45,7 +48,23 @@ func cmdScore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if o.Vote != "" && o.GroupBy == "" {
 		return usageError{fmt.Errorf("--vote needs --group-by")}
 	}
-	_, err = bench.ScoreLines(task, r, stdout, o)
+	if ex, ok := task.(tasks.Executed); ok { // a code task: its programs run in the sandbox
+		if o.Concurrency < 1 {
+			return usageError{fmt.Errorf("--concurrency %d: want at least 1", o.Concurrency)}
+		}
+		runner, err := sandbox.NewBwrap(ctx)
+		if err != nil {
+			return fmt.Errorf("task %s runs programs: %w", task.Name(), err)
+		}
+		var failed func() error
+		task, failed = ex.WithExecutor(ctx, tasks.RunnerExecutor{Runner: runner})
+		defer func() {
+			if err := failed(); err != nil {
+				fmt.Fprintln(stderr, "bench score:", err)
+			}
+		}()
+	}
+	_, err = bench.ScoreLinesContext(ctx, task, r, stdout, o)
 	if ie := (bench.InputError{}); errors.As(err, &ie) {
 		return usageError{err} // the input file is the user's to fix: exit 2
 	}

@@ -1,0 +1,104 @@
+package code
+
+import (
+	"regexp"
+	"strings"
+)
+
+// MaxCode bounds the code taken from one output: a program longer than
+// this is a recorded failure, not a sandbox run.
+const MaxCode = 1 << 20
+
+var fence = regexp.MustCompile("(?s)```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)(?:```|\\z)")
+
+// ExtractCode takes the program out of a model's text: the first fenced
+// block labelled python (or py, or unlabelled) that defines entry, else
+// the first such block, else the whole text. A chat model answers in a
+// fence; a completion model continues the prompt with a body.
+func ExtractCode(output, entry string) string {
+	var blocks []string
+	for _, m := range fence.FindAllStringSubmatch(output, -1) {
+		switch strings.ToLower(m[1]) {
+		case "", "python", "py", "python3":
+			blocks = append(blocks, m[2])
+		}
+	}
+	for _, b := range blocks {
+		if Defines(b, entry) {
+			return b
+		}
+	}
+	if len(blocks) > 0 {
+		return blocks[0]
+	}
+	return output
+}
+
+// Defines reports whether code defines the function name at its top level
+// (a whole function, not a body continuing the prompt).
+func Defines(code, name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, line := range strings.Split(code, "\n") {
+		line = strings.TrimPrefix(line, "async ")
+		if rest, ok := strings.CutPrefix(line, "def "+name); ok {
+			if r := strings.TrimLeft(rest, " \t"); strings.HasPrefix(r, "(") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Solution is the function's source as the Reflexion executor runs it
+// (the reference rule): a whole function as written, a body appended to
+// the prompt (as the Reflexion logs' validation does with their bodies).
+func Solution(prompt, entry, code string) string {
+	if Defines(code, entry) {
+		return code
+	}
+	return prompt + code
+}
+
+// Program is the isolated rule's program for one output's code, as
+// openai/human-eval assembles it (execution.py: prompt + completion, the
+// test, check(entry_point)): the prompt, then the code, then the hidden
+// test, then check(entry_point) unless the test calls its checks itself
+// (MBPP's calls test_check()). A body continues the prompt's function; a
+// whole function follows the prompt's stub and replaces it, with the
+// prompt's imports and helper functions (HumanEval/38's encode_cyclic)
+// defined before it, as they are for a completion.
+func Program(p Problem, code string) string {
+	var b strings.Builder
+	b.WriteString(p.Prompt)
+	if Defines(code, p.EntryPoint) && !strings.HasSuffix(p.Prompt, "\n") {
+		b.WriteByte('\n')
+	}
+	b.WriteString(code)
+	b.WriteString("\n")
+	b.WriteString(p.HiddenTest)
+	if !p.SelfChecking() {
+		b.WriteString("\n" + "check(" + p.EntryPoint + ")\n")
+	}
+	return b.String()
+}
+
+// failure is the tail of a failed run's standard error: the failing
+// assert or the exception, for a score's reason.
+func failure(stderr string) string {
+	lines := strings.Split(strings.TrimRight(stderr, "\n"), "\n")
+	var keep []string
+	for i := len(lines) - 1; i >= 0 && len(keep) < 2; i-- {
+		l := strings.TrimSpace(lines[i])
+		if l == "" || strings.HasPrefix(l, "^") || strings.HasPrefix(l, "~") {
+			continue
+		}
+		keep = append([]string{l}, keep...)
+	}
+	s := strings.Join(keep, " | ")
+	if len(s) > 300 {
+		s = s[:300] + "..."
+	}
+	return s
+}

@@ -1,0 +1,254 @@
+package code
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/reasonbench/reasonbench/sandbox"
+	"github.com/reasonbench/reasonbench/tasks"
+)
+
+// Scoring rules.
+const (
+	// RuleIsolated runs each output's program alone in a fresh sandbox
+	// (Program: openai/human-eval's assembly).
+	RuleIsolated = "isolated"
+	// RuleReference runs as the Reflexion executor does (Reference).
+	RuleReference = "reference"
+)
+
+// Limits of one hidden-test run: the reference gives each problem 10 s.
+var Limits = sandbox.Limits{Wall: 10 * time.Second, CPU: 10 * time.Second}
+
+// Task is a programming task over problems with hidden tests.
+type Task struct {
+	name     string
+	problems []Problem
+	byID     map[string]int
+	rule     string
+	data     tasks.Dataset
+	folders  []string
+	limits   sandbox.Limits // of one hidden-test run: Limits
+
+	// Bound to one item's executor (WithExecutor); nil: Score runs nothing.
+	ex    tasks.Executor
+	ctx   context.Context
+	state *boundState
+}
+
+// boundState is what one item's copy remembers: each program's score per
+// site (a strategy that scores one output twice runs it once), and the
+// first execution the sandbox could not run.
+type boundState struct {
+	mu     sync.Mutex
+	memo   map[string]tasks.Score
+	failed error
+}
+
+func newTask(name string, ps []Problem, data tasks.Dataset, folders []string) *Task {
+	t := &Task{name: name, problems: ps, byID: map[string]int{}, rule: RuleIsolated, data: data, folders: folders, limits: Limits}
+	for i, p := range ps {
+		t.byID[p.ID] = i
+	}
+	return t
+}
+
+// Name is the task's name.
+func (t *Task) Name() string { return t.name }
+
+// Instances are the problems: the prompt is the input, the problem's id
+// the key.
+func (t *Task) Instances() ([]tasks.Instance, error) {
+	out := make([]tasks.Instance, len(t.problems))
+	for i, p := range t.problems {
+		out[i] = tasks.Instance{Index: p.Index, Key: p.ID, Input: p.Prompt, Data: p}
+	}
+	return out, nil
+}
+
+// Problem is what a strategy sees of an instance.
+func (t *Task) Problem(inst tasks.Instance) tasks.CodeProblem {
+	p := t.problem(inst)
+	return tasks.CodeProblem{ID: p.ID, Prompt: p.Prompt, EntryPoint: p.EntryPoint, Language: "python"}
+}
+
+func (t *Task) problem(inst tasks.Instance) Problem {
+	if p, ok := inst.Data.(Problem); ok {
+		return p
+	}
+	if i, ok := t.byID[inst.Key]; ok {
+		return t.problems[i]
+	}
+	return Problem{ID: inst.Key, Prompt: inst.Input}
+}
+
+// Dataset names the embedded data (or the file) the task scores.
+func (t *Task) Dataset() tasks.Dataset { return t.data }
+
+// TemplateFolders: the task's own templates (file code tasks use
+// HumanEval's, which ask for any function).
+func (t *Task) TemplateFolders() []string { return t.folders }
+
+// ScoringRule names the rule.
+func (t *Task) ScoringRule() string {
+	if t.rule == RuleReference {
+		return t.name + "/reference: the Reflexion executor's: solution, test and check(entry_point) exec'd in one namespace seeded like its module's (ast, signal, List), 10 s alarm per problem; `bench score` runs a file's lines in one namespace in order"
+	}
+	return t.name + "/isolated: each program alone in a fresh sandbox, assembled as openai/human-eval does: prompt + code, hidden test, check(entry_point) unless the test calls it; 10 s"
+}
+
+// Rules lists the rules, the default first.
+func (t *Task) Rules() []string { return []string{RuleIsolated, RuleReference} }
+
+// WithRule returns the task scored by the named rule.
+func (t *Task) WithRule(name string) (tasks.Task, error) {
+	switch name {
+	case RuleIsolated, RuleReference:
+		c := *t
+		c.rule = name
+		return &c, nil
+	}
+	return nil, fmt.Errorf("task %s: unknown rule %q (known: %s)", t.name, name, strings.Join(t.Rules(), ", "))
+}
+
+// WithExecutor binds a copy to one item's executor.
+func (t *Task) WithExecutor(ctx context.Context, ex tasks.Executor) (tasks.Task, func() error) {
+	c := *t
+	c.ex, c.ctx, c.state = ex, ctx, &boundState{memo: map[string]tasks.Score{}}
+	st := c.state
+	return &c, func() error {
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		return st.failed
+	}
+}
+
+// Score runs the output's program against the hidden tests (site "hidden").
+func (t *Task) Score(inst tasks.Instance, output string) tasks.Score {
+	return t.ScoreSample(inst, output, 0)
+}
+
+// Site is where the k-th sample's hidden-test run is recorded.
+func Site(k int) string {
+	if k == 0 {
+		return "hidden"
+	}
+	return "hidden/" + strconv.Itoa(k)
+}
+
+// ScoreSample scores the k-th of an item's samples (site Site(k)).
+func (t *Task) ScoreSample(inst tasks.Instance, output string, k int) tasks.Score {
+	p := t.problem(inst)
+	code := ExtractCode(output, p.EntryPoint)
+	if t.ex == nil {
+		return tasks.Score{Answer: code, Reason: "no sandbox"}
+	}
+	site := Site(k)
+	key := site + "\x00" + code
+	t.state.mu.Lock()
+	if s, ok := t.state.memo[key]; ok {
+		t.state.mu.Unlock()
+		return s
+	}
+	t.state.mu.Unlock()
+	s, err := t.run(t.ctx, t.ex, site, p, code)
+	t.state.mu.Lock()
+	defer t.state.mu.Unlock()
+	if err != nil {
+		if t.state.failed == nil {
+			t.state.failed = fmt.Errorf("%s: hidden tests of %s: %w", site, p.ID, err)
+		}
+		return s
+	}
+	t.state.memo[key] = s
+	return s
+}
+
+// run scores code for p under the task's rule on ex. An error is the
+// sandbox failing, not the program.
+func (t *Task) run(ctx context.Context, ex tasks.Executor, site string, p Problem, code string) (tasks.Score, error) {
+	if len(code) > MaxCode {
+		return tasks.Score{Answer: code[:200] + "...", Reason: fmt.Sprintf("program of %d bytes (limit %d)", len(code), MaxCode)}, nil
+	}
+	if t.rule == RuleReference {
+		v, err := runReference(ctx, ex, site, []refItem{{code: ReferenceProgram(p, code)}})
+		if err != nil {
+			return tasks.Score{Answer: code, Reason: "sandbox: " + err.Error()}, err
+		}
+		return tasks.Score{Correct: v[0].pass, Answer: code, Reason: v[0].reason}, nil
+	}
+	prog := Program(p, code)
+	marker := finishMarker(prog)
+	res, err := ex.Execute(ctx, site, sandbox.Program{Source: isolatedDriver, Files: map[string]string{"solution.py": prog},
+		Stdin: marker + "\n", Limits: t.limits})
+	if err != nil {
+		return tasks.Score{Answer: code, Reason: "sandbox: " + err.Error()}, err
+	}
+	finished := strings.Contains(res.Stdout, "\n"+marker+" finished\n")
+	s := tasks.Score{Correct: res.Passed() && finished, Answer: code}
+	switch {
+	case !res.Passed():
+		s.Reason = res.Reason()
+		if f := failure(res.Stderr); f != "" {
+			s.Reason += ": " + f
+		}
+	case !finished:
+		s.Reason = "exited before the hidden tests finished"
+	}
+	return s, nil
+}
+
+// finishMarker is the isolated driver's end-of-tests marker for prog: a
+// digest of the program, so that reruns record the same execution, and no
+// program prints it by accident. (A program written to read solution.py
+// and print its digest could; the sandbox protects the host, and the
+// reference rule's verdict lines carry a random nonce.)
+func finishMarker(prog string) string {
+	sum := sha256.Sum256([]byte("reasonbench hidden tests finished\x00" + prog))
+	return hex.EncodeToString(sum[:16])
+}
+
+// isolatedDriver runs solution.py (the program: solution, hidden test,
+// check) in a fresh namespace, as openai/human-eval execs it, and then
+// writes a line with the marker it read on standard input to a duplicate
+// of standard output: a program that exits early (sys.exit(0),
+// os._exit(0)) ends with status 0 but without the line, and fails.
+const isolatedDriver = `import os, sys
+
+def _main():
+    marker = sys.stdin.readline().strip()
+    out = os.fdopen(os.dup(1), "w")
+    with open("solution.py") as f:
+        prog = compile(f.read(), "solution.py", "exec")
+    exec(prog, {"__builtins__": __builtins__})
+    out.write("\n" + marker + " finished\n")
+    out.flush()
+
+_main()
+`
+
+// AnswerKey votes by the code with surrounding blank space removed: two
+// samples agree when they wrote the same program.
+func (t *Task) AnswerKey(inst tasks.Instance, output, key string) (string, bool) {
+	c := strings.TrimSpace(ExtractCode(output, t.problem(inst).EntryPoint))
+	return c, c != ""
+}
+
+// VoteKeys: one key, the program.
+func (t *Task) VoteKeys() []string { return []string{"code"} }
+
+var (
+	_ tasks.Coding          = (*Task)(nil)
+	_ tasks.Executed        = (*Task)(nil)
+	_ tasks.RuleChooser     = (*Task)(nil)
+	_ tasks.RuleNamer       = (*Task)(nil)
+	_ tasks.DataSource      = (*Task)(nil)
+	_ tasks.TemplateFolders = (*Task)(nil)
+	_ tasks.RecordScorer    = (*Task)(nil)
+)
