@@ -97,22 +97,27 @@ type loggedProblem struct {
 	IsSolved        bool     `json:"is_solved"`
 }
 
-// codeReplayModel answers, for one problem at a time, the calls the reference
-// made with what GPT-4 answered, and reports every call it did not make.
+// codeReplayModel answers the calls the reference made with what GPT-4
+// answered, per problem (found by its prompt in the call), and records
+// every call the reference did not make.
 type codeReplayModel struct {
-	lib     *prompts.Library
-	mu      sync.Mutex
-	prompt  string
-	log     loggedProblem
-	next    int // position in the problem's call sequence
-	errs    []string
-	answers int
+	lib      *prompts.Library
+	mu       sync.Mutex
+	problems map[string]*codeReplay // by prompt
 }
 
-// sequence is the calls the reference made for a problem: tests, the
-// first implementation, then a reflection and an implementation per
-// further implementation.
-func (m *codeReplayModel) expected(n int) (kind string, k int) {
+// codeReplay is one problem's replay: its log and how far it got.
+type codeReplay struct {
+	prompt string
+	log    loggedProblem
+	next   int // position in the problem's call sequence
+	errs   []string
+}
+
+// expected is the reference's call n for a problem: tests, the first
+// implementation, then a reflection and an implementation per further
+// implementation.
+func expected(n int) (kind string, k int) {
 	switch {
 	case n == 0:
 		return "tests", 0
@@ -125,16 +130,16 @@ func (m *codeReplayModel) expected(n int) (kind string, k int) {
 	}
 }
 
-func (m *codeReplayModel) calls() int { return 2 * len(m.log.Implementations) }
+func (p *codeReplay) calls() int { return 2 * len(p.log.Implementations) }
 
 func (m *codeReplayModel) text(name string) string {
 	s, _ := m.lib.Text("mbpp/" + name)
 	return s
 }
 
-func (m *codeReplayModel) fail(format string, args ...any) (llm.Response, error) {
-	msg := fmt.Sprintf("%s: ", m.log.Name) + fmt.Sprintf(format, args...)
-	m.errs = append(m.errs, msg)
+func (p *codeReplay) fail(format string, args ...any) (llm.Response, error) {
+	msg := p.log.Name + ": " + fmt.Sprintf(format, args...)
+	p.errs = append(p.errs, msg)
 	return llm.Response{}, errors.New(msg)
 }
 
@@ -142,40 +147,48 @@ func (m *codeReplayModel) Sample(_ context.Context, req llm.Request) (llm.Respon
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if len(req.Messages) != 2 || req.Messages[0].Role != "system" || req.Messages[1].Role != "user" {
-		return m.fail("call %d: want a system and a user message, got %d messages", m.next, len(req.Messages))
+		return llm.Response{}, fmt.Errorf("want a system and a user message, got %d messages", len(req.Messages))
 	}
-	if m.next >= m.calls() {
-		return m.fail("call %d: the reference made only %d calls", m.next, m.calls())
-	}
-	kind, k := m.expected(m.next)
 	sys, user := req.Messages[0].Content, req.Messages[1].Content
-	impls, refl := m.log.Implementations, m.log.Reflections
+	var p *codeReplay
+	for prompt, q := range m.problems {
+		if strings.Contains(user, prompt) && (p == nil || len(prompt) > len(p.prompt)) {
+			p = q
+		}
+	}
+	if p == nil {
+		return llm.Response{}, errors.New("a call that names no problem of the log")
+	}
+	if p.next >= p.calls() {
+		return p.fail("call %d: the reference made only %d calls", p.next, p.calls())
+	}
+	kind, k := expected(p.next)
+	impls, refl := p.log.Implementations, p.log.Reflections
 	var answer string
 	switch kind {
 	case "tests":
-		if sys != m.text("reflexion_code_tests_system") || !strings.HasSuffix(user, "\n\nfunc signature:\n"+m.prompt+"\nunit tests:") {
-			return m.fail("call %d: want the test-writing prompt", m.next)
+		if sys != m.text("reflexion_code_tests_system") || !strings.HasSuffix(user, "\n\nfunc signature:\n"+p.prompt+"\nunit tests:") {
+			return p.fail("call %d: want the test-writing prompt", p.next)
 		}
-		answer = strings.Join(m.log.InternalTests, "\n")
+		answer = strings.Join(p.log.InternalTests, "\n")
 	case "impl":
-		if k == 0 && (sys != m.text("reflexion_code_simple_system") || user != m.prompt) {
-			return m.fail("call %d: want the first implementation's prompt", m.next)
+		if k == 0 && (sys != m.text("reflexion_code_simple_system") || user != p.prompt) {
+			return p.fail("call %d: want the first implementation's prompt", p.next)
 		}
 		if k > 0 && (sys != m.text("reflexion_code_reflexion_system") ||
 			!strings.HasPrefix(user, "previous implementation:\n"+impls[k-1]+"\n\nunit tests:\nTested passed:") ||
-			!strings.HasSuffix(user, "\n\nhint:\n"+refl[k-1]+"\n\n# improved implementation\n"+m.prompt)) {
-			return m.fail("call %d: want improved implementation %d's prompt", m.next, k)
+			!strings.HasSuffix(user, "\n\nhint:\n"+refl[k-1]+"\n\n# improved implementation\n"+p.prompt)) {
+			return p.fail("call %d: want improved implementation %d's prompt", p.next, k)
 		}
-		answer = strings.TrimPrefix(impls[k], m.prompt)
+		answer = strings.TrimPrefix(impls[k], p.prompt)
 	case "reflect":
 		if sys != m.text("reflexion_code_reflect_system") || !strings.HasPrefix(user, impls[k-1]+"\n\nTested passed:") ||
 			!strings.HasSuffix(user, "\n\nExplanation:") {
-			return m.fail("call %d: want reflection %d's prompt", m.next, k)
+			return p.fail("call %d: want reflection %d's prompt", p.next, k)
 		}
 		answer = refl[k-1]
 	}
-	m.next++
-	m.answers++
+	p.next++
 	return llm.Response{Choices: []llm.Choice{{Content: answer, FinishReason: "stop"}}}, nil
 }
 
@@ -235,25 +248,47 @@ func TestReflexionCodeReplaysTheLoggedMBPPRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	solved, agree := 0, 0
+	model.problems = map[string]*codeReplay{}
 	for i, lg := range logged {
 		if rows[i].Name != lg.Name {
 			t.Fatalf("row %d is %s, the log's %s", i, rows[i].Name, lg.Name)
 		}
-		model.mu.Lock()
-		model.prompt, model.log, model.next, model.errs = rows[i].Prompt, lg, 0, nil
-		model.mu.Unlock()
-		env := strategies.Env{Sampler: client, Task: task, Prompts: lib, Seed: cfg.Seed, Exec: ex}
-		res, err := strat.Solve(ctx, env, insts[i])
-		for _, e := range model.errs {
+		model.problems[rows[i].Prompt] = &codeReplay{prompt: rows[i].Prompt, log: lg}
+	}
+	// Problems are independent (each program runs in its own sandbox), so
+	// four run at once; each problem's calls come one after another.
+	results := make([]strategies.Result, len(logged))
+	errs := make([]error, len(logged))
+	var wg sync.WaitGroup
+	work := make(chan int)
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				env := strategies.Env{Sampler: client, Task: task, Prompts: lib, Seed: cfg.Seed, Exec: ex}
+				results[i], errs[i] = strat.Solve(ctx, env, insts[i])
+			}
+		}()
+	}
+	for i := range logged {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	solved, agree := 0, 0
+	for i, lg := range logged {
+		p := model.problems[rows[i].Prompt]
+		for _, e := range p.errs {
 			t.Error(e)
 		}
+		res, err := results[i], errs[i]
 		if err != nil {
 			t.Errorf("%s: %v", lg.Name, err)
 			continue
 		}
-		if model.next != model.calls() {
-			t.Errorf("%s: asked %d calls, the reference asked %d", lg.Name, model.next, model.calls())
+		if p.next != p.calls() {
+			t.Errorf("%s: asked %d calls, the reference asked %d", lg.Name, p.next, p.calls())
 		}
 		d := res.Detail.(strategies.CodeDetail)
 		ok := true
@@ -264,6 +299,12 @@ func TestReflexionCodeReplaysTheLoggedMBPPRun(t *testing.T) {
 		if len(d.Iterations) != len(lg.Implementations) {
 			t.Errorf("%s: %d implementations, logged %d", lg.Name, len(d.Iterations), len(lg.Implementations))
 			ok = false
+		}
+		for k, it := range d.Iterations {
+			if k < len(lg.Implementations) && it.Impl != lg.Implementations[k] {
+				t.Errorf("%s: implementation %d differs from the logged one", lg.Name, k)
+				ok = false
+			}
 		}
 		if res.Output != lg.Implementations[len(lg.Implementations)-1] {
 			t.Errorf("%s: final implementation differs:\n%s\nlogged:\n%s", lg.Name, res.Output, lg.Implementations[len(lg.Implementations)-1])
