@@ -54,12 +54,14 @@ func (t *codeFixtureTask) Problem(inst tasks.Instance) tasks.CodeProblem {
 // a blank line, the test code, with a 10 s limit.
 func (t *codeFixtureTask) Score(inst tasks.Instance, output string) tasks.Score {
 	r := inst.Data.(codeRow)
-	res, err := t.exec.Execute(context.Background(), "hidden", sandbox.Program{Source: output + "\n\n" + r.Test + "\n",
+	// The last line proves the tests ran: an early sys.exit(0) does not pass.
+	res, err := t.exec.Execute(context.Background(), "hidden", sandbox.Program{Source: output + "\n\n" + r.Test + "\nprint('\\nhidden-ok-7f3a')\n",
 		Limits: sandbox.Limits{Wall: 10 * time.Second}})
 	if err != nil {
 		return tasks.Score{Reason: err.Error()}
 	}
-	return tasks.Score{Correct: res.Passed(), Answer: output, Reason: res.Reason()}
+	ok := res.Passed() && strings.HasSuffix(strings.TrimRight(res.Stdout, "\n"), "\nhidden-ok-7f3a")
+	return tasks.Score{Correct: ok, Answer: output, Reason: res.Reason()}
 }
 
 func (t *codeFixtureTask) AnswerKey(_ tasks.Instance, output, _ string) (string, bool) {

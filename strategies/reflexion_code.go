@@ -545,12 +545,13 @@ func (r *codeRun) runTests(ctx context.Context, n int, impl string) (bool, strin
 	}
 	for k, test := range r.d.Tests {
 		site := fmt.Sprintf("i%d/internal/%d", n, k)
-		res, err := r.env.Exec.Execute(ctx, site, sandbox.Program{Source: head + impl + "\n" + test,
+		mark := r.sentinel(site)
+		res, err := r.env.Exec.Execute(ctx, site, sandbox.Program{Source: head + impl + "\n" + test + "\nprint('\\n" + mark + "')\n",
 			Limits: sandbox.Limits{Wall: r.s.timeout, CPU: r.s.timeout}})
 		if err != nil {
 			return false, "", fmt.Errorf("reflexion_code: internal test %s: %w", site, err)
 		}
-		if res.Passed() {
+		if res.Passed() && !res.Truncated && lastLine(res.Stdout) == mark {
 			passed = append(passed, test)
 			continue
 		}
@@ -570,6 +571,16 @@ func (r *codeRun) runTests(ctx context.Context, n int, impl string) (bool, strin
 		b.WriteString("\n" + t)
 	}
 	return len(failed) == 0, b.String(), nil
+}
+
+// sentinel is the line a test program prints once its assert passed: a
+// program that exits early with status 0 (sys.exit(0), os._exit(0)) has
+// not passed. It is derived from the run's seed, which the model never
+// sees, so its code cannot print it, and it is the same in a rerun.
+func (r *codeRun) sentinel(site string) string {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d\x00%s\x00%s", r.env.Seed, r.inst.Key, site)
+	return fmt.Sprintf("reflexion-code-ok-%016x", h.Sum64())
 }
 
 // output is the reference's get_output: the value of the assert's left
