@@ -153,7 +153,7 @@ func TestReflexionCodeProtocol(t *testing.T) {
 		t.Errorf("calls %v, want %v", got, want)
 	}
 	if len(d.Iterations) != 2 || d.Iterations[0].Impl != addPrompt+"    return a * b\n" || // the reference's first-line fix ends with a newline
-		 d.Iterations[1].Impl != addPrompt+"    return a + b" {
+		d.Iterations[1].Impl != addPrompt+"    return a + b" {
 		t.Fatalf("iterations %q %q", d.Iterations[0].Impl, d.Iterations[len(d.Iterations)-1].Impl)
 	}
 	// The feedback is the reference's: passed tests, then failed ones with
@@ -383,5 +383,3 @@ func TestSampleTests(t *testing.T) {
 		t.Error("every seed draws the same tests")
 	}
 }
-
-
