@@ -16,6 +16,7 @@ package simulator
 
 import (
 	"github.com/reasonbench/reasonbench/llm/sim"
+	"github.com/reasonbench/reasonbench/simulator/code"
 	"github.com/reasonbench/reasonbench/simulator/creative"
 	"github.com/reasonbench/reasonbench/simulator/crosswords"
 	"github.com/reasonbench/reasonbench/simulator/game24"
@@ -36,5 +37,6 @@ func New(p sim.Params) (*sim.Model, error) {
 		hotpotqa.Responder{},
 		crosswords.Responder{},
 		creative.Responder{},
+		code.ReflexionResponder{},
 	)
 }
