@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/reasonbench/reasonbench/llm/sim"
+	simcode "github.com/reasonbench/reasonbench/simulator/code"
+	"net/http/httptest"
 	"reflect"
 	"strings"
 	"sync"
@@ -382,4 +385,69 @@ func TestSampleTests(t *testing.T) {
 	if !differs {
 		t.Error("every seed draws the same tests")
 	}
+}
+
+// On the simulated coder, a run over the OpenAI-compatible server on
+// loopback gives what it gives in process (same calls, same detail), and
+// at temperature 0.7 a rerun is identical: the calls' identities, not
+// their timing, decide the draws.
+func TestReflexionCodeSimulatorOverHTTP(t *testing.T) {
+	model, err := sim.New(sim.Params{Skill: 0.8, Slip: 0.3}, simcode.ReflexionResponder{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	identify := func(s llm.Sampler) llm.Sampler {
+		return llm.SamplerFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
+			req.Seed = llm.CallSeed(req.Seed, req.Call)
+			return s.Sample(ctx, req)
+		})
+	}
+	srv := httptest.NewServer(llm.NewServer(model, llm.ServerOptions{}))
+	defer srv.Close()
+	client, err := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: srv.URL + "/v1", Model: "sim", APIKey: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prompt := "def second(xs: list) -> int:\n    \"\"\" The second element.\n    >>> second([1, 2])\n    2\n    >>> second([5, 6, 7])\n    6\n    \"\"\"\n"
+	task := &oneProblem{addTask: addTask{exec: codeExec(t)}, prompt: prompt, entry: "second"}
+	lib, _ := prompts.Bundled()
+	for _, version := range []string{"b448a9b", "current"} {
+		s := newStrategy(t, "reflexion_code", map[string]any{"version": version, "temperature": 0.7})
+		run := func(sampler llm.Sampler) Result {
+			insts, _ := task.Instances()
+			res, err := s.Solve(context.Background(), Env{Sampler: identify(sampler), Task: task, Prompts: lib, Seed: 3, Exec: task.exec}, insts[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res
+		}
+		local, remote, again := run(model), run(client), run(model)
+		if !reflect.DeepEqual(local.Detail, remote.Detail) || !reflect.DeepEqual(local.Detail, again.Detail) {
+			t.Errorf("%s: in process %+v\nover HTTP %+v", version, local.Detail, remote.Detail)
+		}
+		if d := local.Detail.(CodeDetail); len(d.Tests) == 0 || len(d.Iterations) == 0 {
+			t.Errorf("%s: the simulated coder wrote no tests or code: %+v", version, d)
+		}
+	}
+}
+
+// oneProblem is addTask with another prompt (its hidden tests are the
+// prompt's examples' assert form, never shown to the strategy).
+type oneProblem struct {
+	addTask
+	prompt, entry string
+}
+
+func (t *oneProblem) Instances() ([]tasks.Instance, error) {
+	return []tasks.Instance{{Key: t.entry, Input: t.prompt}}, nil
+}
+func (t *oneProblem) Problem(tasks.Instance) tasks.CodeProblem {
+	return tasks.CodeProblem{ID: t.entry, Prompt: t.prompt, EntryPoint: t.entry, Language: "python"}
+}
+func (t *oneProblem) Score(_ tasks.Instance, out string) tasks.Score {
+	res, err := t.exec.Execute(context.Background(), "hidden", sandbox.Program{Source: out + "\n\nassert second([1, 2]) == 2\nassert second([3, 4, 5]) == 4\nprint('\\nhidden-ok-7f3a')\n"})
+	if err != nil {
+		return tasks.Score{Reason: err.Error()}
+	}
+	return tasks.Score{Correct: res.Passed() && lastLine(res.Stdout) == "hidden-ok-7f3a", Answer: out}
 }
