@@ -451,3 +451,44 @@ func (t *oneProblem) Score(_ tasks.Instance, out string) tasks.Score {
 	}
 	return tasks.Score{Correct: res.Passed() && lastLine(res.Stdout) == "hidden-ok-7f3a", Answer: out}
 }
+
+// FuzzParseCodeBlock: any answer reads as a part of itself, never a panic.
+func FuzzParseCodeBlock(f *testing.F) {
+	for _, s := range []string{"```python\nx\n```", "```\ny\n```", "def f():\n    pass", "", "```python\n```", "``````"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got := ParseCodeBlock(s); !strings.Contains(s, got) {
+			t.Fatalf("%q read as %q, not a part of it", s, got)
+		}
+	})
+}
+
+// FuzzSampleTests: the kept tests are min(n, len) of them, in their order,
+// the same for the same seed and problem.
+func FuzzSampleTests(f *testing.F) {
+	f.Add(7, 5, int64(1), "p")
+	f.Add(3, 5, int64(2), "")
+	f.Fuzz(func(t *testing.T, m, n int, seed int64, key string) {
+		if m < 0 || m > 200 || n < 0 || n > 200 {
+			return
+		}
+		tests := make([]string, m)
+		for i := range tests {
+			tests[i] = fmt.Sprint(i)
+		}
+		got := SampleTests(tests, n, seed, key)
+		if len(got) != min(n, m) || !reflect.DeepEqual(got, SampleTests(tests, n, seed, key)) {
+			t.Fatalf("%d of %d: %v", n, m, got)
+		}
+		last := -1
+		for _, g := range got {
+			var i int
+			fmt.Sscan(g, &i)
+			if i <= last {
+				t.Fatalf("out of order: %v", got)
+			}
+			last = i
+		}
+	})
+}
