@@ -73,9 +73,9 @@ func identityConfigs() []struct {
 		{"creative-cot-judged", mk("creative", "cot", "0:4", map[string]any{"k": 3, "temperature": t07})},
 		// The programming protocol: its presets (b448a9b) and the current
 		// version's six-message chat; run once the code tasks are built in.
-		{"reflexion_code-mbpp-preset", codePreset("reflexion-mbpp/reflexion", "0:4", map[string]any{"temperature": t07})},
-		{"reflexion_code-humaneval-current", codePreset("reflexion-humaneval/reflexion", "0:4", map[string]any{"version": "current", "max_iters": 3, "temperature": t07})},
-		{"reflexion_code-simple", codePreset("reflexion-mbpp/simple", "0:4", map[string]any{"temperature": t07})},
+		{"reflexion_code-mbpp-preset", codePreset("reflexion-mbpp/reflexion", "0:3", map[string]any{"temperature": t07})},
+		{"reflexion_code-humaneval-current", codePreset("reflexion-humaneval/reflexion", "0:3", map[string]any{"version": "current", "max_iters": 3, "temperature": t07})},
+		{"reflexion_code-simple", codePreset("reflexion-mbpp/simple", "0:3", map[string]any{"temperature": t07})},
 	}
 }
 
