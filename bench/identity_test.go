@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"sync"
 	"sync/atomic"
@@ -32,6 +33,11 @@ func identityConfigs() []struct {
 			panic(err)
 		}
 		cfg.Range = rng
+		return cfg
+	}
+	codePreset := func(name, rng string, set map[string]any) Config {
+		cfg := withPreset(name, rng)
+		maps.Copy(cfg.Params, set)
 		return cfg
 	}
 	tot5, _ := ApplyPreset(DefaultConfig(), "tot-game24/tot-b5")
@@ -65,6 +71,11 @@ func identityConfigs() []struct {
 		{"tot_dfs-greedy", mk("crosswords", "tot_dfs", "0:3", map[string]any{"backtrack": false, "greedy_steps": 6, "temperature": t07})},
 		{"creative-tot-vote-judged", withPreset("tot-creative/tot", "0:3")},
 		{"creative-cot-judged", mk("creative", "cot", "0:4", map[string]any{"k": 3, "temperature": t07})},
+		// The programming protocol: its presets (b448a9b) and the current
+		// version's six-message chat; run once the code tasks are built in.
+		{"reflexion_code-mbpp-preset", codePreset("reflexion-mbpp/reflexion", "0:3", map[string]any{"temperature": t07})},
+		{"reflexion_code-humaneval-current", codePreset("reflexion-humaneval/reflexion", "0:3", map[string]any{"version": "current", "max_iters": 3, "temperature": t07})},
+		{"reflexion_code-simple", codePreset("reflexion-mbpp/simple", "0:3", map[string]any{"temperature": t07})},
 	}
 }
 
@@ -119,6 +130,9 @@ func TestEverySampleIsASample(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range identityConfigs() {
 		t.Run(c.name, func(t *testing.T) {
+			if _, err := LookupTask(c.cfg.Task); err != nil {
+				t.Skipf("task %s is not in this build: %v", c.cfg.Task, err)
+			}
 			var want runRecord
 			var st *store.Store
 			for k, conc := range []int{1, 16, 128} {

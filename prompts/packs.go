@@ -14,6 +14,15 @@ import (
 type PackSource struct {
 	File  string        // path under the checkout
 	Texts []PackMapping // constants read from it
+	// Optional sources are skipped when the checkout lacks the file (a
+	// pack must find at least one of its files): Reflexion's programming
+	// code sat at the repository's root until it moved under
+	// programming_runs/, and early checkouts have no HotpotQA code.
+	Optional bool
+	// Extra constants are imported when the file has them (the
+	// programming code's later versions added examples and a code-block
+	// instruction).
+	Extra []PackMapping
 }
 
 // PackMapping maps a Python constant to a template file. Format says the
@@ -52,9 +61,19 @@ var Packs = map[string][]PackSource{
 		}},
 	},
 	// noahshinn/reflexion: the HotpotQA agents' prompts and few-shot
-	// examples (strategy reflexion_ref).
+	// examples (strategy reflexion_ref), and the programming protocol's
+	// instructions and examples (strategy reflexion_code) for both code
+	// tasks: from generators/py_generate.py at the root (the code of the
+	// logged runs, version b448a9b) as reflexion_code_*, from
+	// programming_runs/generators/py_generate.py (version current) as
+	// reflexion_code_current_*. The messages' frames ("func signature:",
+	// "unit tests:", "Explanation:", ...) are built by the reference's code,
+	// not constants, and by the strategy here.
 	"reflexion": {
-		{File: "hotpotqa_runs/prompts.py", Texts: []PackMapping{
+		{File: "generators/py_generate.py", Optional: true, Texts: codeMappings("reflexion_code_", pyCodeTexts)},
+		{File: "programming_runs/generators/py_generate.py", Optional: true, Texts: codeMappings("reflexion_code_current_", pyCodeTexts),
+			Extra: codeMappings("reflexion_code_current_", pyCodeExtra)},
+		{File: "hotpotqa_runs/prompts.py", Optional: true, Texts: []PackMapping{
 			{"COT_INSTRUCTION", "hotpotqa/ref_cot_base_agent", true},
 			{"COT_AGENT_REFLECT_INSTRUCTION", "hotpotqa/ref_cot_agent", true},
 			{"COT_SIMPLE_INSTRUCTION", "hotpotqa/ref_cot_simple_base_agent", true},
@@ -68,7 +87,7 @@ var Packs = map[string][]PackSource{
 			{"REFLECTION_AFTER_LAST_TRIAL_HEADER", "hotpotqa/ref_reflection_after_last_trial_header", false},
 			{"LAST_TRIAL_HEADER", "hotpotqa/ref_last_trial_header", false},
 		}},
-		{File: "hotpotqa_runs/fewshots.py", Texts: []PackMapping{
+		{File: "hotpotqa_runs/fewshots.py", Optional: true, Texts: []PackMapping{
 			{"COT", "hotpotqa/ref_cot_examples", false},
 			{"COT_REFLECT", "hotpotqa/ref_cot_reflect_examples", false},
 			{"COTQA_SIMPLE6", "hotpotqa/ref_cot_simple_examples", false},
@@ -77,6 +96,35 @@ var Packs = map[string][]PackSource{
 			{"REFLECTIONS", "hotpotqa/ref_react_reflect_examples", false},
 		}},
 	},
+}
+
+// pyCodeTexts are py_generate.py's chat constants the programming
+// protocol uses, by template name; pyCodeExtra those only later versions
+// have.
+var (
+	pyCodeTexts = [][2]string{
+		{"PY_TEST_GENERATION_CHAT_INSTRUCTION", "tests_system"},
+		{"PY_TEST_GENERATION_FEW_SHOT", "tests_examples"},
+		{"PY_SIMPLE_CHAT_INSTRUCTION", "simple_system"},
+		{"PY_REFLEXION_CHAT_INSTRUCTION", "reflexion_system"},
+		{"PY_SELF_REFLECTION_CHAT_INSTRUCTION", "reflect_system"},
+	}
+	pyCodeExtra = [][2]string{
+		{"USE_PYTHON_CODEBLOCK_INSTRUCTION", "codeblock"},
+		{"PY_REFLEXION_FEW_SHOT_ADD", "reflexion_examples"},
+		{"PY_SELF_REFLECTION_FEW_SHOT", "reflect_examples"},
+	}
+)
+
+// codeMappings maps constants to plain-text templates of both code tasks.
+func codeMappings(prefix string, consts [][2]string) []PackMapping {
+	var out []PackMapping
+	for _, task := range []string{"mbpp", "humaneval"} {
+		for _, c := range consts {
+			out = append(out, PackMapping{Var: c[0], Out: task + "/" + prefix + c[1]})
+		}
+	}
+	return out
 }
 
 // PackNames lists the known packs, sorted.
@@ -99,18 +147,28 @@ func ImportPack(pack, src string) (map[string]string, error) {
 		return nil, fmt.Errorf("unknown prompt pack %q (known: %s)", pack, strings.Join(PackNames(), ", "))
 	}
 	out := map[string]string{}
+	found := 0
+	var missing []string
 	for _, ps := range sources {
 		path := filepath.Join(src, filepath.FromSlash(ps.File))
 		b, err := os.ReadFile(path)
+		if err != nil && ps.Optional && os.IsNotExist(err) {
+			missing = append(missing, ps.File)
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w (is %s a checkout of the %s repository?)", path, errNotFound(err), src, pack)
 		}
+		found++
 		vals, err := PyStrings(string(b))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-		for _, m := range ps.Texts {
+		for i, m := range append(append([]PackMapping{}, ps.Texts...), ps.Extra...) {
 			v, ok := vals[m.Var]
+			if !ok && i >= len(ps.Texts) {
+				continue
+			}
 			if !ok {
 				return nil, fmt.Errorf("%s: no string constant %s", path, m.Var)
 			}
@@ -122,6 +180,9 @@ func ImportPack(pack, src string) (map[string]string, error) {
 			}
 			out[m.Out] = text
 		}
+	}
+	if found == 0 {
+		return nil, fmt.Errorf("%s has none of %s (is it a checkout of the %s repository?): %w", src, strings.Join(missing, ", "), pack, fs.ErrNotExist)
 	}
 	return out, nil
 }

@@ -17,8 +17,9 @@ import (
 // Python source file, where <string> is one or more string literals
 // (single, double or triple quoted; prefixes r, u, b in any case; implicit
 // concatenation, optionally parenthesised or joined with +). Assignments of
-// anything else are skipped. f-strings and \N{...} escapes are refused:
-// their value cannot be known without Python.
+// anything else are skipped, and so are assignments involving an f-string
+// (its value cannot be known without Python; py_generate.py builds its
+// messages with them). \N{...} escapes are refused.
 func PyStrings(src string) (map[string]string, error) {
 	toks, err := pyTokens(src)
 	if err != nil {
@@ -70,6 +71,7 @@ type tokKind int
 const (
 	tkName tokKind = iota
 	tkString
+	tkFString // an f-string: its extent is known, its value is not
 	tkOp
 	tkNewline
 )
@@ -119,11 +121,22 @@ func pyTokens(src string) ([]pyTok, error) {
 		}
 		startCol := col
 		if p, q := pyStringStart(src[i:]); q != 0 {
-			val, n, nl, err := pyString(src[i:], p, q)
+			kind, lit, plain := tkString, src[i:], p
+			if strings.Contains(p, "f") {
+				// Read past an f-string as the plain literal of the same
+				// quotes (its {fields} are text there), keeping no value.
+				kind, plain = tkFString, strings.Replace(p, "f", "", 1)
+				lit = plain + src[i+len(p):]
+			}
+			val, n, nl, err := pyString(lit, plain, q)
 			if err != nil {
 				return nil, fmt.Errorf("line %d: %w", line, err)
 			}
-			toks = append(toks, pyTok{kind: tkString, text: val, col: startCol})
+			n += len(p) - len(plain)
+			if kind == tkFString {
+				val = ""
+			}
+			toks = append(toks, pyTok{kind: kind, text: val, col: startCol})
 			i += n
 			line += nl
 			col += n // only used for "at line start", so exactness after newlines does not matter
@@ -179,15 +192,9 @@ func pyStringStart(s string) (prefix string, q byte) {
 	return "", 0
 }
 
-// errFString refuses f-strings.
-var errFString = errors.New("f-string: its value depends on running Python")
-
 // pyString decodes the literal at the start of s: its value, the bytes
 // consumed and the newlines crossed.
 func pyString(s, prefix string, q byte) (string, int, int, error) {
-	if strings.Contains(prefix, "f") {
-		return "", 0, 0, errFString
-	}
 	raw := strings.Contains(prefix, "r")
 	i := len(prefix)
 	triple := strings.HasPrefix(s[i:], strings.Repeat(string(q), 3))

@@ -2,8 +2,11 @@ package prompts
 
 import (
 	"bytes"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"text/template"
@@ -48,10 +51,24 @@ func TestPyStrings(t *testing.T) {
 }
 
 func TestPyStringsErrors(t *testing.T) {
-	for _, src := range []string{"A = 'open", "A = '''open", "A = f'{x}'", "A = 'x\ny'", "A = '\\N{DASH}'", "A = '\\x4'"} {
+	for _, src := range []string{"A = 'open", "A = '''open", "A = f'{x}", "A = 'x\ny'", "A = '\\N{DASH}'", "A = '\\x4'"} {
 		if _, err := PyStrings(src); err == nil {
 			t.Errorf("%q: no error", src)
 		}
+	}
+}
+
+// f-strings are read past, never taken as constants: assignments built
+// with one are skipped and the rest of the file still reads.
+func TestPyStringsSkipsFStrings(t *testing.T) {
+	src := "A = f'{x}'\nB = 'kept'\nC = 'a' + f\"{b}\"\nD = rf\"\"\"x {y}\n\"quoted\" \\d\"\"\"\n" +
+		"def g(x):\n    return f'{x}\\n\\nlabel:\\n{B}'\nE = Fr'{z}'\nF = \"\"\"after\"\"\"\n"
+	got, err := PyStrings(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, map[string]string{"B": "kept", "F": "after"}) {
+		t.Errorf("read %q", got)
 	}
 }
 
@@ -218,6 +235,33 @@ Action 1: Search[x]"""
 REFLECTIONS = """Reflection: r3"""
 `
 
+// fixturePyGenerate is shaped like the Reflexion programming code's
+// generators/py_generate.py (constants, then functions building the
+// messages with f-strings), in our own words.
+const fixturePyGenerate = `from typing import List
+PY_SIMPLE_COMPLETION_INSTRUCTION = "# body only"
+PY_SIMPLE_CHAT_INSTRUCTION = "Simple {not a field} instruction."
+PY_REFLEXION_CHAT_INSTRUCTION = "Improve " "the body."
+PY_SELF_REFLECTION_CHAT_INSTRUCTION = "Explain the failure."
+PY_TEST_GENERATION_FEW_SHOT = """Example:
+
+func signature:
+def f(x: int) -> int:
+    \"\"\" Double.
+    \"\"\"
+
+unit tests:
+assert f(1) == 2"""
+PY_TEST_GENERATION_COMPLETION_INSTRUCTION = f"""Write tests.
+
+{PY_TEST_GENERATION_FEW_SHOT}"""
+PY_TEST_GENERATION_CHAT_INSTRUCTION = """Write tests for the function."""
+
+def py_generate_internal_tests(func_sig: str) -> List[str]:
+    message = f'{PY_TEST_GENERATION_FEW_SHOT}\n\nfunc signature:\n{func_sig}\nunit tests:'
+    return [message]
+`
+
 func writeFiles(t *testing.T, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -244,6 +288,9 @@ func TestImportPacks(t *testing.T) {
 			"src/tot/prompts/crosswords.py": "standard_prompt = '''\nIO {input}\nOutput:\n'''\ncot_prompt = 'CoT {input}'\npropose_prompt = '''P\n\n{input}\n\nuse \"h1. apple (medium)\"\n'''\nvalue_prompt = 'V {input}\\n'\n",
 			"src/tot/prompts/text.py":       "standard_prompt = '''\nW {input}\n'''\ncot_prompt = '''\nW {input}\n\nPlan:\n'''\nvote_prompt = '''conclude \"The best choice is {s}\"\n'''\nscore_prompt = '''\"Thus the coherency score is {s}\"\n'''\n"}},
 		{"reflexion", map[string]string{"hotpotqa_runs/prompts.py": fixtureReflexionPrompts, "hotpotqa_runs/fewshots.py": fixtureReflexionFewshots}},
+		{"reflexion", map[string]string{"generators/py_generate.py": fixturePyGenerate}},
+		{"reflexion", map[string]string{"programming_runs/generators/py_generate.py": fixturePyGenerate +
+			"USE_PYTHON_CODEBLOCK_INSTRUCTION = 'Use a block.'\nPY_SELF_REFLECTION_FEW_SHOT = \"Ex {braces}\"\n"}},
 	} {
 		src := writeFiles(t, tc.files)
 		texts, err := ImportPack(tc.pack, src)
@@ -265,12 +312,18 @@ func TestImportPacks(t *testing.T) {
 			data[strings.ToUpper(k[:1])+k[1:]] = v
 		}
 		for _, ps := range Packs[tc.pack] {
+			if _, ok := tc.files[ps.File]; !ok {
+				continue
+			}
 			pyVals, err := PyStrings(tc.files[ps.File])
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, m := range ps.Texts {
-				want := pyVals[m.Var]
+			for _, m := range append(ps.Texts, ps.Extra...) {
+				want, ok := pyVals[m.Var]
+				if _, imported := texts[m.Out]; !ok && !imported {
+					continue // an extra constant the file lacks
+				}
 				if m.Format {
 					want = pyFormat(want, vals)
 				}
@@ -289,6 +342,37 @@ func TestImportPacks(t *testing.T) {
 	texts, _ := ImportPack("reflexion", src)
 	if texts["hotpotqa/ref_reflection_header"] != "Header one.\n" || !strings.Contains(texts["hotpotqa/ref_cot_examples"], `{{"{"}}{braces}}`) {
 		t.Errorf("header %q examples %q", texts["hotpotqa/ref_reflection_header"], texts["hotpotqa/ref_cot_examples"])
+	}
+}
+
+// The programming prompts come from either place the code sat, each as
+// its version's templates for both code tasks; a checkout with neither
+// file nor HotpotQA's is refused.
+func TestImportReflexionCode(t *testing.T) {
+	root, err := ImportPack("reflexion", writeFiles(t, map[string]string{"generators/py_generate.py": fixturePyGenerate}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(root) != 10 || root["mbpp/reflexion_code_reflexion_system"] != "Improve the body." ||
+		root["humaneval/reflexion_code_simple_system"] != "Simple {not a field} instruction." ||
+		!strings.HasSuffix(root["mbpp/reflexion_code_tests_examples"], "assert f(1) == 2") {
+		t.Errorf("root import %q", root)
+	}
+	cur, err := ImportPack("reflexion", writeFiles(t, map[string]string{"programming_runs/generators/py_generate.py": fixturePyGenerate +
+		"USE_PYTHON_CODEBLOCK_INSTRUCTION = 'Use a block.'\n"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cur) != 12 || cur["mbpp/reflexion_code_current_codeblock"] != "Use a block." || cur["mbpp/reflexion_code_current_tests_system"] != "Write tests for the function." {
+		t.Errorf("current import %q", cur)
+	}
+	if _, err := ImportPack("reflexion", writeFiles(t, map[string]string{"generators/other.py": ""})); !errors.Is(err, fs.ErrNotExist) ||
+		!strings.Contains(err.Error(), "generators/py_generate.py") {
+		t.Errorf("empty checkout: %v", err)
+	}
+	if _, err := ImportPack("reflexion", writeFiles(t, map[string]string{"generators/py_generate.py": "PY_SIMPLE_CHAT_INSTRUCTION = 'x'\n"})); err == nil ||
+		!strings.Contains(err.Error(), "no string constant") {
+		t.Errorf("missing constant: %v", err)
 	}
 }
 

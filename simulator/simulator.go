@@ -37,6 +37,7 @@ func New(p sim.Params) (*sim.Model, error) {
 		hotpotqa.Responder{},
 		crosswords.Responder{},
 		creative.Responder{},
+		code.ReflexionResponder{}, // before the coder: its prompts are the more specific
 		code.Responder{},
 	)
 }

@@ -428,8 +428,16 @@ func TestEveryStrategyOnCompletions(t *testing.T) {
 		"lats": {"--set", "iterations=2"},
 		// tot_dfs needs a fill space: Mini Crosswords.
 		"tot_dfs": {"--task", "crosswords", "--set", "max_states=5"},
+		// reflexion_code needs a programming task.
+		"reflexion_code": {"--task", "mbpp"},
 	}
 	for _, spec := range strategies.Registry() {
+		if spec.Name == "reflexion_code" {
+			if _, err := bench.LookupTask("mbpp"); err != nil {
+				t.Logf("reflexion_code: no task mbpp in this build (%v)", err)
+				continue
+			}
+		}
 		s, err := spec.New(mustResolve(t, spec))
 		if err != nil {
 			t.Fatal(err)

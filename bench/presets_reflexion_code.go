@@ -1,0 +1,25 @@
+package bench
+
+// reflexionCodePresets are the Reflexion paper's programming runs (Shinn
+// et al. 2023) as the reference ran them (strategy reflexion_code): the
+// logged GPT-4 MBPP run (397 problems, 5 iterations) was made by the code
+// at commit b448a9b, whose protocol version=b448a9b follows; the HumanEval
+// log (164 problems, 10 iterations) does not say which code made it, and
+// its presets use the same version (--set version=current gives today's
+// programming_runs protocol). simple is the reference's one-shot baseline
+// (simple.py). Temperature 0 as the reference.
+func reflexionCodePresets() []Preset {
+	p := func(task, rng, strategy string, iters int, doc string) Preset {
+		params := map[string]any{"strategy": strategy, "version": "b448a9b", "temperature": 0.0}
+		if strategy == "reflexion" {
+			params["max_iters"] = iters
+		}
+		return Preset{Name: "reflexion-" + task + "/" + strategy, Doc: doc, Task: task, Strategy: "reflexion_code", Range: rng, Params: params}
+	}
+	return []Preset{
+		p("mbpp", "0:397", "simple", 1, "MBPP (typed Python, 397 problems): one implementation, hidden tests (the reference's simple.py)"),
+		p("mbpp", "0:397", "reflexion", 5, "MBPP: Reflexion with 5 model-written internal tests, up to 5 implementations, pass@1 (the logged GPT-4 run, code b448a9b)"),
+		p("humaneval", "0:164", "simple", 1, "HumanEval (164 problems): one implementation, hidden tests (the reference's simple.py)"),
+		p("humaneval", "0:164", "reflexion", 10, "HumanEval: Reflexion with up to 10 implementations, pass@1 (the logged GPT-4 run's 10 iterations; protocol b448a9b)"),
+	}
+}
