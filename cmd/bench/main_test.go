@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/reasonbench/reasonbench/bench"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,7 +39,7 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 		want string
 	}{
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
-		{[]string{"run", "--db", db, "--task", "chess", "--strategy", "cot"}, `unknown task "chess" (known: game24, hotpotqa, gsm8k, crosswords, creative, humaneval, mbpp; or file:PATH.jsonl for your own data)`},
+		{[]string{"run", "--db", db, "--task", "chess", "--strategy", "cot"}, `unknown task "chess" (known: ` + knownTasks() + `; or file:PATH.jsonl for your own data)`},
 		{[]string{"run", "--db", db, "--task", "game24", "--strategy", "magic"}, `unknown strategy "magic"`},
 		{[]string{"run", "--db", db, "--task", "game24", "--strategy", "cot", "--set", "kk=3"}, `unknown parameter "kk"`},
 		{[]string{"run", "--db", db, "--task", "game24", "--strategy", "cot", "--set", "k=0"}, "must be at least 1"},
@@ -148,4 +149,13 @@ func TestReflexionThroughTheCLI(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "--- trial 1") {
 		t.Errorf("show: %d\n%s", code, out)
 	}
+}
+
+// knownTasks lists the registry's tasks as the error names them.
+func knownTasks() string {
+	var names []string
+	for _, t := range bench.Tasks() {
+		names = append(names, t.Name)
+	}
+	return strings.Join(names, ", ")
 }
