@@ -54,7 +54,11 @@ func newBwrap(ctx context.Context, path string) (*Bwrap, error) {
 	if os.Geteuid() == 0 {
 		b.uids = newUIDPool(os.Getpid())
 	}
-	res, err := b.Run(ctx, Program{Source: probe, Limits: Limits{Wall: 20 * time.Second}})
+	src, err := probeSource()
+	if err != nil {
+		return nil, err
+	}
+	res, err := b.Run(ctx, Program{Source: src, Limits: Limits{Wall: 20 * time.Second}})
 	if err != nil {
 		return nil, err
 	}
@@ -68,17 +72,32 @@ func newBwrap(ctx context.Context, path string) (*Bwrap, error) {
 	return b, nil
 }
 
-// probe says ok only from inside a sandbox: its own PID namespace (pid 1
-// is bubblewrap's, the launcher 2, the program 3), nobody, no /etc, and a
-// network namespace with loopback alone. A "bwrap" that ran the program
-// some other way fails it.
+// probe says ok only from inside a sandbox: namespaces (network, PID,
+// user, mount, IPC, UTS) other than bench's own, nobody, no /etc, and
+// loopback as the only network interface. A "bwrap" that ran the program
+// some other way, or a bwrap that shares a namespace, fails it.
 const probe = `import os, socket
+host = %s
+shared = [n for n, v in host.items() if os.readlink("/proc/self/ns/" + n) == v]
 names = [n for _, n in socket.if_nameindex()]
-if os.getpid() < 10 and os.getuid() == 65534 and not os.path.exists("/etc") and names == ["lo"]:
+if not shared and os.getuid() == 65534 and not os.path.exists("/etc") and names == ["lo"]:
     print("ok")
 else:
-    print("not isolated: pid", os.getpid(), "uid", os.getuid(), "interfaces", names)
+    print("not isolated: shared namespaces", shared, "uid", os.getuid(), "interfaces", names)
 `
+
+// probeSource is probe with bench's own namespaces filled in.
+func probeSource() (string, error) {
+	var host []string
+	for _, n := range []string{"net", "pid", "user", "mnt", "ipc", "uts"} {
+		v, err := os.Readlink("/proc/self/ns/" + n)
+		if err != nil {
+			return "", fmt.Errorf("%w: namespaces: %v", ErrUnavailable, err)
+		}
+		host = append(host, strconv.Quote(n)+": "+strconv.Quote(v))
+	}
+	return fmt.Sprintf(probe, "{"+strings.Join(host, ", ")+"}"), nil
+}
 
 // launcher is the sandbox's supervisor, the first process bubblewrap
 // starts. It forks the program with the resource limits set (hard limits
