@@ -113,6 +113,7 @@ func probeSource() (string, error) {
 const launcher = `import os, resource, sys
 cpu, mem, nproc, report = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 os.set_inheritable(report, False)
+os.closerange(report + 1, 1024)
 pid = os.fork()
 if pid == 0:
     try:
@@ -232,11 +233,10 @@ func (b *Bwrap) Run(ctx context.Context, p Program) (Result, error) {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		werr = <-done
 	}
-	rep.Close()
-	info.Close()
 	// bwrap returns as soon as the program's supervisor has ended; its pid
 	// 1 is still killing what is left in the PID namespace. Run returns
-	// once that is done, so nothing of the sandbox outlives it.
+	// once that is done, so nothing of the sandbox outlives it. Then no
+	// process holds the report pipe, and its reader has all of it.
 	if err := (<-init).gone(); err != nil {
 		return Result{}, err
 	}
@@ -260,7 +260,12 @@ func (b *Bwrap) Run(ctx context.Context, p Program) (Result, error) {
 	if limit != "" {
 		res.Status = limit
 	} else {
-		classify(&res, code, parseReport(<-report), lim)
+		var rb []byte
+		select {
+		case rb = <-report:
+		case <-time.After(2 * time.Second): // a pipe held by something else: no report
+		}
+		classify(&res, code, parseReport(rb), lim)
 	}
 	if ctx.Err() != nil {
 		// The caller's context ended, not only the wall limit derived
