@@ -322,6 +322,14 @@ print("parent done")
 					t.Error("the program outlived its supervisor")
 				}
 			}},
+		{name: "descriptors beyond stdio", lim: small, want: OK,
+			src: "import os\nprint(sorted(os.listdir('/proc/self/fd'), key=int))",
+			check: func(t *testing.T, r Result) {
+				// 3 is listdir's own.
+				if r.Stdout != "['0', '1', '2', '3']\n" {
+					t.Errorf("the program inherited descriptors: %s", r.Stdout)
+				}
+			}},
 		{name: "a signal of its own", lim: small, want: Crash, signal: "SIGSEGV",
 			src: "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)"},
 		{name: "an exception", lim: small, want: Exit,
