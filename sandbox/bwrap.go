@@ -1,3 +1,5 @@
+//go:build linux
+
 package sandbox
 
 import (
@@ -15,9 +17,6 @@ import (
 	"syscall"
 	"time"
 )
-
-// Python is the fixed interpreter programs run with.
-const Python = "/usr/bin/python3"
 
 // Bwrap runs programs under bubblewrap: new user, PID, network, IPC, UTS
 // and cgroup namespaces, a read-only view of /usr only (no /etc, no home,

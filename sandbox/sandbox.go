@@ -13,6 +13,9 @@ import (
 	"time"
 )
 
+// Python is the fixed interpreter programs run with.
+const Python = "/usr/bin/python3"
+
 // Program is one program to run: a Python source file, optional extra
 // files beside it in the private working directory, and standard input.
 type Program struct {
