@@ -158,6 +158,10 @@ func TestHostile(t *testing.T) {
 	h := newHost(t)
 	t.Setenv("OPENAI_API_KEY", h.secret)
 	shadow, _ := os.ReadFile("/etc/shadow") // readable when the tests run as root
+	project, err := filepath.Abs("../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
 	small := Limits{Wall: 5 * time.Second, CPU: 5 * time.Second, Memory: 256 << 20, Procs: 16, Output: 64 << 10}
 	cases := []struct {
 		name   string
@@ -206,10 +210,10 @@ func TestHostile(t *testing.T) {
 					t.Errorf("cut after %v", r.Duration)
 				}
 			}},
-		{name: "read the database and /etc/shadow", lim: small, want: Exit,
+		{name: "read the database, /etc/shadow, the home and project directories", lim: small, want: Exit,
 			src: fmt.Sprintf(`import os
 got = []
-for p in [%q, "/etc/shadow", "/etc/passwd", %q]:
+for p in [%q, "/etc/shadow", "/etc/passwd", %q, %q]:
     try:
         got.append(open(p, "rb").read())
         print("GOT", p, got[-1])
@@ -228,7 +232,7 @@ for p in [%q]:
     except OSError as e:
         print("DENIED", p, e)
 raise SystemExit(1 if not got else 0)
-`, h.db, os.Getenv("HOME")+"/.bashrc", h.db),
+`, h.db, os.Getenv("HOME")+"/.bashrc", project, h.db),
 			check: func(t *testing.T, r Result) {
 				now, err := os.ReadFile(h.db)
 				if err != nil || !bytes.Equal(now, h.dbBytes) {
