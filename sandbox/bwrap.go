@@ -57,7 +57,11 @@ func newBwrap(ctx context.Context, path string) (*Bwrap, error) {
 	if err != nil {
 		return nil, err
 	}
+	const needs = "it needs unprivileged user namespaces (sysctl user.max_user_namespaces > 0, kernel.unprivileged_userns_clone=1 where it exists) and a TMPDIR it can read"
 	res, err := b.Run(ctx, Program{Source: src, Limits: Limits{Wall: 20 * time.Second}})
+	if errors.Is(err, ErrUnavailable) {
+		return nil, fmt.Errorf("%w; %s", err, needs)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -66,7 +70,7 @@ func newBwrap(ctx context.Context, path string) (*Bwrap, error) {
 		if res.Status == OK {
 			why = "the probe ran without isolation"
 		}
-		return nil, fmt.Errorf("%w: bubblewrap cannot start a sandbox here (%s: %s); it needs unprivileged user namespaces (sysctl user.max_user_namespaces > 0, kernel.unprivileged_userns_clone=1 where it exists) and a TMPDIR it can read", ErrUnavailable, why, firstLine(strings.TrimSpace(res.Stderr)+"\n"+res.Stdout))
+		return nil, fmt.Errorf("%w: bubblewrap cannot start a sandbox here (%s: %s); %s", ErrUnavailable, why, firstLine(strings.TrimSpace(res.Stderr)+"\n"+res.Stdout), needs)
 	}
 	return b, nil
 }
@@ -208,8 +212,8 @@ func (b *Bwrap) Run(ctx context.Context, p Program) (Result, error) {
 	}
 	repw.Close()
 	infow.Close()
-	init := make(chan proc, 1)
-	go func() { init <- sandboxInit(info) }()
+	pid1 := make(chan proc, 1)
+	go func() { pid1 <- sandboxInit(info) }()
 	report := make(chan []byte, 1)
 	go func() {
 		// At most a few reports' worth: the program may find the pipe
@@ -236,7 +240,7 @@ func (b *Bwrap) Run(ctx context.Context, p Program) (Result, error) {
 	// 1 is still killing what is left in the PID namespace. Run returns
 	// once that is done, so nothing of the sandbox outlives it. Then no
 	// process holds the report pipe, and its reader has all of it.
-	if err := (<-init).gone(); err != nil {
+	if err := (<-pid1).gone(); err != nil {
 		return Result{}, err
 	}
 	res := Result{Duration: time.Since(start), Truncated: out.truncated()}
@@ -264,7 +268,14 @@ func (b *Bwrap) Run(ctx context.Context, p Program) (Result, error) {
 		case rb = <-report:
 		case <-time.After(2 * time.Second): // a pipe held by something else: no report
 		}
-		classify(&res, code, parseReport(rb), lim)
+		rp := parseReport(rb)
+		if rp == nil && code > 0 && code < 128 {
+			// The launcher exits with a code only after reporting, so
+			// bwrap failed to set the sandbox up (or Python to start):
+			// the sandbox's failure, not the program's.
+			return Result{}, fmt.Errorf("%w: bubblewrap could not start the program (exit code %d: %s)", ErrUnavailable, code, firstLine(res.Stderr))
+		}
+		classify(&res, code, rp, lim)
 	}
 	if ctx.Err() != nil {
 		// The caller's context ended, not only the wall limit derived

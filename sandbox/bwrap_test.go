@@ -534,7 +534,9 @@ func TestUnavailable(t *testing.T) {
 	}{
 		{"missing", filepath.Join(dir, "nope"), []string{"apt-get install bubblewrap"}},
 		{"no user namespaces", script("nons", "echo 'bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces.' >&2\nexit 1\n"),
-			[]string{"exit code 1", "No permissions to creating new namespace", "unprivileged user namespaces"}},
+			[]string{"could not start the program", "No permissions to creating new namespace", "unprivileged user namespaces"}},
+		{"fails to set up", script("setup", "echo 'bwrap: Can'\\''t find source path /tmp/x: Permission denied' >&2\nexit 1\n"),
+			[]string{"could not start the program", "find source path"}},
 		{"runs the program unsandboxed", script("fake", "while [ \"$1\" != -- ]; do shift; done\nshift\nexec \"$@\"\n"),
 			[]string{"without isolation", "not isolated"}},
 	}
