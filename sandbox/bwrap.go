@@ -1,3 +1,5 @@
+//go:build linux
+
 package sandbox
 
 import (
@@ -5,79 +7,159 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
 )
 
-// Python is the fixed interpreter programs run with.
-const Python = "/usr/bin/python3"
-
-// Bwrap runs programs under bubblewrap: new user, PID, network, IPC and UTS
-// namespaces, a read-only view of the system directories only, an empty
-// private /tmp working directory, an empty environment.
+// Bwrap runs programs under bubblewrap: new user, PID, network, IPC, UTS
+// and cgroup namespaces, a read-only view of /usr only (no /etc, no home,
+// no project), an empty private /work as the working directory, an empty
+// environment, rlimits on CPU, memory and processes. When bench runs as
+// root, bubblewrap itself is started as an unprivileged uid of its own
+// (see uids), so the sandbox is nobody on the host either.
 type Bwrap struct {
 	path string // the bwrap binary
+	uids *uidPool
 }
 
 // NewBwrap finds bubblewrap and checks that it can start a sandbox here.
+// Every failure wraps ErrUnavailable and is one line naming what to do;
+// there is no fall-back to running a program unsandboxed.
 func NewBwrap(ctx context.Context) (*Bwrap, error) {
 	path, err := exec.LookPath("bwrap")
 	if err != nil {
-		return nil, fmt.Errorf("%w: bubblewrap (bwrap) not found: install the Debian package bubblewrap (apt-get install bubblewrap)", ErrUnavailable)
+		return nil, fmt.Errorf("%w: bubblewrap (bwrap) not found on PATH: install the Debian package bubblewrap (apt-get install bubblewrap, or scripts/install-sandbox.sh)", ErrUnavailable)
+	}
+	return newBwrap(ctx, path)
+}
+
+// newBwrap is NewBwrap with the bwrap binary named, so that tests can
+// point it at a bwrap that fails.
+func newBwrap(ctx context.Context, path string) (*Bwrap, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("%w: bubblewrap (%s) not found: install the Debian package bubblewrap (apt-get install bubblewrap)", ErrUnavailable, path)
 	}
 	if _, err := os.Stat(Python); err != nil {
-		return nil, fmt.Errorf("%w: %s not found: install the Debian package python3", ErrUnavailable, Python)
+		return nil, fmt.Errorf("%w: %s not found: install the Debian package python3 (apt-get install python3)", ErrUnavailable, Python)
 	}
 	b := &Bwrap{path: path}
-	res, err := b.Run(ctx, Program{Source: "print('ok')"})
+	if os.Geteuid() == 0 {
+		b.uids = newUIDPool(os.Getpid())
+	}
+	src, err := probeSource()
+	if err != nil {
+		return nil, err
+	}
+	const needs = "it needs unprivileged user namespaces (sysctl user.max_user_namespaces > 0, kernel.unprivileged_userns_clone=1 where it exists) and a TMPDIR it can read"
+	res, err := b.Run(ctx, Program{Source: src, Limits: Limits{Wall: 20 * time.Second}})
+	if errors.Is(err, ErrUnavailable) {
+		return nil, fmt.Errorf("%w; %s", err, needs)
+	}
 	if err != nil {
 		return nil, err
 	}
 	if res.Status != OK || res.Stdout != "ok\n" {
-		return nil, fmt.Errorf("%w: bubblewrap cannot start a sandbox here (%s: %q); it needs unprivileged user namespaces", ErrUnavailable, res.Reason(), tail(res.Stderr, 200))
+		why := res.Reason()
+		if res.Status == OK {
+			why = "the probe ran without isolation"
+		}
+		return nil, fmt.Errorf("%w: bubblewrap cannot start a sandbox here (%s: %s); %s", ErrUnavailable, why, firstLine(strings.TrimSpace(res.Stderr)+"\n"+res.Stdout), needs)
 	}
 	return b, nil
 }
 
-// launcher sets the resource limits (soft and hard, so the program cannot
-// raise them) and then becomes the program.
-const launcher = `import os, resource, sys
-cpu, mem, nproc = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
-resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
-resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
-resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
-resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-os.execv(sys.argv[4], sys.argv[4:])
+// probe says ok only from inside a sandbox: namespaces (network, PID,
+// user, mount, IPC, UTS) other than bench's own, nobody, no /etc, and
+// loopback as the only network interface. A "bwrap" that ran the program
+// some other way, or a bwrap that shares a namespace, fails it.
+const probe = `import os, socket
+host = %s
+shared = [n for n, v in host.items() if os.readlink("/proc/self/ns/" + n) == v]
+names = [n for _, n in socket.if_nameindex()]
+if not shared and os.getuid() == 65534 and not os.path.exists("/etc") and names == ["lo"]:
+    print("ok")
+else:
+    print("not isolated: shared namespaces", shared, "uid", os.getuid(), "interfaces", names)
 `
 
-// Run runs p in a fresh sandbox.
+// probeSource is probe with bench's own namespaces filled in.
+func probeSource() (string, error) {
+	var host []string
+	for _, n := range []string{"net", "pid", "user", "mnt", "ipc", "uts"} {
+		v, err := os.Readlink("/proc/self/ns/" + n)
+		if err != nil {
+			return "", fmt.Errorf("%w: namespaces: %v", ErrUnavailable, err)
+		}
+		host = append(host, strconv.Quote(n)+": "+strconv.Quote(v))
+	}
+	return fmt.Sprintf(probe, "{"+strings.Join(host, ", ")+"}"), nil
+}
+
+// launcher is the sandbox's supervisor, the first process bubblewrap
+// starts. It forks the program with the resource limits set (hard limits
+// too, so the program cannot raise them), waits for it and reports how it
+// ended on fd 3, a pipe the program does not inherit. The report gives
+// the exact wait status (bubblewrap's own exit code folds a signal into
+// 128+n) and the program's CPU time (a SIGKILL at the hard CPU limit is
+// then told from any other SIGKILL). The CPU soft limit sends SIGXCPU; the
+// hard limit, a second later, SIGKILL for a program that ignores it.
+// A program that kills its supervisor (kill(-1, 9)) ends the sandbox: the
+// supervisor is bubblewrap's only child, and pid 1 leaving takes the
+// whole PID namespace with it.
+const launcher = `import os, resource, sys
+cpu, mem, nproc, report = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+os.set_inheritable(report, False)
+os.closerange(report + 1, 1024)
+pid = os.fork()
+if pid == 0:
+    try:
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+        resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+        resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
+        os.execv(sys.argv[5], sys.argv[5:])
+    except BaseException as e:
+        os.write(2, b"sandbox launcher: %s\n" % repr(e).encode())
+    os._exit(126)
+_, status, ru = os.wait4(pid, 0)
+os.write(report, b"%d %d\n" % (status, int((ru.ru_utime + ru.ru_stime) * 1e9)))
+if os.WIFSIGNALED(status):
+    os._exit(128 + os.WTERMSIG(status))
+os._exit(os.WEXITSTATUS(status))
+`
+
+// supervised is the number of the sandbox's own processes counted against
+// RLIMIT_NPROC besides the program's: bubblewrap's pid 1 and the launcher.
+const supervised = 2
+
+// Run runs p in a fresh sandbox. The program's failures (a limit, an exit
+// code, a signal) are its Result; an error means the sandbox could not run
+// it (ErrUnavailable) or ctx ended.
 func (b *Bwrap) Run(ctx context.Context, p Program) (Result, error) {
 	lim := p.Limits.WithDefaults()
-	dir, err := os.MkdirTemp("", "reasonbench-sandbox-")
+	uid, gid := os.Getuid(), os.Getgid()
+	if b.uids != nil {
+		slot := b.uids.get()
+		defer b.uids.put(slot)
+		uid, gid = slot, slot
+	}
+	dir, err := workDir(p, uid, gid)
 	if err != nil {
-		return Result{}, fmt.Errorf("sandbox: %w", err)
+		return Result{}, err
 	}
 	defer os.RemoveAll(dir)
-	if err := os.Chmod(dir, 0o777); err != nil {
-		return Result{}, fmt.Errorf("sandbox: %w", err)
-	}
-	files := map[string]string{"main.py": p.Source}
-	for name, text := range p.Files {
-		files[filepath.Base(name)] = text
-	}
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			return Result{}, fmt.Errorf("sandbox: %w", err)
-		}
-	}
+
+	cpu := int((lim.CPU + time.Second - 1) / time.Second)
 	args := []string{
-		"--unshare-all", "--die-with-parent", "--new-session",
-		"--uid", "65534", "--gid", "65534",
+		"--unshare-all", "--die-with-parent", "--new-session", "--info-fd", "4",
+		"--uid", "65534", "--gid", "65534", "--hostname", "sandbox",
 		"--ro-bind", "/usr", "/usr",
 		"--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin",
 		"--proc", "/proc", "--dev", "/dev",
@@ -85,88 +167,182 @@ func (b *Bwrap) Run(ctx context.Context, p Program) (Result, error) {
 		"--clearenv", "--setenv", "PATH", "/usr/bin:/bin", "--setenv", "HOME", "/work",
 		"--setenv", "PYTHONDONTWRITEBYTECODE", "1", "--setenv", "PYTHONHASHSEED", "0",
 		"--", Python, "-I", "-S", "-c", launcher,
-		strconv.Itoa(int((lim.CPU + time.Second - 1) / time.Second)), strconv.FormatInt(lim.Memory, 10), strconv.Itoa(lim.Procs),
-		Python, "-I", "main.py",
+		strconv.Itoa(cpu), strconv.FormatInt(lim.Memory, 10), strconv.Itoa(lim.Procs + supervised), "3",
+		// -s, not -I: -I would drop /work from sys.path (so main.py could
+		// not import its Files) and ignore PYTHONHASHSEED; the environment
+		// is ours anyway.
+		Python, "-s", "main.py",
 	}
-	ctx, cancel := context.WithTimeout(ctx, lim.Wall)
+	wall, cancel := context.WithTimeout(ctx, lim.Wall)
 	defer cancel()
 	cmd := exec.Command(b.path, args...)
+	// Empty, not only --clearenv: bubblewrap's pid 1 is a fork of bwrap
+	// without exec, so the sandbox can read bwrap's environment in
+	// /proc/1/environ.
 	cmd.Env = []string{}
 	cmd.Dir = dir
-	cmd.Stdin = bytes.NewReader([]byte(p.Stdin))
+	cmd.Stdin = strings.NewReader(p.Stdin)
 	out := &capped{max: lim.Output, over: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = out.stream(0), out.stream(1)
+	rep, repw, err := os.Pipe()
+	if err != nil {
+		return Result{}, fmt.Errorf("sandbox: %w", err)
+	}
+	defer rep.Close()
+	info, infow, err := os.Pipe()
+	if err != nil {
+		repw.Close()
+		return Result{}, fmt.Errorf("sandbox: %w", err)
+	}
+	defer info.Close()
+	cmd.ExtraFiles = []*os.File{repw, infow}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if b.uids != nil {
+		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid), Groups: []uint32{}}
+	}
+	// Killing bwrap kills the sandbox (--die-with-parent, and pid 1 of the
+	// PID namespace taking every process in it along), which closes the
+	// output pipes; WaitDelay only guards against a pipe held elsewhere.
+	cmd.WaitDelay = 2 * time.Second
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
+		repw.Close()
+		infow.Close()
 		return Result{}, fmt.Errorf("%w: start bubblewrap: %v", ErrUnavailable, err)
 	}
+	repw.Close()
+	infow.Close()
+	pid1 := make(chan proc, 1)
+	go func() { pid1 <- sandboxInit(info) }()
+	report := make(chan []byte, 1)
+	go func() {
+		// At most a few reports' worth: the program may find the pipe
+		// through /proc and write to it.
+		buf, _ := io.ReadAll(io.LimitReader(rep, 4096))
+		report <- buf
+	}()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	var status Status
+	var limit Status
 	var werr error
 	select {
 	case werr = <-done:
-	case <-ctx.Done():
-		status = Timeout
+	case <-wall.Done():
+		limit = Timeout
 	case <-out.over:
-		status = Output
+		limit = Output
 	}
-	if status != "" {
+	if limit != "" {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		werr = <-done
 	}
+	// bwrap returns as soon as the program's supervisor has ended; its pid
+	// 1 is still killing what is left in the PID namespace. Run returns
+	// once that is done, so nothing of the sandbox outlives it. Then no
+	// process holds the report pipe, and its reader has all of it.
+	if err := (<-pid1).gone(); err != nil {
+		return Result{}, err
+	}
 	res := Result{Duration: time.Since(start), Truncated: out.truncated()}
 	res.Stdout, res.Stderr = out.text(0), out.text(1)
+	code := 0
 	var ee *exec.ExitError
 	switch {
 	case werr == nil:
-		res.Status = OK
 	case errors.As(werr, &ee):
 		ws := ee.Sys().(syscall.WaitStatus)
-		switch {
-		case ws.Signaled():
-			res.Signal = ws.Signal().String()
-			res.Status = Crash
-			if ws.Signal() == syscall.SIGXCPU {
-				res.Status = CPU
-			}
-		default:
-			res.ExitCode = ws.ExitStatus()
-			res.Status = Exit
-			if res.ExitCode > 128 { // bwrap's pid 1 reports a signalled child as 128+n
-				sig := syscall.Signal(res.ExitCode - 128)
-				res.Signal = sig.String()
-				res.Status = Crash
-				if sig == syscall.SIGXCPU {
-					res.Status = CPU
-				}
-			}
-		}
-		if res.Status == Exit && bytes.Contains([]byte(tail(res.Stderr, 400)), []byte("MemoryError")) {
-			res.Status = Memory
+		if ws.Signaled() {
+			// bwrap itself was killed: by us at a limit, or from outside.
+			code = 128 + int(ws.Signal())
+		} else {
+			code = ws.ExitStatus()
 		}
 	default:
 		return Result{}, fmt.Errorf("sandbox: wait: %w", werr)
 	}
-	if status != "" {
-		res.Status = status
-		res.ExitCode = 0
+	if limit != "" {
+		res.Status = limit
+	} else {
+		var rb []byte
+		select {
+		case rb = <-report:
+		case <-time.After(2 * time.Second): // a pipe held by something else: no report
+		}
+		rp := parseReport(rb)
+		if rp == nil && code > 0 && code < 128 {
+			// The launcher exits with a code only after reporting, so
+			// bwrap failed to set the sandbox up (or Python to start):
+			// the sandbox's failure, not the program's.
+			return Result{}, fmt.Errorf("%w: bubblewrap could not start the program (exit code %d: %s)", ErrUnavailable, code, firstLine(res.Stderr))
+		}
+		classify(&res, code, rp, lim)
 	}
-	if ctx.Err() != nil && res.Status != Output && parentDone(ctx) {
+	if ctx.Err() != nil {
+		// The caller's context ended, not only the wall limit derived
+		// from it: the run was interrupted, not the program's fault.
 		return res, ctx.Err()
 	}
 	return res, nil
 }
 
-// parentDone reports whether the caller's context ended (not only the wall
-// limit derived from it).
-func parentDone(ctx context.Context) bool {
-	return errors.Is(context.Cause(ctx), context.Canceled)
+// workDir makes the sandbox's private /work: main.py and p.Files, owned by
+// the uid the sandbox runs as, closed to everyone else.
+func workDir(p Program, uid, gid int) (string, error) {
+	files := map[string]string{"main.py": p.Source}
+	for name, text := range p.Files {
+		if name == "" || name == "." || name == ".." || filepath.Base(name) != name || name == "main.py" {
+			return "", fmt.Errorf("sandbox: file name %q: want a plain base name other than main.py", name)
+		}
+		files[name] = text
+	}
+	dir, err := os.MkdirTemp("", "reasonbench-sandbox-")
+	if err != nil {
+		return "", fmt.Errorf("sandbox: %w", err)
+	}
+	fail := func(err error) (string, error) {
+		os.RemoveAll(dir)
+		return "", fmt.Errorf("sandbox: work directory: %w", err)
+	}
+	for name, text := range files {
+		f := filepath.Join(dir, name)
+		if err := os.WriteFile(f, []byte(text), 0o600); err != nil {
+			return fail(err)
+		}
+		if err := os.Lchown(f, uid, gid); err != nil {
+			return fail(err)
+		}
+	}
+	if err := os.Lchown(dir, uid, gid); err != nil {
+		return fail(err)
+	}
+	return dir, nil
+}
+
+// report is the launcher's account of the program's end.
+type report struct {
+	status syscall.WaitStatus
+	cpu    time.Duration
+}
+
+// parseReport reads the launcher's line; nil when it wrote none (it was
+// killed) or the line does not parse (the program wrote to the pipe).
+func parseReport(b []byte) *report {
+	line, _, _ := bytes.Cut(b, []byte("\n"))
+	f := strings.Fields(string(line))
+	if len(f) != 2 {
+		return nil
+	}
+	st, err1 := strconv.ParseUint(f[0], 10, 32)
+	ns, err2 := strconv.ParseInt(f[1], 10, 64)
+	if err1 != nil || err2 != nil || ns < 0 {
+		return nil
+	}
+	return &report{status: syscall.WaitStatus(st), cpu: time.Duration(ns)}
 }
 
 // capped keeps at most max bytes of two streams together and signals over
-// once more arrives.
+// once more arrives; what is beyond max is dropped as it arrives, so the
+// Go side never holds more than the limit.
 type capped struct {
 	mu    sync.Mutex
 	max   int64
@@ -215,9 +391,16 @@ func (c *capped) truncated() bool {
 	return c.cut
 }
 
-func tail(s string, n int) string {
-	if len(s) > n {
-		return s[len(s)-n:]
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
 	}
-	return s
+	if len(s) > 200 {
+		s = s[:200]
+	}
+	if s == "" {
+		return "no message"
+	}
+	return strconv.Quote(s)
 }

@@ -13,6 +13,9 @@ import (
 	"time"
 )
 
+// Python is the fixed interpreter programs run with.
+const Python = "/usr/bin/python3"
+
 // Program is one program to run: a Python source file, optional extra
 // files beside it in the private working directory, and standard input.
 type Program struct {
@@ -24,11 +27,16 @@ type Program struct {
 
 // Limits bound one run. At any limit the whole process tree is killed and
 // the result says which limit it hit.
+//
+// CPU, Memory and Procs are rlimits: CPU and Memory bound each process of
+// the program (CPU in whole seconds, rounded up), Procs counts the
+// program's processes and threads together (the sandbox's own two, its
+// pid 1 and supervisor, are added to it). Wall bounds the whole tree.
 type Limits struct {
 	Wall   time.Duration // elapsed time
-	CPU    time.Duration // CPU time of the program
-	Memory int64         // bytes of address space per process
-	Procs  int           // processes and threads
+	CPU    time.Duration // CPU time of each process
+	Memory int64         // bytes of address space of each process
+	Procs  int           // processes and threads of the program
 	Output int64         // bytes of standard output plus standard error kept
 }
 
