@@ -465,13 +465,18 @@ func mustResolve(t *testing.T, spec strategies.Spec) strategies.Values {
 	return v
 }
 
-// A server that reports no usage: runs complete, with 0 tokens recorded.
+// A server that reports no usage: runs complete, with the tokens counted
+// locally and marked estimated in the stored responses.
 func TestServerWithoutUsage(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "b.db")
 	url := startServeSim(t, "--no-usage")
 	s := runJSON(t, "--db", db, "--base-url", url, "--model", "sim", "--task", "game24", "--strategy", "tot", "--set", "b=1", "--range", "900:902")
-	if s.Status != "done" || s.N != 2 || s.Calls == 0 || s.PromptTokens != 0 || s.CompletionTokens != 0 {
+	if s.Status != "done" || s.N != 2 || s.Calls == 0 || s.PromptTokens == 0 || s.CompletionTokens == 0 {
 		t.Errorf("summary %+v", s)
+	}
+	code, out, stderr := cli(t, "export", "1", "--calls", "--db", db)
+	if code != 0 || !strings.Contains(out, `\"estimated\":true`) && !strings.Contains(out, `"estimated":true`) {
+		t.Errorf("export: exit %d (%s); no call marked estimated", code, stderr)
 	}
 }
 
