@@ -390,3 +390,21 @@ func writeExperimentJSON(w io.Writer, title string, groups []Group) error {
 func hasPaired(groups []Group) bool {
 	return slices.ContainsFunc(groups, func(g Group) bool { return g.VsBaseline != nil })
 }
+
+// ExperimentTableCells is the experiment table as the Markdown format lays
+// it out, cell by cell, with its notes: for pages that render it as a
+// table of their own.
+func ExperimentTableCells(groups []Group) (header []string, rows [][]string, right []bool, notes []string) {
+	header, body, right := experimentTable(groups)
+	rows = make([][]string, len(body))
+	for i, line := range body {
+		rows[i] = make([]string, len(line))
+		for j, c := range line {
+			rows[i][j] = c.text
+			if c.mark != "" {
+				rows[i][j] += " " + c.mark
+			}
+		}
+	}
+	return header, rows, right, experimentNotes(groups)
+}

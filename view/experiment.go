@@ -1,11 +1,12 @@
 package view
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"html/template"
 	"net/http"
+	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot/vg"
 
@@ -42,9 +43,20 @@ func (s *Server) experiment(ctx context.Context, r *http.Request) (page, error) 
 			baseline = groups[base].Strategy + " " + groups[base].Params
 		}
 	}
-	var table bytes.Buffer
-	if err := report.WriteExperiment(&table, "md", "experiment "+name, groups); err != nil {
-		return page{}, err
+	header, rows, right, notes := report.ExperimentTableCells(groups)
+	table := experimentTableView{Header: header, Right: right, Notes: notes}
+	var all []string
+	for i, g := range groups {
+		var ids []string
+		for _, id := range g.RunIDs {
+			ids = append(ids, strconv.FormatInt(id, 10))
+		}
+		all = append(all, ids...)
+		table.Rows = append(table.Rows, experimentRowView{Cells: rows[i], Runs: ids})
+	}
+	compare := ""
+	if len(all) >= 2 && len(all) <= MaxCompare {
+		compare = "/compare?runs=" + strings.Join(all, ",")
 	}
 	svg, front, err := s.frontier(ctx, name, groups)
 	if err != nil {
@@ -52,8 +64,22 @@ func (s *Server) experiment(ctx context.Context, r *http.Request) (page, error) 
 	}
 	return page{name: "experiment.html", title: "experiment " + name, data: map[string]any{
 		"Name": name, "Runs": len(runs), "Configs": len(groups), "Baseline": baseline,
-		"Table": table.String(), "Frontier": svg, "Front": report.Stretches(front),
+		"Table": table, "Compare": compare, "Frontier": svg, "Front": report.Stretches(front),
 	}}, nil
+}
+
+// experimentTableView is the experiment table as the page lays it out:
+// one row a configuration, with links to its runs.
+type experimentTableView struct {
+	Header []string
+	Right  []bool
+	Rows   []experimentRowView
+	Notes  []string
+}
+
+type experimentRowView struct {
+	Cells []string
+	Runs  []string
 }
 
 // frontier draws the experiment's frontier plot; no plot (and no error)

@@ -10,9 +10,16 @@ import (
 )
 
 var funcs = template.FuncMap{
-	"pct":  func(v float64) string { return fmt.Sprintf("%.1f%%", 100*v) },
-	"f3":   func(v float64) string { return fmt.Sprintf("%.3f", v) },
-	"f1":   func(v float64) string { return fmt.Sprintf("%.1f", v) },
+	"pct": func(v float64) string { return fmt.Sprintf("%.1f%%", 100*v) },
+	"f3":  func(v float64) string { return fmt.Sprintf("%.3f", v) },
+	"f1":  func(v float64) string { return fmt.Sprintf("%.1f", v) },
+	// wall is a run's wall time; a running run's time so far, marked.
+	"wall": func(r store.Run) string {
+		if r.Status == store.StatusRunning && !r.StartedAt.IsZero() {
+			return fmt.Sprintf("%.1f so far", time.Since(r.StartedAt).Seconds())
+		}
+		return fmt.Sprintf("%.1f", r.WallSeconds)
+	},
 	"cost": func(v float64) string { return fmt.Sprintf("$%.4f", v) },
 	"ms":   func(d time.Duration) string { return fmt.Sprintf("%.0f ms", float64(d.Microseconds())/1000) },
 	"add":  func(a, b int) int { return a + b },
