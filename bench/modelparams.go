@@ -117,6 +117,14 @@ func ModelSettingsText(c Config) string {
 	if t, err := llm.ParseThinkTags(c.ThinkTags); err == nil && t != llm.DefaultThinkTags && c.Think != llm.ThinkKeep {
 		parts = append(parts, "think_tags="+t.String())
 	}
+	if c.SeparateJudge() { // the judge that scored a judged task's outputs
+		m, u := c.Judge()
+		j := "judge=" + m
+		if u != "" {
+			j += "@" + PublicEndpoint(u)
+		}
+		parts = append(parts, j)
+	}
 	return strings.Join(parts, " ")
 }
 

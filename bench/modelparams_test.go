@@ -75,6 +75,15 @@ strategies:
 	if got := ModelSettingsText(c); got != `api=completions chat_template_kwargs={"enable_thinking":false} reasoning_effort=high top_k=20 think=keep` {
 		t.Errorf("settings %q", got)
 	}
+	// A separate judge shows with the settings, so a table names it.
+	j := DefaultConfig()
+	j.JudgeModel, j.JudgeBaseURL = "gpt-4", "http://user:key@127.0.0.1:9/v1"
+	if got := ModelSettingsText(j); !strings.Contains(got, "judge=gpt-4@") || strings.Contains(got, "key") {
+		t.Errorf("settings with a judge %q: want the judge named, its credentials not", got)
+	}
+	if got := ModelSettingsText(DefaultConfig()); got != "" {
+		t.Errorf("default settings %q, want none", got)
+	}
 
 	for _, tc := range []struct{ src, want string }{
 		{"task: game24\nmodel:\n  nmae: x\nstrategies: [{cot: {}}]\n", "x.yaml:3: unknown key model.nmae (allowed: name, api"},
