@@ -32,6 +32,8 @@ type Comparison struct {
 	stats.Comparison
 	PHolm float64 `json:"-"` // Holm-adjusted over the table's comparisons; NaN with P
 	Level float64 `json:"-"`
+	// Metric is the item metric compared ("" for the score, accuracy).
+	Metric string `json:"-"`
 }
 
 // MarshalJSON writes the shape bench compare documents; undefined p-values
@@ -151,7 +153,11 @@ func ComparisonTable(cs []Comparison) (header []string, rows [][]string, notes [
 // compareCells lays out the comparison table.
 func compareCells(cs []Comparison) ([]string, [][]string) {
 	pct := strconv.FormatFloat(levelOf(cs)*100, 'g', -1, 64)
-	header := []string{"run", "configuration", "baseline", "n", "accuracy", "baseline acc.", "difference", pct + "% CI (paired)",
+	what, baseWhat := "accuracy", "baseline acc."
+	if len(cs) > 0 && cs[0].Metric != "" {
+		what, baseWhat = cs[0].Metric, "baseline "+cs[0].Metric
+	}
+	header := []string{"run", "configuration", "baseline", "n", what, baseWhat, "difference", pct + "% CI (paired)",
 		"p", "p (Holm)", "run only", "baseline only"}
 	var body [][]string
 	for _, c := range cs {

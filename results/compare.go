@@ -25,24 +25,35 @@ func ItemKey(it store.Item) string {
 
 // ItemScores are a run's per-item scores by ItemKey.
 func ItemScores(ctx context.Context, st *store.Store, runID int64) (map[string]float64, error) {
+	return ItemMetric(ctx, st, runID, "")
+}
+
+// ItemMetric is ItemScores for one of the items' metrics (crosswords'
+// letter and word, creative's coherency; "" for the score); an item
+// without the metric is left out.
+func ItemMetric(ctx context.Context, st *store.Store, runID int64, metric string) (map[string]float64, error) {
 	items, err := st.Items(ctx, runID)
 	if err != nil {
 		return nil, err
 	}
 	out := make(map[string]float64, len(items))
 	for _, it := range items {
-		out[ItemKey(it)] = it.Score
+		if metric == "" {
+			out[ItemKey(it)] = it.Score
+		} else if v, ok := it.Metrics[metric]; ok {
+			out[ItemKey(it)] = v
+		}
 	}
 	return out, nil
 }
 
 // configScores pools a configuration's runs per item (stats.ItemMeans):
 // reruns with the same seed first, then the seeds.
-func configScores(ctx context.Context, st *store.Store, g report.Group) (map[string]float64, error) {
+func configScores(ctx context.Context, st *store.Store, g report.Group, metric string) (map[string]float64, error) {
 	bySeed := map[int64][]map[string]float64{}
 	var seeds []int64
 	for _, r := range g.Runs {
-		s, err := ItemScores(ctx, st, r.RunID)
+		s, err := ItemMetric(ctx, st, r.RunID, metric)
 		if err != nil {
 			return nil, err
 		}
@@ -63,11 +74,17 @@ func configScores(ctx context.Context, st *store.Store, g report.Group) (map[str
 // with one run and 0/1 scores on both sides gets Newcombe's interval and
 // McNemar's test; anything pooled or continuous the paired t.
 func Compare(ctx context.Context, st *store.Store, groups []report.Group, base int, level float64) ([]report.Comparison, error) {
+	return CompareMetric(ctx, st, groups, base, level, "")
+}
+
+// CompareMetric is Compare on one of the items' metrics ("" for the
+// score): a metric other than a 0/1 verdict gets the paired t.
+func CompareMetric(ctx context.Context, st *store.Store, groups []report.Group, base int, level float64, metric string) ([]report.Comparison, error) {
 	if base < 0 || base >= len(groups) {
 		return nil, errors.New("no baseline configuration")
 	}
 	labels := report.Labels(groups)
-	baseScores, err := configScores(ctx, st, groups[base])
+	baseScores, err := configScores(ctx, st, groups[base], metric)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +93,7 @@ func Compare(ctx context.Context, st *store.Store, groups []report.Group, base i
 		if i == base {
 			continue
 		}
-		scores, err := configScores(ctx, st, g)
+		scores, err := configScores(ctx, st, g, metric)
 		if err != nil {
 			return nil, err
 		}
@@ -84,7 +101,7 @@ func Compare(ctx context.Context, st *store.Store, groups []report.Group, base i
 		binary := g.Repeats <= 1 && groups[base].Repeats <= 1 && stats.Binary(a, b)
 		out = append(out, report.Comparison{
 			Run: g.RunIDs[0], Runs: g.RunIDs, Baseline: groups[base].RunIDs[0], BaselineRuns: groups[base].RunIDs,
-			Label: labels[i], BaseLabel: labels[base], Comparison: stats.ComparePaired(a, b, binary, level), Level: level,
+			Label: labels[i], BaseLabel: labels[base], Comparison: stats.ComparePaired(a, b, binary, level), Level: level, Metric: metric,
 		})
 	}
 	report.HolmAdjust(out)

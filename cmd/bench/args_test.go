@@ -93,3 +93,27 @@ func TestGroupReportOfRunsWithoutTheirBaseline(t *testing.T) {
 		t.Fatalf("report --runs 1,2 --group: exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
 	}
 }
+
+// TestCompareOnAMetric: compare takes an item metric (crosswords' letter)
+// instead of the 0/1 verdict, and names the metrics a run has when asked
+// for one it lacks.
+func TestCompareOnAMetric(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "c.db")
+	for _, s := range []string{"io", "cot"} {
+		if code, _, stderr := cli(t, "run", "--db", db, "--task", "crosswords", "--strategy", s, "--range", "0:4"); code != 0 {
+			t.Fatal(stderr)
+		}
+	}
+	code, stdout, stderr := cli(t, "compare", "--db", db, "1", "2", "--metric", "letter")
+	if code != 0 || !strings.Contains(stdout, "| letter ") || !strings.Contains(stdout, "baseline letter") {
+		t.Fatalf("compare --metric letter: exit %d\n%s%s", code, stdout, stderr)
+	}
+	plain, _, _ := func() (string, string, int) { c, o, e := cli(t, "compare", "--db", db, "1", "2"); return o, e, c }()
+	if plain == stdout {
+		t.Fatal("comparing on letter printed what comparing on the verdict prints")
+	}
+	code, _, stderr = cli(t, "compare", "--db", db, "1", "2", "--metric", "colour")
+	if code != 2 || !strings.Contains(stderr, "no such metric") || !strings.Contains(stderr, "letter") {
+		t.Fatalf("compare --metric colour: exit %d, %s", code, stderr)
+	}
+}

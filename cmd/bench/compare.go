@@ -20,8 +20,9 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	baseline := fs.Int64("baseline", 0, "the run to compare against (default: the first run given); its configuration's runs are pooled")
 	format := fs.String("format", "md", "md, csv, latex or json")
 	level := fs.Float64("level", report.Level, "confidence level of the paired intervals")
+	metric := fs.String("metric", "", "compare an item metric instead of the score, e.g. letter or word (crosswords), coherency (creative); paired t")
 	db := dbFlag(fs)
-	const usage = "usage: bench compare [--db F] [--baseline RUN] RUN RUN... [--format md|csv|latex|json] [--level 0.95]"
+	const usage = "usage: bench compare [--db F] [--baseline RUN] RUN RUN... [--metric NAME] [--format md|csv|latex|json] [--level 0.95]"
 	ids, err := parseRunIDArgs(fs, args, usage)
 	if err != nil {
 		return err
@@ -71,7 +72,19 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if len(groups) < 2 {
 		return usageError{fmt.Errorf("runs %s are one configuration (repeats are pooled): give runs of another configuration to compare", joinInts(ids))}
 	}
-	cs, err := results.Compare(ctx, st, groups, results.GroupOfRun(groups, base), *level)
+	if *metric != "" && !slices.ContainsFunc(groups, func(g report.Group) bool { _, ok := g.Metrics[*metric]; return ok }) {
+		var have []string
+		for _, g := range groups {
+			for k := range g.Metrics {
+				if !slices.Contains(have, k) {
+					have = append(have, k)
+				}
+			}
+		}
+		slices.Sort(have)
+		return usageError{fmt.Errorf("--metric %s: the runs record no such metric (they have: %s)", *metric, strings.Join(have, ", "))}
+	}
+	cs, err := results.CompareMetric(ctx, st, groups, results.GroupOfRun(groups, base), *level, *metric)
 	if err != nil {
 		return err
 	}
