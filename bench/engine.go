@@ -16,6 +16,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/prompts"
+	"github.com/reasonbench/reasonbench/sandbox"
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies"
 	"github.com/reasonbench/reasonbench/tasks"
@@ -44,6 +45,9 @@ type Engine struct {
 	// OnProgress, when set, is called after every item (from one goroutine
 	// at a time).
 	OnProgress func(Progress)
+	// Sandbox, when set, replaces the bubblewrap sandbox a run that
+	// executes programs would start (tests inject failing runners).
+	Sandbox sandbox.Runner
 }
 
 // plan is a validated, loaded configuration.
@@ -64,6 +68,10 @@ type plan struct {
 	calls  string
 	shared llm.Middleware // the run's declared sharing (llm.Shared)
 	scope  int64          // the run's draw scope (drawScope), item seeds derive from it
+	// executes says why the run runs model-written programs ("" when it
+	// runs none); runner is its sandbox, bounded by --concurrency.
+	executes string
+	runner   sandbox.Runner
 }
 
 // CallsByIdentity marks runs whose calls each draw by their identity
@@ -135,10 +143,43 @@ func load(cfg Config) (*plan, error) {
 		instances: insts, rng: rng, prompts: lib, think: think, tags: tags,
 		calls: CallsByIdentity, shared: llm.Shared()}
 	p.scope = p.drawScope()
+	p.executes = executes(task, strat)
 	if cfg.ConcurrencyAuto {
 		p.adaptive = llm.NewAdaptive(llm.AdaptiveOptions{Start: cfg.Concurrency, Max: cfg.ConcurrencyMax})
 	}
 	return p, nil
+}
+
+// executes says why a run of strat on task runs model-written programs, or
+// "" when it runs none.
+func executes(task tasks.Task, strat strategies.Strategy) string {
+	if su, ok := strat.(strategies.SandboxUser); ok {
+		if why := su.NeedsSandbox(); why != "" {
+			return why
+		}
+	}
+	if _, ok := task.(tasks.Executed); ok {
+		return "task " + task.Name() + " scores outputs by running them"
+	}
+	return ""
+}
+
+// startSandbox gives a plan that runs programs its sandbox: the engine's,
+// or bubblewrap, which must start here. There is no unsandboxed fall-back.
+func (e *Engine) startSandbox(ctx context.Context, p *plan) error {
+	if p.executes == "" || p.runner != nil {
+		return nil
+	}
+	r := e.Sandbox
+	if r == nil {
+		b, err := sandbox.NewBwrap(ctx)
+		if err != nil {
+			return fmt.Errorf("%s, which needs the sandbox: %w", p.executes, err)
+		}
+		r = b
+	}
+	p.runner = sandbox.Limit(r, p.concurrency())
+	return nil
 }
 
 // ConfigError marks a configuration that cannot run (unknown task, bad
@@ -402,6 +443,9 @@ func (e *Engine) start(ctx context.Context, p *plan) (Summary, error) {
 	if err := checkNew(p); err != nil {
 		return Summary{}, ConfigError{err}
 	}
+	if err := e.startSandbox(ctx, p); err != nil {
+		return Summary{}, ConfigError{err}
+	}
 	backend := e.Backend
 	var err error
 	if backend == nil {
@@ -504,6 +548,9 @@ func (e *Engine) ResumeWith(ctx context.Context, runID int64, o ResumeOptions) (
 		if backend, err = p.backend(); err != nil {
 			return Summary{}, ConfigError{err}
 		}
+	}
+	if err := e.startSandbox(ctx, p); err != nil {
+		return Summary{}, ConfigError{fmt.Errorf("run %d: %w", runID, err)}
 	}
 	done, err := e.Store.ItemIndexes(ctx, runID)
 	if err != nil {
@@ -733,6 +780,14 @@ func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base, judge
 		Trace:      trace,
 		Checkpoint: itemCheckpoint{itemTrace: trace, calls: calls},
 		Memory:     runMemory{st: e.Store, run: runID, task: p.task.Name()}}
+	execErr := func() error { return nil }
+	if p.runner != nil {
+		ex := itemExecutor{runner: p.runner, st: e.Store, run: runID, index: inst.Index}
+		env.Exec = ex
+		if et, ok := env.Task.(tasks.Executed); ok {
+			env.Task, execErr = et.WithExecutor(ctx, ex)
+		}
+	}
 	judgeErr := func() error { return nil }
 	if jt, ok := p.task.(tasks.Judged); ok {
 		// The judge's calls join the item's log and the run's cache, under
@@ -750,6 +805,9 @@ func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base, judge
 	res, err := p.strategy.Solve(ctx, env, inst)
 	if err == nil {
 		err = judgeErr()
+	}
+	if err == nil {
+		err = execErr()
 	}
 	// Stored whatever happened: an interrupted item's calls are kept for
 	// inspection until a resume drops them.

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/reasonbench/reasonbench/store"
@@ -92,4 +93,50 @@ func WriteSteps(w io.Writer, steps []store.Step) error {
 		}
 	}
 	return nil
+}
+
+// WriteExecutions prints an item's sandboxed executions: site, verdict,
+// duration, then the program and the tail of what it printed.
+func WriteExecutions(w io.Writer, execs []store.Execution) error {
+	for _, e := range execs {
+		verdict := e.Status
+		switch {
+		case e.Status == "exit":
+			verdict = fmt.Sprintf("exit code %d", e.ExitCode)
+		case e.Signal != "":
+			verdict += " (" + e.Signal + ")"
+		}
+		if e.Truncated {
+			verdict += ", output cut"
+		}
+		if _, err := fmt.Fprintf(w, "--- %s: %s in %s ms\n", e.Site, verdict, strconv.FormatFloat(e.DurationMS, 'f', -1, 64)); err != nil {
+			return err
+		}
+		for _, part := range []struct{ name, text string }{{"program", e.Program}, {"stdout", tailLines(e.Stdout, 20)}, {"stderr", tailLines(e.Stderr, 20)}} {
+			if strings.TrimSpace(part.text) == "" {
+				continue
+			}
+			if _, err := fmt.Fprintf(w, "%-12s %s\n", part.name+":", strings.ReplaceAll(strings.TrimRight(part.text, "\n"), "\n", "\n             ")); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// tailLines keeps the last n lines of s (and at most 4 KB), marking a cut.
+func tailLines(s string, n int) string {
+	cut := false
+	if len(s) > 4096 {
+		s, cut = s[len(s)-4096:], true
+	}
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines, cut = lines[len(lines)-n:], true
+	}
+	out := strings.Join(lines, "\n")
+	if cut {
+		out = "...\n" + out
+	}
+	return out
 }

@@ -605,6 +605,9 @@ func (m *merger) copyRun(ctx context.Context, r mergeRun, to int64, have map[int
 		if _, err := m.copyRows(ctx, src, "steps", `run_id = ?`, []any{r.run.ID}, keepItem, map[string]any{"run_id": to}, nil); err != nil {
 			return 0, err
 		}
+		if _, err := m.copyRows(ctx, src, "executions", `run_id = ?`, []any{r.run.ID}, keepItem, map[string]any{"run_id": to}, nil); err != nil {
+			return 0, err
+		}
 		if err := m.copyReflections(ctx, r, to, sigs, add); err != nil {
 			return 0, err
 		}

@@ -296,6 +296,23 @@ var migrations = []string{
 		latency_us INTEGER NOT NULL,
 		run_id     INTEGER           -- the run that stored it
 	) WITHOUT ROWID;`,
+	// 10: programs a model wrote, run in the sandbox: one row per
+	// execution, keyed by its site in the strategy's or scorer's program.
+	`CREATE TABLE executions (
+		run_id      INTEGER NOT NULL REFERENCES runs(id),
+		item_idx    INTEGER NOT NULL,
+		site        TEXT NOT NULL,
+		program     TEXT NOT NULL,
+		stdin       TEXT NOT NULL,
+		status      TEXT NOT NULL,
+		exit_code   INTEGER NOT NULL,
+		signal      TEXT NOT NULL,
+		stdout      TEXT NOT NULL,
+		stderr      TEXT NOT NULL,
+		truncated   INTEGER NOT NULL,
+		duration_ms REAL NOT NULL,
+		PRIMARY KEY (run_id, item_idx, site)
+	) WITHOUT ROWID;`,
 }
 
 // migrationSteps are Go steps run after the SQL of the migration with the

@@ -115,6 +115,9 @@ func (s *Server) item(ctx context.Context, r *http.Request) (page, error) {
 		return page{}, err
 	}
 	data["Steps"] = steps
+	if data["Executions"], err = s.st.Executions(ctx, run.ID, idx); err != nil {
+		return page{}, err
+	}
 	return page{name: "item.html", title: fmt.Sprintf("run %d item %d", run.ID, idx), data: data}, nil
 }
 

@@ -61,6 +61,7 @@ type (
 		Error            string             `json:"error,omitempty"`
 		Samples          []exportSample     `json:"samples,omitempty"` // CoT-SC: each sample's vote key and verdict
 		Trajectory       []exportStep       `json:"trajectory,omitempty"`
+		Executions       []store.Execution  `json:"executions,omitempty"`
 		Tree             []exportNode       `json:"tree,omitempty"`
 		Calls            []exportCall       `json:"calls,omitempty"` // with --calls`
 	}
@@ -264,6 +265,9 @@ func exportRunJSONL(ctx context.Context, st *store.Store, run store.Run, withCal
 		}
 		for _, s := range steps {
 			e.Trajectory = append(e.Trajectory, exportStep{Trial: s.Trial, Step: s.Step, Kind: s.Kind, Content: s.Content})
+		}
+		if e.Executions, err = st.Executions(ctx, run.ID, it.Index); err != nil {
+			return err
 		}
 		nodes, err := st.Nodes(ctx, run.ID, it.Index)
 		if err != nil {

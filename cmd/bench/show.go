@@ -96,7 +96,17 @@ func cmdShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if len(steps) > 0 {
 		fmt.Fprintln(stdout, "\ntrajectory:")
-		return report.WriteSteps(stdout, steps)
+		if err := report.WriteSteps(stdout, steps); err != nil {
+			return err
+		}
+	}
+	execs, err := st.Executions(ctx, runID, *item)
+	if err != nil {
+		return err
+	}
+	if len(execs) > 0 {
+		fmt.Fprintln(stdout, "\nexecutions (programs run in the sandbox):")
+		return report.WriteExecutions(stdout, execs)
 	}
 	return nil
 }

@@ -1,0 +1,38 @@
+package bench
+
+import (
+	"context"
+	"maps"
+	"slices"
+
+	"github.com/reasonbench/reasonbench/sandbox"
+	"github.com/reasonbench/reasonbench/store"
+)
+
+// itemExecutor runs an item's programs in the run's sandbox and records
+// each execution with the item under its site, whatever the program did.
+// A sandbox that could not run is the caller's error, recorded nowhere.
+type itemExecutor struct {
+	runner sandbox.Runner
+	st     *store.Store
+	run    int64
+	index  int
+}
+
+func (x itemExecutor) Execute(ctx context.Context, site string, p sandbox.Program) (sandbox.Result, error) {
+	res, err := x.runner.Run(ctx, p)
+	if err != nil {
+		return res, err
+	}
+	program := p.Source
+	for _, name := range slices.Sorted(maps.Keys(p.Files)) { // shown after main.py, as written beside it
+		program += "\n# --- " + name + " ---\n" + p.Files[name]
+	}
+	e := store.Execution{RunID: x.run, Item: x.index, Site: site, Program: program, Stdin: p.Stdin,
+		Status: string(res.Status), ExitCode: res.ExitCode, Signal: res.Signal, Stdout: res.Stdout, Stderr: res.Stderr,
+		Truncated: res.Truncated, DurationMS: float64(res.Duration.Microseconds()) / 1000}
+	if err := x.st.PutExecution(context.WithoutCancel(ctx), e); err != nil {
+		return res, err
+	}
+	return res, nil
+}
