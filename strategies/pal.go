@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/sandbox"
@@ -29,6 +30,7 @@ type pal struct {
 	temperature *float64
 	maxTokens   int
 	voteKey     string
+	limits      sandbox.Limits
 }
 
 var palParams = []Param{
@@ -36,10 +38,24 @@ var palParams = []Param{
 	temperatureParam("temperature", 0.0, "sampling temperature of the k programs (PAL used greedy decoding for k=1, 0.7 for majority@40)"),
 	{Name: "max_tokens", Kind: Int, Default: 0, Min: Bound(0), Doc: "completion token limit (0: server default)"},
 	{Name: "vote_key", Kind: String, Default: "", Doc: "what is voted on, as cotsc's vote_key (empty: the task's first)"},
+	timeoutParam,
+}
+
+// timeoutParam bounds one program's run: its wall and CPU time. The PAL and
+// Self-Refine references give solution() one second; the default leaves
+// room for a sandbox's start on a loaded machine.
+var timeoutParam = Param{Name: "timeout", Kind: Float, Default: 5.0, Min: Bound(0.1), Max: Bound(600),
+	Doc: "seconds of wall and CPU time a program may run (the sandbox's other limits apply as they are)"}
+
+// limitsOf are the sandbox limits of a timeout in seconds.
+func limitsOf(seconds float64) sandbox.Limits {
+	d := time.Duration(seconds * float64(time.Second))
+	return sandbox.Limits{Wall: d, CPU: d}
 }
 
 func newPAL(v Values) (Strategy, error) {
-	return &pal{k: v.Int("k"), temperature: v.Temperature("temperature"), maxTokens: v.Int("max_tokens"), voteKey: v.String("vote_key")}, nil
+	return &pal{k: v.Int("k"), temperature: v.Temperature("temperature"), maxTokens: v.Int("max_tokens"), voteKey: v.String("vote_key"),
+		limits: limitsOf(v.Float("timeout"))}, nil
 }
 
 // NeedsSandbox: every sample is a program to run.
@@ -100,7 +116,7 @@ func (s *pal) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result, 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			runs[i], errs[i] = RunSolution(ctx, env.Exec, fmt.Sprintf("s%d/run", i), ExtractProgram(text))
+			runs[i], errs[i] = RunSolution(ctx, env.Exec, fmt.Sprintf("s%d/run", i), ExtractProgram(text), s.limits)
 		}()
 	}
 	wg.Wait()
@@ -222,7 +238,7 @@ const maxProgram = 64 << 10
 // RunSolution runs program's solution() through ex at site. A program that
 // fails is a ProgramRun with the reason; err is for a sandbox that could
 // not run at all, which fails the item.
-func RunSolution(ctx context.Context, ex tasks.Executor, site, program string) (ProgramRun, error) {
+func RunSolution(ctx context.Context, ex tasks.Executor, site, program string, lim sandbox.Limits) (ProgramRun, error) {
 	run := ProgramRun{Program: program}
 	if strings.TrimSpace(program) == "" {
 		run.Status, run.Error = "no_program", "the reply has no program"
@@ -231,7 +247,7 @@ func RunSolution(ctx context.Context, ex tasks.Executor, site, program string) (
 	if len(program) > maxProgram {
 		program = program[:maxProgram]
 	}
-	res, err := ex.Execute(ctx, site, sandbox.Program{Source: palDriver, Files: map[string]string{"solution.py": program}})
+	res, err := ex.Execute(ctx, site, sandbox.Program{Source: palDriver, Files: map[string]string{"solution.py": program}, Limits: lim})
 	if err != nil {
 		return run, fmt.Errorf("run %s: %w", site, err)
 	}

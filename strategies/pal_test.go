@@ -178,7 +178,7 @@ func TestRunSolutionReadsOnlyTheLastLine(t *testing.T) {
 		{sandbox.Result{Status: sandbox.OK}, "no_result", ""},
 		{sandbox.Result{Status: sandbox.Timeout, Stdout: resultMarker + `{"type":"int","value":"7"}`}, "timeout", ""},
 	} {
-		r, err := RunSolution(ctx, stubExec{c.res}, "s0/run", "def solution(): pass")
+		r, err := RunSolution(ctx, stubExec{c.res}, "s0/run", "def solution(): pass", sandbox.Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -186,7 +186,7 @@ func TestRunSolutionReadsOnlyTheLastLine(t *testing.T) {
 			t.Errorf("%q: %+v", c.res.Stdout, r)
 		}
 	}
-	if r, _ := RunSolution(ctx, stubExec{}, "s0/run", "  \n"); r.Status != "no_program" {
+	if r, _ := RunSolution(ctx, stubExec{}, "s0/run", "  \n", sandbox.Limits{}); r.Status != "no_program" {
 		t.Errorf("empty program: %+v", r)
 	}
 }
