@@ -65,6 +65,13 @@ func identityConfigs() []struct {
 		{"tot_dfs-greedy", mk("crosswords", "tot_dfs", "0:3", map[string]any{"backtrack": false, "greedy_steps": 6, "temperature": t07})},
 		{"creative-tot-vote-judged", withPreset("tot-creative/tot", "0:3")},
 		{"creative-cot-judged", mk("creative", "cot", "0:4", map[string]any{"k": 3, "temperature": t07})},
+		{"pal-sc-gsm8k", mk("gsm8k", "pal", "0:5", map[string]any{"k": 3, "temperature": t07})},
+		{"pal-game24", mk("game24", "pal", "900:904", map[string]any{"k": 2, "temperature": t07})},
+		{"selfrefine-gsm8k-pal", func() Config {
+			cfg := withPreset("selfrefine-gsm8k/pal", "0:4")
+			cfg.Params["temperature"] = t07
+			return cfg
+		}()},
 	}
 }
 

@@ -26,6 +26,7 @@ func Presets() []Preset {
 	presets = append(presets, scPresets()...)
 	presets = append(presets, crosswordsPresets()...)
 	presets = append(presets, creativePresets()...)
+	presets = append(presets, selfRefinePresets()...)
 	return append(presets, LATSPresets()...)
 }
 
