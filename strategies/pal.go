@@ -231,6 +231,10 @@ func (r ProgramRun) Observation() string {
 	return "the program failed: " + r.Error
 }
 
+// maxValue bounds the value kept of solution()'s result (a program may
+// return a huge string).
+const maxValue = 4000
+
 // maxProgram bounds a program sent to the sandbox; longer model output is
 // cut (the cut program most likely fails to compile, a recorded failure).
 const maxProgram = 64 << 10
@@ -267,7 +271,7 @@ func RunSolution(ctx context.Context, ex tasks.Executor, site, program string, l
 		run.Status, run.Error = "no_result", "the program printed no result line"
 		return run, nil
 	}
-	run.Value, run.Type = out.Value, out.Type
+	run.Value, run.Type = clip(out.Value, maxValue), clip(out.Type, 100)
 	return run, nil
 }
 
