@@ -47,6 +47,13 @@ var palParams = []Param{
 var timeoutParam = Param{Name: "timeout", Kind: Float, Default: 5.0, Min: Bound(0.1), Max: Bound(600),
 	Doc: "seconds of wall and CPU time a program may run (the sandbox's other limits apply as they are)"}
 
+// lateParam marks p Late (Param.Late): a parameter added to a strategy
+// that has recorded runs.
+func lateParam(p Param) Param {
+	p.Late = true
+	return p
+}
+
 // limitsOf are the sandbox limits of a timeout in seconds.
 func limitsOf(seconds float64) sandbox.Limits {
 	d := time.Duration(seconds * float64(time.Second))

@@ -65,12 +65,13 @@ var reactParams = []Param{
 	{Name: "max_steps", Kind: Int, Default: 7, Min: Bound(1), Max: Bound(100), Doc: "model turns per trajectory; on the last one the model must finish"},
 	temperatureParam("temperature", 0.0, "sampling temperature (ReAct used greedy decoding)"),
 	{Name: "max_tokens", Kind: Int, Default: 0, Min: Bound(0), Doc: "completion token limit per turn (0: server default)"},
-	{Name: "tools", Kind: String, Default: ToolsTask, Allowed: []string{ToolsTask, ToolsPython, ToolsTaskPython},
+	{Name: "tools", Kind: String, Default: ToolsTask, Allowed: []string{ToolsTask, ToolsPython, ToolsTaskPython}, Late: true,
 		Doc: "the agent's tools: the task's; python, a Python interpreter in the sandbox (observations are the program's output or its error) and a finish tool (the task's, else finish[answer]); or task+python"},
-	timeoutParam,
+	lateParam(timeoutParam),
 }
 
 func newReAct(v Values) (Strategy, error) {
+	v = v.WithDefaults(reactParams)
 	return &react{protocol: v.String("protocol"), maxSteps: v.Int("max_steps"),
 		temperature: v.Temperature("temperature"), maxTokens: v.Int("max_tokens"),
 		tools: v.String("tools"), limits: limitsOf(v.Float("timeout"))}, nil

@@ -60,13 +60,14 @@ var selfRefineParams = []Param{
 	temperatureParam("temperature", 0.7, "sampling temperature of every call"),
 	{Name: "max_tokens", Kind: Int, Default: 0, Min: Bound(0), Doc: "completion token limit per call (0: server default)"},
 	contextParam,
-	{Name: "protocol", Kind: String, Default: RefineAnswer, Allowed: []string{RefineAnswer, RefinePAL},
+	{Name: "protocol", Kind: String, Default: RefineAnswer, Allowed: []string{RefineAnswer, RefinePAL}, Late: true,
 		Doc: "answer: the cot/feedback/refine templates above; pal: the Self-Refine GSM8K protocol, a program written by the pal template, one feedback call (pal_feedback) that critiques it and writes the fixed program, every program run in the sandbox and scored by its executed answer"},
-	temperatureParam("feedback_temperature", 0.7, "protocol=pal: sampling temperature of the feedback calls (the reference's 0.7; temperature is the first program's)"),
-	timeoutParam,
+	lateParam(temperatureParam("feedback_temperature", 0.7, "protocol=pal: sampling temperature of the feedback calls (the reference's 0.7; temperature is the first program's)")),
+	lateParam(timeoutParam),
 }
 
 func newSelfRefine(v Values) (Strategy, error) {
+	v = v.WithDefaults(selfRefineParams)
 	s := &selfRefine{iterations: v.Int("iterations"), stop: v.String("stop"), stopPhrase: strings.TrimSpace(v.String("stop_phrase")),
 		scoreThreshold: v.Float("score_threshold"), temperature: v.Temperature("temperature"), maxTokens: v.Int("max_tokens"),
 		context: v.String("context"), protocol: v.String("protocol"), feedbackTmp: v.Temperature("feedback_temperature"),
