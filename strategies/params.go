@@ -107,6 +107,7 @@ func (v Values) JSON() json.RawMessage {
 // marked Show), "k=10 b=5", in declaration order, for tables; "defaults"
 // when none do. The full values are recorded with the run.
 func (v Values) Summary(decl []Param) string {
+	v = v.WithDefaults(decl) // a Late parameter left out is at its default
 	var parts []string
 	for _, p := range decl {
 		if v[p.Name] != p.Default || p.Show {

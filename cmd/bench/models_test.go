@@ -428,6 +428,8 @@ func TestEveryStrategyOnCompletions(t *testing.T) {
 		"lats": {"--set", "iterations=2"},
 		// tot_dfs needs a fill space: Mini Crosswords.
 		"tot_dfs": {"--task", "crosswords", "--set", "max_states=5"},
+		// pal writes programs for arithmetic: GSM8K.
+		"pal": {"--task", "gsm8k"},
 	}
 	for _, spec := range strategies.Registry() {
 		s, err := spec.New(mustResolve(t, spec))
