@@ -10,6 +10,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
+	"github.com/reasonbench/reasonbench/tasks/qa"
 )
 
 // Markers of the program-aided templates (gsm8k/pal, gsm8k/pal_feedback).
@@ -284,4 +285,58 @@ func respondPAL(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm.Choice, bo
 		return writePAL(text, rng, params)
 	}
 	return llm.Choice{}, false
+}
+
+// markerReActPython marks the ReAct template with a Python interpreter
+// (qa/react_python, which GSM8K uses).
+const markerReActPython = "with a Python interpreter to calculate with"
+
+// respondReActPython plays ReAct with the python tool: its first turn runs
+// the program the PAL writer would write (printing solution()), its next
+// reads the number the observation shows and finishes with it (with
+// nothing readable, or on the last step before any run, it finishes with
+// its unchecked answer: the plan's result as CoT would write it).
+func respondReActPython(p sim.Prompt, first string, rng *rand.Rand, params sim.Params) (llm.Choice, bool) {
+	proto := sim.ReActProtocol(p, first, "Call the python tool", markerReActJSON)
+	turn := 1
+	for _, m := range p.Messages {
+		if m.Role == "assistant" {
+			turn++
+		}
+	}
+	last := strings.Contains(p.Messages[len(p.Messages)-1].Content, "last step")
+	m, q, ok := palProblem(first)
+	if !ok {
+		return llm.Choice{}, false
+	}
+	if turn == 1 && !last {
+		c, _ := writePAL(first, rng, params)
+		code := strings.TrimSuffix(strings.TrimPrefix(c.Content, "```python\n"), "\n```") + "\n\nprint(solution())"
+		if proto == protocolText {
+			code = "\n" + code + "\n" // the text protocol's argument starts on the line after "Python["
+		}
+		return sim.ReActTurn(proto, false, turn, "I will compute the answer with a program.", "python", "code", code, rng), true
+	}
+	obs := p.Messages[len(p.Messages)-1].Content
+	if v, ok := lastNumberOf(obs); ok && turn > 1 {
+		return sim.ReActTurn(proto, last, turn, "The program printed the answer.", "finish", "answer", v, rng), true
+	}
+	_, v := m.sampleChain(rng, params.Skill, params.Slip, params.Focus, q)
+	return sim.ReActTurn(proto, last, turn, "I will answer without the program.", "finish", "answer", formatRat(v), rng), true
+}
+
+// protocolText is sim.ReActProtocol's name for the text protocol.
+const protocolText = "text"
+
+// lastNumberOf reads the last number an observation shows, unless it
+// reports an error.
+func lastNumberOf(obs string) (string, bool) {
+	if strings.Contains(obs, "Error (") {
+		return "", false
+	}
+	v, ok := qa.LastNumber(obs)
+	if !ok {
+		return "", false
+	}
+	return formatRat(v), true
 }

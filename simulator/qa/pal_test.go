@@ -128,3 +128,48 @@ func TestPALCriticReadsTheProgram(t *testing.T) {
 		t.Errorf("another program:\n%s", fb)
 	}
 }
+
+// ReAct with the python tool: the first turn runs the PAL program, the
+// next finishes with the number the run printed, in each protocol.
+func TestReActPythonRunsThenFinishes(t *testing.T) {
+	lib, err := prompts.Bundled()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, ok := lib.Text("qa/react_python")
+	if !ok || !strings.Contains(text, markerReActPython) || !strings.Contains(text, markerQA) {
+		t.Fatal("qa/react_python lacks its markers")
+	}
+	for _, proto := range []string{"text", "json", "tools"} {
+		prompt, err := lib.Render("qa/react_python", struct {
+			Input, Protocol string
+			MaxSteps        int
+			Tools           []struct{ Name, Syntax, Description string }
+		}{palQuestion, proto, 5, []struct{ Name, Syntax, Description string }{{"python", "Python[code]", "run"}, {"finish", "Finish[answer]", "answer"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := sim.Prompt{Messages: []llm.Message{{Role: "user", Content: prompt}}}
+		if proto == "tools" {
+			p.Tools = []llm.ToolSpec{{Name: "python"}, {Name: "finish"}}
+		}
+		first, _ := Responder{}.Respond(p, rand.New(rand.NewPCG(1, 1)), sim.Params{Skill: 1, Focus: 2})
+		body := first.Content
+		for _, tc := range first.ToolCalls {
+			body += tc.Name + " " + tc.Arguments
+		}
+		if !strings.Contains(strings.ToLower(body), "python") || !strings.Contains(body, "print(solution())") {
+			t.Errorf("%s: first turn %q", proto, body)
+		}
+		p.Messages = append(p.Messages, llm.Message{Role: "assistant", Content: first.Content, ToolCalls: first.ToolCalls},
+			llm.Message{Role: "user", Content: "Observation: 123"})
+		second, _ := Responder{}.Respond(p, rand.New(rand.NewPCG(2, 1)), sim.Params{Skill: 1, Focus: 2})
+		body = second.Content
+		for _, tc := range second.ToolCalls {
+			body += tc.Name + " " + tc.Arguments
+		}
+		if !strings.Contains(strings.ToLower(body), "finish") || !strings.Contains(body, "123") {
+			t.Errorf("%s: second turn %q", proto, body)
+		}
+	}
+}
