@@ -76,6 +76,14 @@ func identityConfigs() []struct {
 		{"reflexion_code-mbpp-preset", codePreset("reflexion-mbpp/reflexion", "0:3", map[string]any{"temperature": t07})},
 		{"reflexion_code-humaneval-current", codePreset("reflexion-humaneval/reflexion", "0:3", map[string]any{"version": "current", "max_iters": 3, "temperature": t07})},
 		{"reflexion_code-simple", codePreset("reflexion-mbpp/simple", "0:3", map[string]any{"temperature": t07})},
+		{"pal-sc-gsm8k", mk("gsm8k", "pal", "0:5", map[string]any{"k": 3, "temperature": t07})},
+		{"pal-game24", mk("game24", "pal", "900:904", map[string]any{"k": 2, "temperature": t07})},
+		{"react-python-tools", mk("gsm8k", "react", "0:4", map[string]any{"tools": "python", "protocol": "tools", "temperature": t07})},
+		{"selfrefine-gsm8k-pal", func() Config {
+			cfg := withPreset("selfrefine-gsm8k/pal", "0:4")
+			cfg.Params["temperature"] = t07
+			return cfg
+		}()},
 	}
 }
 

@@ -27,6 +27,7 @@ func Presets() []Preset {
 	presets = append(presets, crosswordsPresets()...)
 	presets = append(presets, creativePresets()...)
 	presets = append(presets, reflexionCodePresets()...)
+	presets = append(presets, selfRefinePresets()...)
 	return append(presets, LATSPresets()...)
 }
 

@@ -39,6 +39,12 @@ type Param struct {
 	// parameter is then not sent and the model uses its own default
 	// (temperatures, for reasoning models that refuse any other).
 	ModelDefault bool
+	// Late marks a parameter added to a strategy after runs of it were
+	// recorded: at its default Resolve leaves it out of the Values, so the
+	// configurations that existed before keep their run keys and their
+	// draws (both hash the Values) and stored runs resume as they began.
+	// The constructor reads it through Values.WithDefaults.
+	Late bool
 }
 
 // ModelDefaultValue is the value of a ModelDefault parameter left to the
@@ -101,6 +107,7 @@ func (v Values) JSON() json.RawMessage {
 // marked Show), "k=10 b=5", in declaration order, for tables; "defaults"
 // when none do. The full values are recorded with the run.
 func (v Values) Summary(decl []Param) string {
+	v = v.WithDefaults(decl) // a Late parameter left out is at its default
 	var parts []string
 	for _, p := range decl {
 		if v[p.Name] != p.Default || p.Show {
@@ -149,14 +156,32 @@ func Resolve(decl []Param, raw map[string]any) (Values, error) {
 		if err != nil {
 			return nil, err
 		}
+		if p.Late && v == p.Default {
+			continue
+		}
 		out[k] = v
+	}
+	for _, p := range decl {
+		if _, ok := out[p.Name]; !ok && !p.Late {
+			out[p.Name] = p.Default
+		}
+	}
+	return out, nil
+}
+
+// WithDefaults returns a copy of v with every declared parameter present:
+// the Late ones Resolve leaves out at their defaults filled in.
+func (v Values) WithDefaults(decl []Param) Values {
+	out := make(Values, len(v)+len(decl))
+	for k, x := range v {
+		out[k] = x
 	}
 	for _, p := range decl {
 		if _, ok := out[p.Name]; !ok {
 			out[p.Name] = p.Default
 		}
 	}
-	return out, nil
+	return out
 }
 
 func paramNames(decl []Param) string {

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/sandbox"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -45,6 +46,10 @@ type react struct {
 	template    string
 	lastAttempt string
 	reflections []string
+	// tools is the tool set (react_python.go): the task's, a Python
+	// interpreter in the sandbox, or both; limits bound each program.
+	tools  string
+	limits sandbox.Limits
 }
 
 // ReAct protocols.
@@ -60,11 +65,24 @@ var reactParams = []Param{
 	{Name: "max_steps", Kind: Int, Default: 7, Min: Bound(1), Max: Bound(100), Doc: "model turns per trajectory; on the last one the model must finish"},
 	temperatureParam("temperature", 0.0, "sampling temperature (ReAct used greedy decoding)"),
 	{Name: "max_tokens", Kind: Int, Default: 0, Min: Bound(0), Doc: "completion token limit per turn (0: server default)"},
+	{Name: "tools", Kind: String, Default: ToolsTask, Allowed: []string{ToolsTask, ToolsPython, ToolsTaskPython}, Late: true,
+		Doc: "the agent's tools: the task's; python, a Python interpreter in the sandbox (observations are the program's output or its error) and a finish tool (the task's, else finish[answer]); or task+python"},
+	lateParam(timeoutParam),
 }
 
 func newReAct(v Values) (Strategy, error) {
+	v = v.WithDefaults(reactParams)
 	return &react{protocol: v.String("protocol"), maxSteps: v.Int("max_steps"),
-		temperature: v.Temperature("temperature"), maxTokens: v.Int("max_tokens")}, nil
+		temperature: v.Temperature("temperature"), maxTokens: v.Int("max_tokens"),
+		tools: v.String("tools"), limits: limitsOf(v.Float("timeout"))}, nil
+}
+
+// NeedsSandbox: tools=python and task+python run the model's programs.
+func (s *react) NeedsSandbox() string {
+	if strings.Contains(s.tools, ToolsPython) {
+		return "tools=" + s.tools + " runs the model's programs"
+	}
+	return ""
 }
 
 // CheckTask rejects tasks without tools.
@@ -75,7 +93,7 @@ func (s *react) NeedsChat() string {
 }
 
 func (s *react) CheckTask(t tasks.Task) error {
-	if _, ok := t.(tasks.Toolbox); !ok {
+	if _, ok := t.(tasks.Toolbox); !ok && s.tools != ToolsPython {
 		return fmt.Errorf("task %s offers no tools to act with", t.Name())
 	}
 	return nil
@@ -148,6 +166,7 @@ type reactToolDoc struct {
 type reactPromptData struct {
 	Input       string
 	MaxSteps    int
+	Protocol    string // text, json or tools
 	Tools       []reactToolDoc
 	LastAttempt string   // Reflexion: the previous trial's trajectory
 	Reflections []string // Reflexion: reflections shown, oldest first
@@ -165,23 +184,24 @@ type agent struct {
 	seq    int // trace step counter
 	traj   ReActTrajectory
 	output string
+	// step is the turn being carried out and pyCalls the python runs in
+	// it, which name the runs' sites.
+	step    int
+	pyCalls int
 }
 
 // run plays one trajectory; trial numbers its trace steps.
 func (s *react) run(ctx context.Context, env Env, inst tasks.Instance, trial int) (ReActTrajectory, error) {
-	tb, ok := env.Task.(tasks.Toolbox)
-	if !ok {
-		return ReActTrajectory{}, s.CheckTask(env.Task)
-	}
-	tools, err := tb.Tools(inst)
+	a := &agent{s: s, env: env, trial: trial,
+		traj: ReActTrajectory{Protocol: s.protocol, MaxSteps: s.maxSteps, Steps: []ReActStep{}}}
+	tools, err := a.toolSet(inst)
 	if err != nil {
 		return ReActTrajectory{}, err
 	}
 	if len(tools) == 0 {
 		return ReActTrajectory{}, fmt.Errorf("react: task %s offered no tools", env.Task.Name())
 	}
-	a := &agent{s: s, env: env, trial: trial, tools: tools,
-		traj: ReActTrajectory{Protocol: s.protocol, MaxSteps: s.maxSteps, Steps: []ReActStep{}}}
+	a.tools = tools
 	docs := make([]reactToolDoc, len(tools))
 	for i := range tools {
 		t := &tools[i]
@@ -192,10 +212,13 @@ func (s *react) run(ctx context.Context, env Env, inst tasks.Instance, trial int
 		a.specs = append(a.specs, llm.ToolSpec{Name: t.Name, Description: t.Description, Parameters: t.Schema()})
 	}
 	name := "react_" + s.protocol
+	if s.tools == ToolsPython || s.tools == ToolsTaskPython {
+		name = "react_python"
+	}
 	if s.template != "" {
 		name = s.template
 	}
-	prompt, err := render(env, name, reactPromptData{Input: inst.Input, MaxSteps: s.maxSteps, Tools: docs,
+	prompt, err := render(env, name, reactPromptData{Input: inst.Input, MaxSteps: s.maxSteps, Tools: docs, Protocol: s.protocol,
 		LastAttempt: s.lastAttempt, Reflections: s.reflections})
 	if err != nil {
 		return ReActTrajectory{}, err
@@ -228,6 +251,7 @@ func (a *agent) record(ctx context.Context, kind, content string) error {
 // turn asks for one step and carries out its actions; done reports that the
 // trajectory is over.
 func (a *agent) turn(ctx context.Context, step int, last bool) (bool, error) {
+	a.step, a.pyCalls = step, 0
 	req := llm.Request{Messages: a.msgs, Temperature: a.s.temperature, MaxTokens: a.s.maxTokens,
 		Seed: a.env.Seed, Purpose: "react", Call: fmt.Sprintf("t%d/s%d/react", a.trial, step)}
 	if last {

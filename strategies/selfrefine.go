@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/reasonbench/reasonbench/sandbox"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -31,7 +32,18 @@ type selfRefine struct {
 	temperature    *float64
 	maxTokens      int
 	context        string
+	// protocol=pal (selfrefine_pal.go): programs, feedback on the program
+	// that writes the fixed program, executed answers.
+	protocol    string
+	feedbackTmp *float64
+	limits      sandbox.Limits
 }
+
+// Self-Refine protocols.
+const (
+	RefineAnswer = "answer"
+	RefinePAL    = "pal"
+)
 
 // Self-Refine stop tests.
 const (
@@ -48,12 +60,18 @@ var selfRefineParams = []Param{
 	temperatureParam("temperature", 0.7, "sampling temperature of every call"),
 	{Name: "max_tokens", Kind: Int, Default: 0, Min: Bound(0), Doc: "completion token limit per call (0: server default)"},
 	contextParam,
+	{Name: "protocol", Kind: String, Default: RefineAnswer, Allowed: []string{RefineAnswer, RefinePAL}, Late: true,
+		Doc: "answer: the cot/feedback/refine templates above; pal: the Self-Refine GSM8K protocol, a program written by the pal template, one feedback call (pal_feedback) that critiques it and writes the fixed program, every program run in the sandbox and scored by its executed answer"},
+	lateParam(temperatureParam("feedback_temperature", 0.7, "protocol=pal: sampling temperature of the feedback calls (the reference's 0.7; temperature is the first program's)")),
+	lateParam(timeoutParam),
 }
 
 func newSelfRefine(v Values) (Strategy, error) {
+	v = v.WithDefaults(selfRefineParams)
 	s := &selfRefine{iterations: v.Int("iterations"), stop: v.String("stop"), stopPhrase: strings.TrimSpace(v.String("stop_phrase")),
 		scoreThreshold: v.Float("score_threshold"), temperature: v.Temperature("temperature"), maxTokens: v.Int("max_tokens"),
-		context: v.String("context")}
+		context: v.String("context"), protocol: v.String("protocol"), feedbackTmp: v.Temperature("feedback_temperature"),
+		limits: limitsOf(v.Float("timeout"))}
 	if s.stop == StopPhrase && s.stopPhrase == "" {
 		return nil, errors.New("parameter stop_phrase: must not be empty with stop=phrase")
 	}
@@ -62,6 +80,14 @@ func newSelfRefine(v Values) (Strategy, error) {
 
 // CheckTask rejects a context the task does not offer.
 func (s *selfRefine) CheckTask(t tasks.Task) error { return checkContext(t, s.context) }
+
+// NeedsSandbox: protocol=pal runs every program it writes.
+func (s *selfRefine) NeedsSandbox() string {
+	if s.protocol == RefinePAL {
+		return "protocol=pal runs the model's programs to score each attempt"
+	}
+	return ""
+}
 
 // RefineIteration is one answer of the loop and the feedback on it.
 type RefineIteration struct {
@@ -73,6 +99,10 @@ type RefineIteration struct {
 	Feedback  string             `json:"feedback,omitempty"`
 	Score     *float64           `json:"score,omitempty"` // read from the feedback
 	Stop      bool               `json:"stop,omitempty"`  // the feedback stopped the loop
+	// protocol=pal: the program run, and how its run ended.
+	Program string `json:"program,omitempty"`
+	Status  string `json:"status,omitempty"`
+	Error   string `json:"error,omitempty"`
 }
 
 // SelfRefineDetail is what a selfrefine item stores.
@@ -101,6 +131,9 @@ type refinePromptData struct {
 }
 
 func (s *selfRefine) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result, error) {
+	if s.protocol == RefinePAL {
+		return s.solvePAL(ctx, env, inst)
+	}
 	data, err := promptData(env.Task, inst, s.context)
 	if err != nil {
 		return Result{}, err

@@ -112,7 +112,7 @@ func TestSelfRefineStopsOnTheScore(t *testing.T) {
 		}
 	}
 	if _, err := newSelfRefine(Values{"iterations": 4, "stop": StopPhrase, "stop_phrase": " ", "score_threshold": 9.0,
-		"temperature": 0.7, "max_tokens": 0, "context": ""}); err == nil {
+		"temperature": 0.7, "max_tokens": 0, "context": "", "protocol": RefineAnswer, "feedback_temperature": 0.7, "timeout": 5.0}); err == nil {
 		t.Error("empty stop phrase accepted")
 	}
 }
@@ -131,5 +131,118 @@ func TestFeedbackScore(t *testing.T) {
 	}
 	if _, ok := FeedbackScore("No change needed."); ok {
 		t.Error("a score without a number")
+	}
+}
+
+// palRefine runs selfrefine protocol=pal on GSM8K item 0 (gold 18) with a
+// scripted model and the sandbox.
+func palRefine(t *testing.T, l *learner, set map[string]any) (Result, *bwrapExec) {
+	t.Helper()
+	ex := testExec(t)
+	task, inst := gsmInstance(t, 0)
+	env := testEnv(t, l)
+	env.Task, env.Exec = task, ex
+	if set == nil {
+		set = map[string]any{}
+	}
+	set["protocol"] = RefinePAL
+	set["stop_phrase"] = "it is correct"
+	res, err := newStrategy(t, "selfrefine", set).Solve(context.Background(), env, inst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, ex
+}
+
+func TestSelfRefinePALFollowsTheReference(t *testing.T) {
+	const (
+		wrong = "def solution():\n    return 16 - 3 - 4"       // 9
+		crash = "def solution():\n    return 16 / 0"           // ZeroDivisionError
+		right = "def solution():\n    return (16 - 3 - 4) * 2" // 18
+	)
+	l := &learner{
+		actor: []string{fenced(wrong)},
+		feedback: []string{
+			"The eggs are not sold yet.\n" + fenced(crash),
+			"Oops.\ndef solution():\n    return (16 - 3 - 4) * 2", // no fence: split at def solution
+			"Every block follows the question: it is correct.\n" + fenced(right),
+		},
+	}
+	res, ex := palRefine(t, l, map[string]any{"iterations": 5})
+	d := res.Detail.(SelfRefineDetail)
+	if len(d.Iterations) != 4 || d.StoppedBy != "feedback" || res.Accuracy != 1 || res.Output != "Answer: 18" {
+		t.Fatalf("iterations %d, stopped by %s, accuracy %v, output %q", len(d.Iterations), d.StoppedBy, res.Accuracy, res.Output)
+	}
+	// Three feedback calls, shown the program alone, never its run.
+	fb := l.prompts("feedback")
+	if len(fb) != 3 || len(l.prompts("generate")) != 1 || len(l.prompts("refine")) != 0 {
+		t.Fatalf("calls %v", l.n)
+	}
+	if !strings.Contains(fb[0], wrong) || strings.Contains(fb[0], "returned") || !strings.Contains(fb[1], "16 / 0") ||
+		strings.Contains(fb[1], "ZeroDivision") {
+		t.Errorf("feedback prompts:\n%s\n---\n%s", fb[0], fb[1])
+	}
+	st := []string{d.Iterations[0].Status, d.Iterations[1].Status, d.Iterations[2].Status, d.Iterations[3].Status}
+	if !slices.Equal(st, []string{"ok", "exit", "ok", "ok"}) || !strings.Contains(d.Iterations[1].Error, "ZeroDivisionError") {
+		t.Errorf("statuses %v, %q", st, d.Iterations[1].Error)
+	}
+	if d.Iterations[0].Feedback != "The eggs are not sold yet.\nHere it is:" || !d.Iterations[2].Stop || d.Iterations[3].Program != right {
+		t.Errorf("iterations %+v", d.Iterations)
+	}
+	if got := perTrial(res, "after_iteration_", 5); !slices.Equal(got, []float64{0, 0, 1, 1, 1}) {
+		t.Errorf("after_iteration = %v", got)
+	}
+	if got := perTrial(res, "any_by_iteration_", 5); !slices.Equal(got, []float64{0, 0, 1, 1, 1}) {
+		t.Errorf("any_by_iteration = %v", got)
+	}
+	if res.Metrics["exec_failed"] != 0.25 {
+		t.Errorf("exec_failed %v", res.Metrics["exec_failed"])
+	}
+	slices.Sort(ex.sites)
+	if !slices.Equal(ex.sites, []string{"i1/run", "i2/run", "i3/run", "i4/run"}) {
+		t.Errorf("sites %v", ex.sites)
+	}
+	for _, r := range l.reqs {
+		want := map[string]float64{"generate": 0.7, "feedback": 0.7}[r.Purpose]
+		if r.Temperature == nil || *r.Temperature != want {
+			t.Errorf("%s at temperature %v", r.Call, r.Temperature)
+		}
+	}
+}
+
+func TestSelfRefinePALLimitAndBadFeedback(t *testing.T) {
+	const right = "def solution():\n    return 18"
+	// The answer after attempt N is the current program's; any_by is the
+	// reference's "some attempt so far".
+	l := &learner{actor: []string{fenced(right)}, feedback: []string{"Wrong.\n" + fenced("def solution():\n    return 3")}}
+	res, _ := palRefine(t, l, map[string]any{"iterations": 3, "temperature": 0.0, "feedback_temperature": 0.7})
+	if got := perTrial(res, "after_iteration_", 3); !slices.Equal(got, []float64{1, 0, 0}) || res.Accuracy != 0 {
+		t.Errorf("after_iteration = %v", got)
+	}
+	if got := perTrial(res, "any_by_iteration_", 3); !slices.Equal(got, []float64{1, 1, 1}) {
+		t.Errorf("any_by_iteration = %v", got)
+	}
+	if len(l.prompts("feedback")) != 2 || res.Detail.(SelfRefineDetail).StoppedBy != "limit" || *l.reqs[0].Temperature != 0 {
+		t.Errorf("calls %v", l.n)
+	}
+	// A feedback without a program ends the loop; the program stands.
+	l = &learner{actor: []string{fenced(right)}, feedback: []string{"I cannot tell."}}
+	res, _ = palRefine(t, l, nil)
+	if d := res.Detail.(SelfRefineDetail); d.StoppedBy != "no_program" || len(d.Iterations) != 1 || res.Accuracy != 1 {
+		t.Errorf("stopped by %s after %d, accuracy %v", d.StoppedBy, len(d.Iterations), res.Accuracy)
+	}
+}
+
+func TestSplitFeedback(t *testing.T) {
+	for _, c := range []struct{ in, fb, prog string }{
+		{"Bad.\n```python\ndef solution():\n    return 1\n```", "Bad.", "def solution():\n    return 1"},
+		{"# wrong\ndef solution():\n    return 2\n", "# wrong", "def solution():\n    return 2"},
+		{"```text\nx\n```\nthen\n```python\ndef solution(): return 3\n```", "```text\nx\n```\nthen", "def solution(): return 3"},
+		{"no program here", "no program here", ""},
+	} {
+		fb, prog := SplitFeedback(c.in)
+		if fb != c.fb || prog != c.prog {
+			t.Errorf("SplitFeedback(%q) = %q, %q", c.in, fb, prog)
+		}
 	}
 }

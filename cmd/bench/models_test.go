@@ -430,6 +430,8 @@ func TestEveryStrategyOnCompletions(t *testing.T) {
 		"tot_dfs": {"--task", "crosswords", "--set", "max_states=5"},
 		// reflexion_code needs a programming task.
 		"reflexion_code": {"--task", "mbpp"},
+		// pal writes programs for arithmetic: GSM8K.
+		"pal": {"--task", "gsm8k"},
 	}
 	for _, spec := range strategies.Registry() {
 		if spec.Name == "reflexion_code" {

@@ -57,6 +57,8 @@ func (r Responder) Respond(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm
 		out, ok = r.moves.voteChoice(text, rng, params)
 	case strings.Contains(text, markerPropose):
 		out, ok = r.moves.propose(text, rng, params)
+	case strings.Contains(text, markerPAL):
+		out, ok = r.moves.writePAL(text, rng, params)
 	case strings.Contains(text, markerTask):
 		out, ok = r.moves.solve(text, rng, params)
 	}

@@ -105,6 +105,12 @@ func (Responder) Respond(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm.C
 		}
 		return llm.Choice{Content: reading.Value(t, rng, params)}, true
 	}
+	if strings.Contains(first, markerReActPython) {
+		return respondReActPython(p, first, rng, params)
+	}
+	if strings.Contains(text, markerPAL) || strings.Contains(text, markerPALFeedback) {
+		return respondPAL(p, rng, params)
+	}
 	if strings.Contains(first, markerDocstore) {
 		return respondReAct(p, first, rng, params, avoid)
 	}
