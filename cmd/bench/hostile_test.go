@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http/httptest"
 	"os"
@@ -132,7 +133,7 @@ func TestHostileProgramsThroughBenchRun(t *testing.T) {
 		}
 	}
 
-	st, err := openStore(t.Context(), db)
+	st, err := openStore(t.Context(), db, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +210,7 @@ type attack struct {
 // storedRun is a run's items as stored, for comparison.
 func storedRun(t *testing.T, db string, id int64) []string {
 	t.Helper()
-	st, err := openStore(t.Context(), db)
+	st, err := openStore(t.Context(), db, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
