@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -95,13 +94,6 @@ func TestHostileProgramsThroughBenchRun(t *testing.T) {
 		// kill(-1) signals every process it may but itself and the
 		// namespace's init: here none, so it fails.
 		{"os.kill(-1, 9)", "import os\ndef solution():\n    os.kill(-1, 9)\n    return 1", []string{"exit", "crash"}},
-	}
-	// As root the sandbox's process limit (RLIMIT_NPROC) is not enforced,
-	// the kernel exempting uid 0, so a fork bomb runs until the wall limit
-	// and takes tens of seconds to die: too slow for the default test run.
-	if os.Geteuid() == 0 && os.Getenv("REASONBENCH_FORK_BOMB") == "" {
-		t.Log("running as root: the fork bomb is left out (set REASONBENCH_FORK_BOMB=1 to include it)")
-		attacks = slices.DeleteFunc(attacks, func(a attack) bool { return a.name == "fork bomb" })
 	}
 	insts, err := gsm8k.NewTask().Instances()
 	if err != nil {
