@@ -48,13 +48,13 @@ func SampleKeys(detail json.RawMessage) (keys []*string, correct []bool, fromAns
 	return keys, correct, true, true
 }
 
-// VoteCurve computes, for a CoT-SC run, the expected accuracy of its
+// VoteCurve computes, for a CoT-SC or PAL-SC run, the expected accuracy of its
 // majority vote and of best-of-k' at every k' ≤ k over k'-subsets of each
 // item's samples (stats.VoteCurve), with the tokens per item a k'-sample
 // run would have spent: the prompt once plus k'/k of the completions, as
 // one request with n = k' asks. ok is false when the run has no samples.
 func VoteCurve(ctx context.Context, st *store.Store, s report.Row, o stats.CurveOptions) (rows []report.SeriesRow, note string, ok bool, err error) {
-	if s.Strategy != "cotsc" {
+	if s.Strategy != "cotsc" && s.Strategy != "pal" {
 		return nil, "", false, nil // io and cot keep samples too, but do not vote
 	}
 	items, err := st.Items(ctx, s.RunID)

@@ -117,3 +117,16 @@ func TestCompareOnAMetric(t *testing.T) {
 		t.Fatalf("compare --metric colour: exit %d, %s", code, stderr)
 	}
 }
+
+// TestReportByKOfPAL: PAL-SC's vote over executed answers has CoT-SC's
+// curve over k' from one run.
+func TestReportByKOfPAL(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "p.db")
+	if code, _, stderr := cli(t, "run", "--db", db, "--task", "gsm8k", "--strategy", "pal", "--set", "k=4", "--range", "0:3"); code != 0 {
+		t.Fatal(stderr)
+	}
+	code, stdout, stderr := cli(t, "report", "--db", db, "--runs", "1", "--by", "k")
+	if code != 0 || strings.Count(stdout, "\n| ") < 4 {
+		t.Fatalf("report --by k of a pal run: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
