@@ -824,7 +824,7 @@ func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base, judge
 	identify, shared := llm.Identify(seed, p.scope), p.shared
 	if p.calls != CallsByIdentity {
 		seed = ItemSeed(p.cfg.Seed, inst.Index)
-		identify, shared = llm.Anonymous(), nil
+		identify, shared = llm.Anonymous(seed), nil
 	}
 	mws := []llm.Middleware{budget.Gate(), llm.WithExtra(p.cfg.ModelParams), identify,
 		llm.Record(itemRecorder{log: calls, eager: !p.cfg.InProcess()}), p.think}
@@ -857,7 +857,7 @@ func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base, judge
 		}
 		js := llm.Chain(judgeBase, budget.Gate(), identify, llm.Record(itemRecorder{log: calls, eager: !p.cfg.InProcess()}),
 			p.think, llm.Cache(e.Store.ResponseCache(runID), p.cfg.Cache, judgeID))
-		env.Task, judgeErr = jt.WithJudge(ctx, tasks.Judge{Sampler: js, Prompts: p.prompts, Seed: env.Seed})
+		env.Task, judgeErr = jt.WithJudge(ctx, tasks.Judge{Sampler: js, Prompts: p.prompts})
 	}
 	start := time.Now()
 	res, err := p.strategy.Solve(ctx, env, inst)

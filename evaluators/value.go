@@ -61,7 +61,6 @@ type Value struct {
 	Sampler     llm.Sampler
 	N           int      // samples per candidate
 	Temperature *float64 // nil: not sent, the model's default
-	Seed        int64
 	Scores      Scores
 	// Judge extracts the judgement word from one answer.
 	Judge func(output string) string
@@ -137,7 +136,7 @@ func (v *Value) Evaluate(ctx context.Context, site string, cands []Candidate) ([
 		wg.Go(func() {
 			resp, err := v.Sampler.Sample(ctx, llm.Request{
 				Messages: []llm.Message{{Role: "user", Content: j.prompt}}, N: v.N,
-				Temperature: v.Temperature, Seed: v.Seed, Purpose: "value", Call: j.call, Share: v.share(),
+				Temperature: v.Temperature, Purpose: "value", Call: j.call, Share: v.share(),
 			})
 			if err != nil {
 				errs[k] = err

@@ -12,7 +12,6 @@ type Vote struct {
 	Sampler     llm.Sampler
 	N           int
 	Temperature *float64 // nil: not sent, the model's default
-	Seed        int64
 	// Parse reads the chosen candidate (0-based) from one answer.
 	Parse func(output string, n int) (int, bool)
 }
@@ -23,7 +22,7 @@ type Vote struct {
 func (v *Vote) Evaluate(ctx context.Context, site, prompt string, n int) ([]float64, int, error) {
 	resp, err := v.Sampler.Sample(ctx, llm.Request{
 		Messages: []llm.Message{{Role: "user", Content: prompt}}, N: v.N,
-		Temperature: v.Temperature, Seed: v.Seed, Purpose: "vote", Call: joinCall(site, "vote"),
+		Temperature: v.Temperature, Purpose: "vote", Call: joinCall(site, "vote"),
 	})
 	if err != nil {
 		return nil, 0, fmt.Errorf("vote: %w", err)

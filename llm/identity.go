@@ -43,13 +43,15 @@ func Identify(itemSeed, runSeed int64) Middleware {
 	}
 }
 
-// Anonymous drops identities and sharing, so that requests go out and are
-// keyed as they were before calls had identities: runs recorded then
-// resume with the seeds they were started with.
-func Anonymous() Middleware {
+// Anonymous drops identities and sharing and sends every call with the
+// item's seed, so that requests go out and are keyed as they were before
+// calls had identities: runs recorded then resume with the seeds they were
+// started with. (Strategies do not seed requests: Identify or Anonymous
+// does.)
+func Anonymous(itemSeed int64) Middleware {
 	return func(next Sampler) Sampler {
 		return SamplerFunc(func(ctx context.Context, req Request) (Response, error) {
-			req.Call, req.Share = "", ""
+			req.Call, req.Share, req.Seed = "", "", itemSeed
 			return next.Sample(ctx, req)
 		})
 	}

@@ -155,8 +155,8 @@ func TestIdentifySeeds(t *testing.T) {
 
 func TestAnonymousStripsIdentity(t *testing.T) {
 	var seen Request
-	s := Anonymous()(SamplerFunc(func(_ context.Context, req Request) (Response, error) { seen = req; return Response{}, nil }))
-	if _, err := s.Sample(context.Background(), Request{Call: "c", Share: "s", Seed: 9}); err != nil {
+	s := Anonymous(9)(SamplerFunc(func(_ context.Context, req Request) (Response, error) { seen = req; return Response{}, nil }))
+	if _, err := s.Sample(context.Background(), Request{Call: "c", Share: "s"}); err != nil {
 		t.Fatal(err)
 	}
 	if seen.Call != "" || seen.Share != "" || seen.Seed != 9 {

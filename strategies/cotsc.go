@@ -108,7 +108,7 @@ func (s *cotsc) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result
 	}
 	resp, err := env.Sampler.Sample(ctx, llm.Request{
 		Messages: userPrompt(prompt), N: s.k, Temperature: s.temperature, MaxTokens: s.maxTokens,
-		Seed: env.Seed, Purpose: "cotsc", Call: "cotsc",
+		Purpose: "cotsc", Call: "cotsc",
 	})
 	if err != nil {
 		return Result{}, err

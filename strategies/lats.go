@@ -331,7 +331,7 @@ func (s *lats) expand(ctx context.Context, env Env, tb tasks.Toolbox, inst tasks
 		msgs = withNotice(msgs, ProtocolText, "This is the last step: give your final answer now with Finish[answer].")
 	}
 	resp, err := env.Sampler.Sample(ctx, llm.Request{Messages: msgs, N: s.nGenerate, Temperature: s.temperature,
-		MaxTokens: s.react.maxTokens, Stop: []string{"\nObservation"}, Seed: env.Seed, Purpose: "lats_expand",
+		MaxTokens: s.react.maxTokens, Stop: []string{"\nObservation"}, Purpose: "lats_expand",
 		Call: search.Site(ctx) + "/lats_expand"})
 	if err != nil {
 		return nil, err
@@ -410,7 +410,7 @@ func (s *lats) value(ctx context.Context, env Env, inst tasks.Instance, st LATSS
 		return 0, err
 	}
 	resp, err := env.Sampler.Sample(ctx, llm.Request{Messages: userPrompt(prompt), N: s.nEvaluate, Temperature: s.valueTemperature,
-		MaxTokens: s.react.maxTokens, Seed: env.Seed, Purpose: "value", Call: call + "/value"})
+		MaxTokens: s.react.maxTokens, Purpose: "value", Call: call + "/value"})
 	if err != nil {
 		return 0, err
 	}

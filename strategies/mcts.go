@@ -101,9 +101,8 @@ func (s *mctsStrategy) Solve(ctx context.Context, env Env, inst tasks.Instance) 
 	if steps == 0 {
 		steps = space.Steps()
 	}
-	value := &evaluators.Value{Sampler: env.Sampler, N: s.t.nEvaluate, Temperature: s.t.temperature, Seed: env.Seed,
-		Scores: s.t.scores, Judge: space.Judgement, ShareDuplicates: s.t.shareDuplicates}
-	vote := &evaluators.Vote{Sampler: env.Sampler, N: s.t.nEvaluate, Temperature: s.t.temperature, Seed: env.Seed, Parse: space.ParseVote}
+	value := &evaluators.Value{Sampler: env.Sampler, N: s.t.nEvaluate, Temperature: s.t.temperature, Scores: s.t.scores, Judge: space.Judgement, ShareDuplicates: s.t.shareDuplicates}
+	vote := &evaluators.Vote{Sampler: env.Sampler, N: s.t.nEvaluate, Temperature: s.t.temperature, Parse: space.ParseVote}
 	scale := float64(s.t.nEvaluate)
 	if s.t.evaluate == "value" {
 		scale *= s.t.scores["sure"]

@@ -107,7 +107,7 @@ func (s *pal) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result, 
 	}
 	resp, err := env.Sampler.Sample(ctx, llm.Request{
 		Messages: userPrompt(prompt), N: s.k, Temperature: s.temperature, MaxTokens: s.maxTokens,
-		Seed: env.Seed, Purpose: "pal", Call: "pal",
+		Purpose: "pal", Call: "pal",
 	})
 	if err != nil {
 		return Result{}, err

@@ -253,7 +253,7 @@ func (a *agent) record(ctx context.Context, kind, content string) error {
 func (a *agent) turn(ctx context.Context, step int, last bool) (bool, error) {
 	a.step, a.pyCalls = step, 0
 	req := llm.Request{Messages: a.msgs, Temperature: a.s.temperature, MaxTokens: a.s.maxTokens,
-		Seed: a.env.Seed, Purpose: "react", Call: fmt.Sprintf("t%d/s%d/react", a.trial, step)}
+		Purpose: "react", Call: fmt.Sprintf("t%d/s%d/react", a.trial, step)}
 	if last {
 		a.traj.HitLimit = true
 		a.msgs = withNotice(a.msgs, a.s.protocol, a.lastStepNotice())

@@ -176,7 +176,7 @@ func TestReActTextProtocol(t *testing.T) {
 		t.Errorf("step 1: %+v", tr.Steps[0])
 	}
 	for i, req := range sc.reqs {
-		if req.Purpose != "react" || req.Seed != 3 || len(req.Tools) != 0 || !slices.Equal(req.Stop, []string{"\nObservation"}) {
+		if req.Purpose != "react" || req.Call != fmt.Sprintf("t0/s%d/react", i+1) || len(req.Tools) != 0 || !slices.Equal(req.Stop, []string{"\nObservation"}) {
 			t.Errorf("request %d: %+v", i, req)
 		}
 		if len(req.Messages) != 1+2*i {

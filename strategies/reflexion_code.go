@@ -264,7 +264,7 @@ func (r *codeRun) ask(ctx context.Context, system string, turns []string, purpos
 		msgs = append(msgs, llm.Message{Role: role, Content: t})
 	}
 	resp, err := r.env.Sampler.Sample(ctx, llm.Request{Messages: msgs, Temperature: r.s.temperature,
-		MaxTokens: maxTokens, Seed: r.env.Seed, Purpose: purpose, Call: call})
+		MaxTokens: maxTokens, Purpose: purpose, Call: call})
 	if err != nil {
 		return "", err
 	}

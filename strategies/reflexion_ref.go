@@ -277,7 +277,7 @@ func (r *refRun) prompt(scratchpad string) (string, error) {
 // call is its identity: trial, step and kind.
 func (r *refRun) ask(ctx context.Context, prompt, purpose, call string, maxTokens int, stop []string) (string, error) {
 	resp, err := r.env.Sampler.Sample(ctx, llm.Request{Messages: userPrompt(prompt), Temperature: r.s.temperature,
-		MaxTokens: maxTokens, Stop: stop, Seed: r.env.Seed, Purpose: purpose, Call: call})
+		MaxTokens: maxTokens, Stop: stop, Purpose: purpose, Call: call})
 	if err != nil {
 		return "", err
 	}

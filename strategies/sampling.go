@@ -53,7 +53,7 @@ func (s *sampling) Solve(ctx context.Context, env Env, inst tasks.Instance) (Res
 	}
 	resp, err := env.Sampler.Sample(ctx, llm.Request{
 		Messages: userPrompt(prompt), N: s.k, Temperature: s.temperature, MaxTokens: s.maxTokens,
-		Seed: env.Seed, Purpose: s.template, Call: s.template,
+		Purpose: s.template, Call: s.template,
 	})
 	if err != nil {
 		return Result{}, err

@@ -17,8 +17,11 @@ type Env struct {
 	Sampler llm.Sampler // recorded and metered for this item
 	Task    tasks.Task
 	Prompts *prompts.Library
-	Seed    int64  // the run's seed; sent with every request
-	Trace   Tracer // where trees and trajectories go; nil discards them
+	// Seed is the item's seed, for the strategy's own draws (sampled
+	// selection, rollouts, test sampling); requests are seeded by the
+	// engine from their identity (llm.Identify), never from it.
+	Seed  int64
+	Trace Tracer // where trees and trajectories go; nil discards them
 	// Checkpoint lets a multi-trial strategy resume an item mid-way after a
 	// crash; nil keeps nothing.
 	Checkpoint Checkpointer
@@ -181,7 +184,7 @@ type ChatOnly interface {
 // identity (llm.Request.Call).
 func askOne(ctx context.Context, env Env, prompt, purpose, call string, temperature *float64, maxTokens int) (string, error) {
 	resp, err := env.Sampler.Sample(ctx, llm.Request{Messages: userPrompt(prompt), Temperature: temperature,
-		MaxTokens: maxTokens, Seed: env.Seed, Purpose: purpose, Call: call})
+		MaxTokens: maxTokens, Purpose: purpose, Call: call})
 	if err != nil {
 		return "", err
 	}

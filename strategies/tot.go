@@ -117,9 +117,8 @@ func (t *tot) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result, 
 		steps = space.Steps()
 	}
 	cache, share := t.valueCache()
-	value := &evaluators.Value{Sampler: env.Sampler, N: t.nEvaluate, Temperature: t.temperature, Seed: env.Seed,
-		Scores: t.scores, Judge: space.Judgement, Cache: cache, Share: share, ShareDuplicates: t.shareDuplicates}
-	vote := &evaluators.Vote{Sampler: env.Sampler, N: t.nEvaluate, Temperature: t.temperature, Seed: env.Seed, Parse: space.ParseVote}
+	value := &evaluators.Value{Sampler: env.Sampler, N: t.nEvaluate, Temperature: t.temperature, Scores: t.scores, Judge: space.Judgement, Cache: cache, Share: share, ShareDuplicates: t.shareDuplicates}
+	vote := &evaluators.Vote{Sampler: env.Sampler, N: t.nEvaluate, Temperature: t.temperature, Parse: space.ParseVote}
 
 	var (
 		mu     sync.Mutex
@@ -210,7 +209,7 @@ func (t *tot) expand(ctx context.Context, env Env, space tasks.ThoughtSpace, ins
 			return nil, err
 		}
 		resp, err := env.Sampler.Sample(ctx, llm.Request{Messages: userPrompt(prompt), N: t.nGenerate,
-			Temperature: t.temperature, Stop: stop, Seed: env.Seed, Purpose: "sample", Call: search.Site(ctx) + "/sample"})
+			Temperature: t.temperature, Stop: stop, Purpose: "sample", Call: search.Site(ctx) + "/sample"})
 		if err != nil {
 			return nil, err
 		}
@@ -234,7 +233,7 @@ func (t *tot) expand(ctx context.Context, env Env, space tasks.ThoughtSpace, ins
 		return nil, err
 	}
 	resp, err := env.Sampler.Sample(ctx, llm.Request{Messages: userPrompt(prompt), N: t.nGenerate,
-		Temperature: t.temperature, Seed: env.Seed, Purpose: "propose", Call: search.Site(ctx) + "/propose"})
+		Temperature: t.temperature, Purpose: "propose", Call: search.Site(ctx) + "/propose"})
 	if err != nil {
 		return nil, err
 	}

@@ -238,7 +238,7 @@ func (r *dfsRun) candidates(ctx context.Context, state, call string, cache bool)
 		return got, nil
 	}
 	resp, err := r.env.Sampler.Sample(ctx, llm.Request{Messages: userPrompt(prompt), N: r.t.n, Temperature: r.t.temperature,
-		Seed: r.env.Seed, Purpose: "propose", Call: call})
+		Purpose: "propose", Call: call})
 	if err != nil {
 		return nil, err
 	}
@@ -302,7 +302,7 @@ func (r *dfsRun) check(ctx context.Context, state, id string) (Verdicts, error) 
 	for _, j := range jobs {
 		wg.Go(func() {
 			resp, err := r.env.Sampler.Sample(ctx, llm.Request{Messages: userPrompt(j.prompt), Temperature: r.t.temperature,
-				Seed: r.env.Seed, Purpose: "value", Call: j.call})
+				Purpose: "value", Call: j.call})
 			if err != nil {
 				j.err = err
 				return

@@ -96,7 +96,7 @@ func (t *tot) solveReference(ctx context.Context, env Env, inst tasks.Instance) 
 				return Result{}, err
 			}
 			resp, err := env.Sampler.Sample(ctx, llm.Request{Messages: userPrompt(prompt), N: 1,
-				Temperature: t.temperature, MaxTokens: referenceMaxTokens, Seed: env.Seed, Purpose: "propose",
+				Temperature: t.temperature, MaxTokens: referenceMaxTokens, Purpose: "propose",
 				Call: fmt.Sprintf("s%d/f%d/propose", step+1, i)})
 			if err != nil {
 				return Result{}, fmt.Errorf("propose: %w", err)
@@ -207,7 +207,7 @@ func (t *tot) referenceValues(ctx context.Context, env Env, ref tasks.ReferenceT
 	for _, j := range jobs {
 		wg.Go(func() {
 			resp, err := env.Sampler.Sample(ctx, llm.Request{Messages: userPrompt(j.prompt), N: t.nEvaluate,
-				Temperature: t.temperature, MaxTokens: referenceMaxTokens, Seed: env.Seed, Purpose: "value",
+				Temperature: t.temperature, MaxTokens: referenceMaxTokens, Purpose: "value",
 				Call: j.call, Share: share})
 			if err != nil {
 				j.err = err

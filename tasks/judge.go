@@ -13,7 +13,6 @@ import (
 type Judge struct {
 	Sampler llm.Sampler
 	Prompts *prompts.Library
-	Seed    int64
 }
 
 // Judged is implemented by tasks whose scores need a judge model.

@@ -93,7 +93,7 @@ func (jd *judging) score(output string) (float64, bool) {
 	sum := sha256.Sum256([]byte(output))
 	call := "judge/" + hex.EncodeToString(sum[:8])
 	resp, err := jd.j.Sampler.Sample(jd.ctx, llm.Request{Messages: []llm.Message{{Role: "user", Content: prompt + Passage(output)}},
-		N: JudgeSamples, Temperature: llm.Temp(JudgeTemperature), Seed: jd.j.Seed, Purpose: "judge", Call: call})
+		N: JudgeSamples, Temperature: llm.Temp(JudgeTemperature), Purpose: "judge", Call: call})
 	if err != nil {
 		jd.err = fmt.Errorf("judge %s (the judge: --judge-model at --judge-base-url, default the run's): %w", call, err)
 		return 0, false

@@ -41,7 +41,7 @@ func TestJudgeScoresTheMeanOfFiveSamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := &judgeModel{scores: []string{"10", "6", "7", "8", "9"}}
-	judged, failed := NewTask().WithJudge(context.Background(), tasks.Judge{Sampler: m, Prompts: lib, Seed: 4})
+	judged, failed := NewTask().WithJudge(context.Background(), tasks.Judge{Sampler: m, Prompts: lib})
 	inst := tasks.Instance{Input: "One.\nTwo.\nThree.\nFour."}
 	for range 2 { // the same passage twice: judged once
 		sc := judged.Score(inst, "Passage:\nA. One.\n\nB. Two.\n\nC. Three.\n\nD. Four.")
