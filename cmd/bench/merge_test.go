@@ -106,19 +106,19 @@ func dumpDB(t *testing.T, db string) string {
 }
 
 // TestShardsMergeToTheUnshardedRun is the issue's test: CoT-SC and ToT b=5
-// over puzzles 900-930 as 3 shards (the last with --shard auto under a
+// over puzzles 900-915 as 3 shards (the last with --shard auto under a
 // Slurm array's variables), merged, give item for item the outputs and
 // verdicts of the unsharded run and the same report; merging again changes
 // nothing; a shard of another configuration is refused, naming the field.
-// The issue ran the presets' 100 puzzles (900-999); 31 make the same
-// uneven split (11, 10, 10), share ToT's run-wide value draws across
-// shards alike, and cost a third of the time (issue 25: this test was
-// most of `make test`).
+// The issue ran the presets' 100 puzzles (900-999); 16 make the same
+// uneven split (6, 5, 5), share ToT's run-wide value draws across shards
+// alike, and cost a sixth of the time (issue 25: this test was most of
+// `make test`).
 func TestShardsMergeToTheUnshardedRun(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs 31 puzzles four times per strategy")
+		t.Skip("runs 16 puzzles five times per strategy")
 	}
-	const n = 31 // puzzles 900 to 900+n-1
+	const n = 16 // puzzles 900 to 900+n-1
 	dir := t.TempDir()
 	prices := filepath.Join(dir, "prices.json")
 	// Priced, so that every item has a cost the merge must carry.
