@@ -49,12 +49,12 @@ vet:
 	$(GO) vet ./...
 
 # The suite under the race detector. -timeout: each package's test binary
-# gets 20 minutes, not go test's default 10, so a busy machine slows it
-# rather than failing it (the slowest package takes about 2 minutes alone
-# on 2 idle cores). -p: go test runs as many package binaries at once as
-# there are cores, which is right for the race detector's CPU load; set
-# TESTFLAGS to change either. scripts/testprogress prints each package as
-# it finishes, with its slowest test, and a failing package's output.
+# gets 20 minutes, not go test's default 10, so a busy machine slows the
+# slowest packages (bench, cmd/bench) rather than failing them. -p: go test
+# runs as many package binaries at once as there are cores, which suits the
+# race detector's CPU load; set TESTFLAGS to change either.
+# scripts/testprogress prints each package as it finishes, with its slowest
+# test, and a failing package's whole output.
 TESTFLAGS ?= -race -count=1 -timeout 20m
 test: fmt-check vet
 	CGO_ENABLED=1 GO=$(GO) $(GO) run ./scripts/testprogress $(TESTFLAGS) ./...
