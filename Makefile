@@ -48,8 +48,16 @@ fmt-check:
 vet:
 	$(GO) vet ./...
 
+# The suite under the race detector. -timeout: each package's test binary
+# gets 20 minutes, not go test's default 10, so a busy machine slows the
+# slowest packages (bench, cmd/bench) rather than failing them. -p: go test
+# runs as many package binaries at once as there are cores, which suits the
+# race detector's CPU load; set TESTFLAGS to change either.
+# scripts/testprogress prints each package as it finishes, with its slowest
+# test, and a failing package's whole output.
+TESTFLAGS ?= -race -count=1 -timeout 20m
 test: fmt-check vet
-	CGO_ENABLED=1 $(GO) test -race -count=1 ./...
+	CGO_ENABLED=1 GO=$(GO) $(GO) run ./scripts/testprogress $(TESTFLAGS) ./...
 
 # Short fuzzing of the parsers that read model output.
 fuzz:

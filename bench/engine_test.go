@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -107,6 +108,11 @@ func TestRunStoresEveryItemAndCall(t *testing.T) {
 
 func TestHTTPMatchesInProcess(t *testing.T) {
 	ctx := context.Background()
+	type localRun struct {
+		store *store.Store
+		sum   Summary
+	}
+	locals := map[string]localRun{}
 	for _, c := range []struct {
 		strategy string
 		params   map[string]any
@@ -119,11 +125,19 @@ func TestHTTPMatchesInProcess(t *testing.T) {
 	} {
 		cfg := cotConfig(1, "900:910")
 		cfg.Strategy, cfg.Params = c.strategy, c.params
-		localStore := tempStore(t)
-		local, err := (&Engine{Store: localStore}).Run(ctx, cfg)
-		if err != nil {
-			t.Fatal(err)
+		// One in-process run a configuration: the two cot cases differ
+		// only in the server's max_n.
+		key := fmt.Sprint(cfg.Strategy, cfg.Params)
+		lr, ok := locals[key]
+		if !ok {
+			lr.store = tempStore(t)
+			var err error
+			if lr.sum, err = (&Engine{Store: lr.store}).Run(ctx, cfg); err != nil {
+				t.Fatal(err)
+			}
+			locals[key] = lr
 		}
+		localStore, local := lr.store, lr.sum
 		srv, _ := simServer(t, cfg, llm.ServerOptions{MaxN: c.maxN})
 		remoteCfg := cfg
 		remoteCfg.BaseURL = srv.URL + "/v1"

@@ -16,7 +16,11 @@ import (
 )
 
 // identityConfigs is one configuration of every strategy and of each mode
-// that makes calls differently, at temperature 0.7 where it has one.
+// that makes calls differently, at temperature 0.7 where it has one. Each
+// runs six times in TestEverySampleIsASample, so ranges are as small as
+// still run several items at once: 2 to 3 items for the configurations
+// that make hundreds of calls an item (crosswords DFS, LATS, Reflexion
+// with a ReAct actor, ToT sample/vote on HotpotQA), 4 to 6 for the rest.
 func identityConfigs() []struct {
 	name string
 	cfg  Config
@@ -53,22 +57,22 @@ func identityConfigs() []struct {
 		{"tot-bfs-item-cache", mk("game24", "tot", "900:906", map[string]any{"b": 2, "temperature": t07})},
 		{"tot-bfs-sampled-beam-no-cache", mk("game24", "tot", "900:906", map[string]any{"b": 3, "select": "sample", "value_cache": "off", "temperature": t07})},
 		{"tot-dfs", mk("game24", "tot", "900:906", map[string]any{"search": "dfs", "max_steps": 12, "temperature": t07})},
-		{"tot-sample-vote", mk("hotpotqa", "tot", "0:6", map[string]any{"generate": "sample", "evaluate": "vote", "n_generate": 3, "b": 2, "steps": 2, "temperature": t07})},
+		{"tot-sample-vote", mk("hotpotqa", "tot", "0:4", map[string]any{"generate": "sample", "evaluate": "vote", "n_generate": 3, "b": 2, "steps": 2, "temperature": t07})},
 		{"mcts", mk("game24", "mcts", "900:904", map[string]any{"iterations": 6, "temperature": t07})},
-		{"lats", mk("hotpotqa", "lats", "0:4", map[string]any{"iterations": 4, "evaluator": "self", "temperature": t07})},
+		{"lats", mk("hotpotqa", "lats", "0:3", map[string]any{"iterations": 4, "evaluator": "self", "temperature": t07})},
 		{"react-text", mk("hotpotqa", "react", "0:6", map[string]any{"protocol": "text", "temperature": t07})},
 		{"react-json", mk("hotpotqa", "react", "0:6", map[string]any{"protocol": "json", "temperature": t07})},
 		{"react-tools", mk("hotpotqa", "react", "0:6", map[string]any{"protocol": "tools", "temperature": t07})},
 		{"reflexion-none", mk("hotpotqa", "reflexion", "0:6", map[string]any{"reflection": "none", "trials": 3, "temperature": t07})},
 		{"reflexion-last-attempt", mk("hotpotqa", "reflexion", "0:6", map[string]any{"reflection": "last_attempt", "trials": 3, "temperature": t07})},
 		{"reflexion-self", mk("hotpotqa", "reflexion", "0:6", map[string]any{"reflection": "reflexion", "evaluator": "self", "trials": 3, "temperature": t07})},
-		{"reflexion-react-both", mk("hotpotqa", "reflexion", "0:6", map[string]any{"actor": "react", "reflection": "last_attempt_and_reflexion", "trials": 3, "temperature": t07})},
+		{"reflexion-react-both", mk("hotpotqa", "reflexion", "0:3", map[string]any{"actor": "react", "reflection": "last_attempt_and_reflexion", "trials": 3, "temperature": t07})},
 		{"reflexion_ref-cot", mk("hotpotqa", "reflexion_ref", "0:6", map[string]any{"agent": "cot", "trials": 3, "temperature": t07})},
-		{"reflexion_ref-react", mk("hotpotqa", "reflexion_ref", "0:6", map[string]any{"agent": "react", "reflection": "last_attempt_and_reflexion", "trials": 3, "temperature": t07})},
+		{"reflexion_ref-react", mk("hotpotqa", "reflexion_ref", "0:3", map[string]any{"agent": "react", "reflection": "last_attempt_and_reflexion", "trials": 3, "temperature": t07})},
 		{"selfrefine", mk("game24", "selfrefine", "900:906", map[string]any{"iterations": 3, "temperature": t07})},
-		{"tot_dfs-crosswords", mk("crosswords", "tot_dfs", "0:3", map[string]any{"max_states": 20, "temperature": t07})},
-		{"tot_dfs-no-check-cache", mk("crosswords", "tot_dfs", "0:3", map[string]any{"max_states": 20, "check_cache": "off", "temperature": t07})},
-		{"tot_dfs-greedy", mk("crosswords", "tot_dfs", "0:3", map[string]any{"backtrack": false, "greedy_steps": 6, "temperature": t07})},
+		{"tot_dfs-crosswords", mk("crosswords", "tot_dfs", "0:2", map[string]any{"max_states": 20, "temperature": t07})},
+		{"tot_dfs-no-check-cache", mk("crosswords", "tot_dfs", "0:2", map[string]any{"max_states": 20, "check_cache": "off", "temperature": t07})},
+		{"tot_dfs-greedy", mk("crosswords", "tot_dfs", "0:2", map[string]any{"backtrack": false, "greedy_steps": 6, "temperature": t07})},
 		{"creative-tot-vote-judged", withPreset("tot-creative/tot", "0:3")},
 		{"creative-cot-judged", mk("creative", "cot", "0:4", map[string]any{"k": 3, "temperature": t07})},
 		// The programming protocol: its presets (b448a9b) and the current
@@ -131,9 +135,11 @@ func recordOf(t *testing.T, st *store.Store, run int64) runRecord {
 // a fresh run answers nothing from the cache except the draws a method
 // declares shared; two calls with the same text are sent with different
 // seeds unless shared; and the same configuration gives identical items,
-// trees, trajectories and call counts at concurrency 1, 16 and 128, rerun
+// trees, trajectories and call counts at concurrency 1 and 128, rerun
 // into the same database (then from the cache alone), over HTTP with
-// --concurrency auto, and killed half way and resumed.
+// --concurrency auto, and killed half way at concurrency 16 and resumed.
+// (A fresh run at 16 was dropped, issue 25: the killed run's first half
+// is one, and 128 lets more calls overlap.)
 func TestEverySampleIsASample(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range identityConfigs() {
@@ -143,7 +149,7 @@ func TestEverySampleIsASample(t *testing.T) {
 			}
 			var want runRecord
 			var st *store.Store
-			for k, conc := range []int{1, 16, 128} {
+			for k, conc := range []int{1, 128} {
 				st = tempStore(t)
 				cfg := c.cfg
 				cfg.Concurrency = conc

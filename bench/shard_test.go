@@ -69,9 +69,12 @@ func TestParseShard(t *testing.T) {
 }
 
 // TestShardRunsPartition checks that the shards of an experiment hold every
-// (run, item) unit exactly once, near-evenly, whatever the sizes.
+// (run, item) unit exactly once, near-evenly, whatever the sizes: 90 units,
+// in 1 to 97 shards (more shards than units, so some are empty). Its cost
+// is a plan per run and shard, so the shard counts are kept small (issue
+// 25: 250 shards of 210 units took 27 s under -race on a busy machine).
 func TestShardRunsPartition(t *testing.T) {
-	ranges := []string{"900:1000", "0:2", "5:6", "10:17", "900:1000"}
+	ranges := []string{"900:940", "0:2", "5:6", "10:17", "900:940"}
 	var cfgs []Config
 	for _, r := range ranges {
 		c := DefaultConfig()
@@ -86,7 +89,7 @@ func TestShardRunsPartition(t *testing.T) {
 		}
 		units += hi - lo
 	}
-	for _, n := range []int{1, 2, 3, 7, 250} {
+	for _, n := range []int{1, 2, 3, 7, 97} {
 		seen := map[[2]int]int{} // (slot, index) → times
 		loads := make([]int, n)
 		for i := range n {

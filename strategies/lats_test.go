@@ -73,7 +73,9 @@ func (l *fullLog) Step(_ context.Context, _, _ int, kind, content string) error 
 }
 
 // TestLATSOverHTTPMatchesInProcess runs lats on HotpotQA questions with
-// the simulator in process and through the OpenAI-compatible server.
+// the simulator in process and through the OpenAI-compatible server. Four
+// questions a setting (eight took half the package's time, issue 25) still
+// write reflections and find answers.
 func TestLATSOverHTTPMatchesInProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loopback HTTP")
@@ -90,7 +92,7 @@ func TestLATSOverHTTPMatchesInProcess(t *testing.T) {
 	reflections, finds := 0, 0
 	for _, set := range []map[string]any{{"iterations": 8}, {"iterations": 5, "evaluator": "self", "n_evaluate": 2}} {
 		s := newStrategy(t, "lats", set)
-		for _, inst := range insts[:8] {
+		for _, inst := range insts[:4] {
 			run := func(sampler llm.Sampler) (Result, *fullLog) {
 				log := &fullLog{}
 				res, err := s.Solve(context.Background(), Env{Sampler: sampler, Task: hotpotqa.NewTask(), Prompts: lib, Seed: 4, Trace: log}, inst)
@@ -115,6 +117,7 @@ func TestLATSOverHTTPMatchesInProcess(t *testing.T) {
 			}
 		}
 	}
+	t.Logf("%d reflections, %d solved", reflections, finds)
 	if reflections == 0 || finds == 0 {
 		t.Errorf("%d reflections, %d solved: the test exercises nothing", reflections, finds)
 	}

@@ -87,10 +87,10 @@ func TestReplicasOneKilledMidRun(t *testing.T) {
 		code, out, stderr := cli(t, args(db, strings.Join(urls, ","))...)
 		done <- result{code, out, stderr}
 	}()
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(stallLimit)
 	for countItems(t, db) < 10 {
 		if time.Now().After(deadline) {
-			t.Fatal("fewer than 10 items stored in 60s")
+			t.Fatalf("fewer than 10 items stored in %v", stallLimit)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

@@ -3,6 +3,7 @@ package game24
 import (
 	"fmt"
 	"math/big"
+	"strings"
 	"testing"
 
 	"github.com/reasonbench/reasonbench/tasks/game24"
@@ -17,14 +18,19 @@ func TestMoveCacheSameAsComputed(t *testing.T) {
 	for i := range 3 * hotStates {
 		states = append(states, []*big.Rat{big.NewRat(int64(i%13+1), 1), big.NewRat(int64(i/13+1), 1), big.NewRat(24, 1)})
 	}
-	want := func(s []*big.Rat) string { return optionsText((*moveCache)(nil).options(s)) }
+	// Each state's options computed without the cache, once: the rounds
+	// below compare the cache's answers with them.
+	want := make([]string, len(states))
+	for i, s := range states {
+		want[i] = optionsText((*moveCache)(nil).options(s))
+	}
 	for round := range 2 { // the second round finds every state cold again
 		for i, s := range states {
-			if got, w := optionsText(c.options(s)), want(s); got != w {
+			if got, w := optionsText(c.options(s)), want[i]; got != w {
 				t.Fatalf("round %d state %d: cached %s, computed %s", round, i, got, w)
 			}
 		}
-		if got, w := optionsText(c.options(states[len(states)-1])), want(states[len(states)-1]); got != w {
+		if got, w := optionsText(c.options(states[len(states)-1])), want[len(states)-1]; got != w {
 			t.Fatalf("hot state: cached %s, computed %s", got, w)
 		}
 	}
@@ -34,13 +40,14 @@ func TestMoveCacheSameAsComputed(t *testing.T) {
 }
 
 func optionsText(o options) string {
-	s := fmt.Sprint(len(o.all), len(o.good), ":")
+	var s strings.Builder
+	fmt.Fprint(&s, len(o.all), len(o.good), ":")
 	for _, m := range o.all {
-		s += fmt.Sprintf(" %s%c%s", m.A.RatString(), m.Op, m.B.RatString())
+		fmt.Fprintf(&s, " %s%c%s", m.A.RatString(), m.Op, m.B.RatString())
 	}
-	s += " |"
+	s.WriteString(" |")
 	for _, m := range o.good {
-		s += fmt.Sprintf(" %s%c%s=%s", m.A.RatString(), m.Op, m.B.RatString(), game24.FormatState(m.Left))
+		fmt.Fprintf(&s, " %s%c%s=%s", m.A.RatString(), m.Op, m.B.RatString(), game24.FormatState(m.Left))
 	}
-	return s
+	return s.String()
 }
