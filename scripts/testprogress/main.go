@@ -88,10 +88,12 @@ type printer struct {
 	pkgs           map[string]*pkgState
 	passed, failed int
 	skipped        int
+	// tests counts test results (subtests included) by action.
+	tests map[string]int
 }
 
 func newPrinter(w io.Writer, start time.Time) *printer {
-	return &printer{w: w, start: start, pkgs: map[string]*pkgState{}}
+	return &printer{w: w, start: start, pkgs: map[string]*pkgState{}, tests: map[string]int{}}
 }
 
 func (p *printer) state(pkg string) *pkgState {
@@ -136,6 +138,9 @@ func (p *printer) handle(e event) {
 	case e.Action == "output":
 		s.output.WriteString(e.Output)
 	case e.Test != "":
+		if e.Action == "pass" || e.Action == "fail" || e.Action == "skip" {
+			p.tests[e.Action]++
+		}
 		if (e.Action == "pass" || e.Action == "fail") && !strings.Contains(e.Test, "/") && e.Elapsed > s.slowestSecs {
 			s.slowest, s.slowestSecs = e.Test, e.Elapsed
 		}
@@ -174,6 +179,8 @@ func (p *printer) summary() {
 		}
 	}
 	fmt.Fprintf(p.w, "%7s %d packages passed, %d failed, %d without tests\n", since(p.start), p.passed, p.failed, p.skipped)
+	// The closing line, in the plain form CI logs are read for.
+	fmt.Fprintf(p.w, "tests: %d passed, %d failed, %d skipped\n", p.tests["pass"], p.tests["fail"], p.tests["skip"])
 }
 
 func since(t time.Time) string {

@@ -29,7 +29,7 @@ func TestPrinter(t *testing.T) {
 {"Action":"skip","Package":"m/none","Elapsed":0}
 `,
 			want: []string{"ok   m/fast 0.2s", "ok   m/slow 11.2s  (slowest TestBig 9.5s)", "?    m/none [no test files]",
-				"2 packages passed, 0 failed, 1 without tests"},
+				"2 packages passed, 0 failed, 1 without tests", "tests: 4 passed, 0 failed, 0 skipped"},
 			not: []string{"=== RUN", "slowest TestA"},
 		},
 		{
@@ -44,7 +44,7 @@ func TestPrinter(t *testing.T) {
 not json: printed as it is
 `,
 			want: []string{"x_test.go:9: got 1, want 2", "FAIL m/bad 0.6s", "broken/a.go:3:1: syntax error", "[build failed]",
-				"FAIL m/broken", "not json: printed as it is", "0 packages passed, 2 failed"},
+				"FAIL m/broken", "not json: printed as it is", "0 packages passed, 2 failed", "tests: 0 passed, 1 failed, 0 skipped"},
 			failed: 2,
 		},
 		{
