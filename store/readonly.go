@@ -37,14 +37,10 @@ func exists(path string) error {
 // current schema, but fails with ErrNoDatabase instead of creating it.
 // A SQLite file that is not a reasonbench database is refused unchanged.
 func OpenExisting(ctx context.Context, path string) (*Store, error) {
-	if err := exists(path); err != nil {
-		return nil, err
-	}
-	db, version, err := openRO(ctx, path)
+	version, err := existingVersion(ctx, path)
 	if err != nil {
 		return nil, err
 	}
-	db.Close()
 	if version == 0 {
 		return nil, fmt.Errorf("open %s: not a reasonbench database; pass another --db", path)
 	}
@@ -91,18 +87,28 @@ func OpenReadOnly(ctx context.Context, path string) (*Store, error) {
 // it can be written (as every build has done), and otherwise refused with
 // what to do.
 func OpenForReading(ctx context.Context, path string) (*Store, error) {
-	if err := exists(path); err != nil {
-		return nil, err
-	}
-	db, version, err := openRO(ctx, path)
+	version, err := existingVersion(ctx, path)
 	if err != nil {
 		return nil, err
 	}
-	db.Close()
 	if version > 0 && version < len(migrations) && writable(path) {
 		return Open(ctx, path)
 	}
 	return OpenReadOnly(ctx, path)
+}
+
+// existingVersion is the schema version of the existing database at path,
+// read without writing it (0: not a reasonbench database).
+func existingVersion(ctx context.Context, path string) (int, error) {
+	if err := exists(path); err != nil {
+		return 0, err
+	}
+	db, version, err := openRO(ctx, path)
+	if err != nil {
+		return 0, err
+	}
+	db.Close()
+	return version, nil
 }
 
 // openRO opens path with SQLite's read-only mode, immutable where the

@@ -100,17 +100,7 @@ func TestExperimentNameWithSlash(t *testing.T) {
 		t.Fatal(err)
 	}
 	st.Close()
-	ro, err := store.OpenReadOnly(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ro.Close()
-	h, err := New(ro)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
+	srv := serveReadOnly(t, path)
 	code, body := get(t, srv.URL+"/")
 	if code != 200 || !strings.Contains(body, `href="/experiments/tot/game24"`) {
 		t.Fatalf("runs page: %d, no link to the experiment", code)
@@ -118,4 +108,22 @@ func TestExperimentNameWithSlash(t *testing.T) {
 	if code, body := get(t, srv.URL+"/experiments/tot/game24"); code != 200 || !strings.Contains(body, "tot/game24") {
 		t.Fatalf("experiment page: %d %.200s", code, body)
 	}
+}
+
+// serveReadOnly serves the database at path, opened read-only, for the
+// test's duration.
+func serveReadOnly(t *testing.T, path string) *httptest.Server {
+	t.Helper()
+	ro, err := store.OpenReadOnly(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ro.Close() })
+	h, err := New(ro)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv
 }

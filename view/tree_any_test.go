@@ -2,7 +2,6 @@ package view
 
 import (
 	"context"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -47,17 +46,7 @@ func TestAnyStoredTreeIsDrawn(t *testing.T) {
 		items = append(items, item{sum.RunID, atoiStart(r.rng)})
 	}
 	st.Close()
-	ro, err := store.OpenReadOnly(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ro.Close()
-	h, err := New(ro)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
+	srv := serveReadOnly(t, path)
 	for i, it := range items {
 		code, body := get(t, srv.URL+"/runs/"+formatInt(it.run)+"/items/"+formatInt(int64(it.idx)))
 		if code != 200 || !strings.Contains(body, "<h2>Tree") || !strings.Contains(body, `class="tree"`) {

@@ -3,13 +3,13 @@ package hotpotqa
 import (
 	"context"
 	"encoding/json"
+	"github.com/reasonbench/reasonbench/llm/sim/simtest"
 	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
@@ -597,32 +597,8 @@ func FuzzSimRespond(f *testing.F) {
 			for _, q := range []sim.Prompt{p, {Messages: p.Messages[:1]}} {
 				c1, ok1 := Responder{}.Respond(q, rand.New(rand.NewPCG(seed, 1)), params)
 				c2, ok2 := Responder{}.Respond(q, rand.New(rand.NewPCG(seed, 1)), params)
-				checkSimChoice(t, c1, ok1, c2, ok2)
+				simtest.CheckChoice(t, c1, ok1, c2, ok2)
 			}
 		}
 	})
-}
-
-// checkSimChoice holds a responder's answers to the properties every answer
-// has: the same seed gives the same answer, and an answer given is valid
-// UTF-8, says something (text or a tool call) and names tools sensibly.
-func checkSimChoice(t *testing.T, c1 llm.Choice, ok1 bool, c2 llm.Choice, ok2 bool) {
-	t.Helper()
-	if ok1 != ok2 || !reflect.DeepEqual(c1, c2) {
-		t.Fatalf("the same prompt and seed answered twice differently:\n%+v (%v)\n%+v (%v)", c1, ok1, c2, ok2)
-	}
-	if !ok1 {
-		return
-	}
-	if !utf8.ValidString(c1.Content) {
-		t.Fatalf("answer is not valid UTF-8: %q", c1.Content)
-	}
-	if strings.TrimSpace(c1.Content) == "" && len(c1.ToolCalls) == 0 {
-		t.Fatalf("an answer with neither text nor a tool call: %+v", c1)
-	}
-	for _, tc := range c1.ToolCalls {
-		if tc.Name == "" || !json.Valid([]byte(tc.Arguments)) {
-			t.Fatalf("a tool call without a name or with arguments that are not JSON: %+v", tc)
-		}
-	}
 }
