@@ -1,6 +1,9 @@
-// Package strategies holds the reasoning strategies (IO, CoT, CoT-SC, ToT,
-// ReAct, Reflexion, Self-Refine), each a small type implementing Strategy and
-// listed with its typed parameters in registry.go.
+// Package strategies holds the reasoning strategies, each a small type
+// implementing Strategy and listed with its typed parameters in
+// registry.go: IO, CoT, CoT-SC, ToT (BFS/DFS, and the reference protocol),
+// ToT's crosswords DFS, MCTS, ReAct, Reflexion (the harness's, the
+// reference HotpotQA agents', the reference programming protocol's), LATS,
+// Self-Refine and program-aided reasoning (PAL).
 package strategies
 
 import (
