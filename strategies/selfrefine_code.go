@@ -145,8 +145,8 @@ type codeAttempt struct {
 // CodeExample is one docstring example: a call and the expected value, as
 // Python source.
 type CodeExample struct {
-	Call     string // "add(1, 2)"
-	Expected string // "3"
+	Call     string `json:"call"`     // "add(1, 2)"
+	Expected string `json:"expected"` // "3"
 }
 
 // maxExamples bounds the examples run per attempt.
