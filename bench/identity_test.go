@@ -88,6 +88,7 @@ func identityConfigs() []struct {
 			cfg.Params["temperature"] = t07
 			return cfg
 		}()},
+		{"selfrefine-humaneval-code", codePreset("selfrefine-humaneval/code", "0:3", map[string]any{"temperature": t07})},
 	}
 }
 
