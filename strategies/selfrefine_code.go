@@ -237,6 +237,9 @@ func runExamples(ctx context.Context, env Env, inst tasks.Instance, site string,
 	if secs < 1 {
 		secs = 1
 	}
+	if examples == nil {
+		examples = []CodeExample{} // a list to the driver, not null
+	}
 	args, _ := json.Marshal(map[string]any{"examples": examples, "timeout": secs})
 	mark := exampleMarker(env.Seed, inst.Key, site)
 	// Every example may take its alarm, the definition one more.

@@ -50,8 +50,12 @@ type srOutcome struct {
 // answering each call by its identity.
 func runSRCode(t *testing.T, params map[string]any, answers map[string]string) srOutcome {
 	t.Helper()
+	return runSRCodeOn(t, code.NewHumanEval(), params, answers)
+}
+
+func runSRCodeOn(t *testing.T, he tasks.Task, params map[string]any, answers map[string]string) srOutcome {
+	t.Helper()
 	ex := srSandbox(t)
-	he := code.NewHumanEval()
 	bound, failed := he.(tasks.Executed).WithExecutor(context.Background(), ex)
 	insts, err := bound.Instances()
 	if err != nil {
@@ -181,6 +185,25 @@ func TestSelfRefineCodeHostileReplies(t *testing.T) {
 				t.Fatalf("result %+v", o.res)
 			}
 		})
+	}
+}
+
+// TestSelfRefineCodeWithoutExamples: MBPP's prompts show none; the run
+// tells whether the function was defined without an error.
+func TestSelfRefineCodeWithoutExamples(t *testing.T) {
+	const cube = "def volume_cube(l: int) -> int:\n    return l ** 3\n"
+	o := runSRCodeOn(t, code.NewMBPP(), nil, map[string]string{
+		"i1/generate": fenced("import nosuchmodule\n" + cube), "i1/feedback": "The import fails.",
+		"i2/refine": fenced(cube), "i2/feedback": "No change needed.",
+	})
+	if fb := o.prompt(t, "i1/feedback"); !strings.Contains(fb, "The docstring shows no examples to run. The program did not run to the end: ModuleNotFoundError") {
+		t.Errorf("first feedback prompt:\n%s", fb)
+	}
+	if fb := o.prompt(t, "i2/feedback"); !strings.Contains(fb, "The docstring shows no examples to run. The function was defined without an error.") {
+		t.Errorf("second feedback prompt:\n%s", fb)
+	}
+	if o.res.Accuracy != 1 || o.res.Metrics["examples"] != 0 || o.res.Metrics["examples_pass"] != 1 || o.res.Metrics["after_iteration_1"] != 0 {
+		t.Errorf("result %v %v", o.res.Accuracy, o.res.Metrics)
 	}
 }
 
