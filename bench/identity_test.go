@@ -88,6 +88,10 @@ func identityConfigs() []struct {
 			cfg.Params["temperature"] = t07
 			return cfg
 		}()},
+		// A stop phrase the simulated critic never writes: its functions
+		// mostly pass their examples at once, and every refine call
+		// identity should be drawn.
+		{"selfrefine-humaneval-code", codePreset("selfrefine-humaneval/code", "0:3", map[string]any{"iterations": 3, "stop_phrase": "refinement over", "temperature": t07})},
 	}
 }
 

@@ -38,6 +38,7 @@ func New(p sim.Params) (*sim.Model, error) {
 		crosswords.Responder{},
 		creative.Responder{},
 		code.ReflexionResponder{}, // before the coder: its prompts are the more specific
+		code.SelfRefineResponder{},
 		code.Responder{},
 	)
 }

@@ -43,6 +43,7 @@ type selfRefine struct {
 const (
 	RefineAnswer = "answer"
 	RefinePAL    = "pal"
+	RefineCode   = "code"
 )
 
 // Self-Refine stop tests.
@@ -60,10 +61,10 @@ var selfRefineParams = []Param{
 	temperatureParam("temperature", 0.7, "sampling temperature of every call"),
 	{Name: "max_tokens", Kind: Int, Default: 0, Min: Bound(0), Doc: "completion token limit per call (0: server default)"},
 	contextParam,
-	{Name: "protocol", Kind: String, Default: RefineAnswer, Allowed: []string{RefineAnswer, RefinePAL}, Late: true,
-		Doc: "answer: the cot/feedback/refine templates above; pal: the Self-Refine GSM8K protocol, a program written by the pal template, one feedback call (pal_feedback) that critiques it and writes the fixed program, every program run in the sandbox and scored by its executed answer"},
+	{Name: "protocol", Kind: String, Default: RefineAnswer, Allowed: []string{RefineAnswer, RefinePAL, RefineCode}, Late: true,
+		Doc: "answer: the cot/feedback/refine templates above; pal: the Self-Refine GSM8K protocol, a program written by the pal template, one feedback call (pal_feedback) that critiques it and writes the fixed program, every program run in the sandbox and scored by its executed answer; code: programming tasks, each function run on the docstring's visible examples in the sandbox, the results shown to the feedback (selfrefine_code_feedback) and refine (selfrefine_code_refine) calls, the last function scored by the hidden tests"},
 	lateParam(temperatureParam("feedback_temperature", 0.7, "protocol=pal: sampling temperature of the feedback calls (the reference's 0.7; temperature is the first program's)")),
-	lateParam(timeoutParam),
+	lateParam(timeoutParam), // protocol=code: per example, and for defining the function
 }
 
 func newSelfRefine(v Values) (Strategy, error) {
@@ -78,13 +79,23 @@ func newSelfRefine(v Values) (Strategy, error) {
 	return s, nil
 }
 
-// CheckTask rejects a context the task does not offer.
-func (s *selfRefine) CheckTask(t tasks.Task) error { return checkContext(t, s.context) }
+// CheckTask rejects a context the task does not offer, and protocol=code
+// on a task that is not a programming task.
+func (s *selfRefine) CheckTask(t tasks.Task) error {
+	if _, ok := t.(tasks.Coding); s.protocol == RefineCode && !ok {
+		return fmt.Errorf("selfrefine protocol=code needs a programming task (humaneval, mbpp, a code file task), not %s", t.Name())
+	}
+	return checkContext(t, s.context)
+}
 
-// NeedsSandbox: protocol=pal runs every program it writes.
+// NeedsSandbox: protocol=pal runs every program it writes, protocol=code
+// every function on its examples.
 func (s *selfRefine) NeedsSandbox() string {
-	if s.protocol == RefinePAL {
+	switch s.protocol {
+	case RefinePAL:
 		return "protocol=pal runs the model's programs to score each attempt"
+	case RefineCode:
+		return "protocol=code runs the model's functions on the docstring's examples for the feedback"
 	}
 	return ""
 }
@@ -99,10 +110,13 @@ type RefineIteration struct {
 	Feedback  string             `json:"feedback,omitempty"`
 	Score     *float64           `json:"score,omitempty"` // read from the feedback
 	Stop      bool               `json:"stop,omitempty"`  // the feedback stopped the loop
-	// protocol=pal: the program run, and how its run ended.
-	Program string `json:"program,omitempty"`
-	Status  string `json:"status,omitempty"`
-	Error   string `json:"error,omitempty"`
+	// protocol=pal: the program run, and how its run ended; protocol=code:
+	// the function, how its examples' run ended, and the example results
+	// the feedback was shown.
+	Program  string `json:"program,omitempty"`
+	Status   string `json:"status,omitempty"`
+	Error    string `json:"error,omitempty"`
+	Examples string `json:"examples,omitempty"`
 }
 
 // SelfRefineDetail is what a selfrefine item stores.
@@ -131,8 +145,11 @@ type refinePromptData struct {
 }
 
 func (s *selfRefine) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result, error) {
-	if s.protocol == RefinePAL {
+	switch s.protocol {
+	case RefinePAL:
 		return s.solvePAL(ctx, env, inst)
+	case RefineCode:
+		return s.solveCode(ctx, env, inst)
 	}
 	data, err := promptData(env.Task, inst, s.context)
 	if err != nil {
