@@ -55,7 +55,6 @@ func Registry() []Spec {
 			Templates: fixedTemplates("pal"), Probe: Probe{Task: "gsm8k", Range: "0:5", Params: map[string]any{"k": 3, "temperature": 0.7}}},
 		{Name: "selfrefine", Doc: "Self-Refine: answer, self-feedback, refine with the history, until the feedback says no change is needed", Params: selfRefineParams, New: newSelfRefine, Shares: "nothing: every iteration's answer and feedback are new draws",
 			Templates: selfRefineTemplates, Probe: Probe{Task: "game24", Range: "900:906", Params: map[string]any{"iterations": 3, "temperature": 0.7}}},
-		{Name: "echo", Doc: "throw-away: one call, answers the input", Params: []Param{temperatureParam("temperature", 0.7, "sampling temperature")}, New: newEcho, Shares: "nothing", Templates: fixedTemplates("echo"), Probe: Probe{Task: "game24", Range: "900:903", Params: map[string]any{"temperature": 0.7}}},
 	}
 }
 
