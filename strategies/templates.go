@@ -66,17 +66,18 @@ func reflexionRefTemplates(v Values) []string {
 		out = append(out, t.reflect, t.reflectExamples)
 	}
 	if s.agent == RefAgentReAct {
-		out = append(out, "ref_react_invalid", "ref_truncated")
+		out = append(out, "ref_react_invalid")
 	}
+	// ref_truncated is optional: without it the marker is "[truncated]".
 	switch s.reflection {
 	case ReflectLastAttempt:
-		out = append(out, "ref_last_trial_header", "ref_truncated")
+		out = append(out, "ref_last_trial_header")
 	case ReflectReflexion:
 		out = append(out, "ref_reflection_header")
 	case ReflectLastAttemptAndReflexion:
-		out = append(out, "ref_last_trial_header", "ref_truncated", "ref_reflection_after_last_trial_header")
+		out = append(out, "ref_last_trial_header", "ref_reflection_after_last_trial_header")
 	}
-	return dedupe(out)
+	return out
 }
 
 func reflexionCodeTemplates(v Values) []string {
@@ -110,16 +111,4 @@ func selfRefineTemplates(v Values) []string {
 		return []string{"pal", "pal_feedback"}
 	}
 	return []string{"cot", "feedback", "refine"}
-}
-
-func dedupe(names []string) []string {
-	seen := map[string]bool{}
-	out := names[:0:0]
-	for _, n := range names {
-		if !seen[n] {
-			seen[n] = true
-			out = append(out, n)
-		}
-	}
-	return out
 }
