@@ -212,6 +212,24 @@ func checkNew(p *plan) error {
 	if o, ok := p.strategy.(strategies.Ordered); ok && p.cfg.Shard != nil && o.InOrder() != "" {
 		return fmt.Errorf("--shard: %s, so each item depends on the items before it, which another shard solves; run it unsharded", o.InOrder())
 	}
+	return checkTemplates(p)
+}
+
+// checkTemplates refuses a run whose task lacks a template its strategy
+// declares (Spec.Templates), resolved as rendering resolves it, so a
+// missing one is not found item by item after the run is stored.
+func checkTemplates(p *plan) error {
+	spec, err := strategies.Lookup(p.cfg.Strategy)
+	if err != nil || spec.Templates == nil {
+		return err
+	}
+	for _, name := range spec.Templates(p.params) {
+		full := tasks.TemplateName(p.prompts, p.task, name)
+		if _, ok := p.prompts.Text(full); !ok {
+			return fmt.Errorf("strategy %s on task %s needs template %s (prompts/%s.txt or --prompts DIR)",
+				spec.Name, p.task.Name(), full, full)
+		}
+	}
 	return nil
 }
 

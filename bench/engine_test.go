@@ -443,3 +443,70 @@ func TestPaidCallsStoredAsTheyArrive(t *testing.T) {
 	cancel()
 	<-done
 }
+
+// A strategy's declared template the task lacks is refused before the run
+// is stored, resolved as rendering resolves it (bundled templates, then a
+// --prompts folder over them); supplying it in the folder lets it run.
+func TestMissingTemplateRefusedBeforeTheRun(t *testing.T) {
+	ctx := context.Background()
+	mk := func(task, strategy string, params map[string]any) Config {
+		cfg := DefaultConfig()
+		cfg.Task, cfg.Strategy, cfg.Range, cfg.Params = task, strategy, "0:2", params
+		return cfg
+	}
+	// withPrompts adds a --prompts folder holding creative/NAME.txt for
+	// each name.
+	withPrompts := func(cfg Config, names ...string) Config {
+		cfg.PromptDir = t.TempDir()
+		if err := os.MkdirAll(filepath.Join(cfg.PromptDir, "creative"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range names {
+			if err := os.WriteFile(filepath.Join(cfg.PromptDir, "creative", name+".txt"), []byte("{{.Input}}\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return cfg
+	}
+	for _, c := range []struct {
+		name string
+		cfg  Config
+		want string // "" for a configuration that passes
+	}{
+		{"selfrefine-crosswords", mk("crosswords", "selfrefine", nil),
+			"strategy selfrefine on task crosswords needs template crosswords/feedback (prompts/crosswords/feedback.txt or --prompts DIR)"},
+		{"reflexion-creative", mk("creative", "reflexion", nil), "needs template creative/reflexion_cot"},
+		{"reflexion-creative-prompts", withPrompts(mk("creative", "reflexion", nil), "reflexion_cot", "reflect"), ""},
+		{"reflexion-creative-self", withPrompts(mk("creative", "reflexion", map[string]any{"evaluator": "self"}), "reflexion_cot", "reflect"),
+			"needs template creative/self_eval"},
+		{"reflexion-creative-no-reflect", withPrompts(mk("creative", "reflexion", nil), "reflexion_cot"), "needs template creative/reflect"},
+		// A mode that renders fewer templates asks for fewer: one trial
+		// writes no reflection.
+		{"reflexion-creative-one-trial", withPrompts(mk("creative", "reflexion", map[string]any{"trials": 1}), "reflexion_cot"), ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := Check(c.cfg)
+			if c.want == "" {
+				if err != nil {
+					t.Fatalf("Check: %v", err)
+				}
+				return
+			}
+			var ce ConfigError
+			if err == nil || !errors.As(err, &ce) || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("Check: %v, want a ConfigError containing %q", err, c.want)
+			}
+			st := tempStore(t)
+			if _, err := (&Engine{Store: st, Backend: failing{}}).Run(ctx, c.cfg); err == nil || !errors.As(err, &ce) || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("Run: %v, want a ConfigError containing %q", err, c.want)
+			}
+			runs, err := st.Runs(ctx, store.RunFilter{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(runs) != 0 {
+				t.Errorf("the refused run was stored: %+v", runs[0])
+			}
+		})
+	}
+}

@@ -15,16 +15,35 @@ import (
 	"github.com/reasonbench/reasonbench/strategies"
 )
 
-// identityConfigs is one configuration of every strategy and of each mode
-// that makes calls differently, at temperature 0.7 where it has one. Each
-// runs six times in TestEverySampleIsASample, so ranges are as small as
-// still run several items at once: 2 to 3 items for the configurations
+// identityConfigs is every registry strategy's Probe (its main mode, named
+// by the strategy) and the extra configurations here, one for each other
+// mode that makes calls differently, at temperature 0.7 where it has one.
+// Each runs six times in TestEverySampleIsASample, so ranges are as small
+// as still run several items at once: 2 to 3 items for the configurations
 // that make hundreds of calls an item (crosswords DFS, LATS, Reflexion
 // with a ReAct actor, ToT sample/vote on HotpotQA), 4 to 6 for the rest.
-func identityConfigs() []struct {
+func identityConfigs() []identityConfig {
+	var out []identityConfig
+	for _, s := range strategies.Registry() {
+		out = append(out, identityConfig{s.Name, probeConfig(s)})
+	}
+	return append(out, extraIdentityConfigs()...)
+}
+
+type identityConfig struct {
 	name string
 	cfg  Config
-} {
+}
+
+// probeConfig is the run of a strategy's registry Probe.
+func probeConfig(s strategies.Spec) Config {
+	cfg := DefaultConfig()
+	cfg.Task, cfg.Strategy, cfg.Range, cfg.Params = s.Probe.Task, s.Name, s.Probe.Range, maps.Clone(s.Probe.Params)
+	return cfg
+}
+
+// extraIdentityConfigs are the modes beyond the registry probes.
+func extraIdentityConfigs() []identityConfig {
 	mk := func(task, strategy, rng string, params map[string]any) Config {
 		cfg := DefaultConfig()
 		cfg.Task, cfg.Strategy, cfg.Range, cfg.Params = task, strategy, rng, params
@@ -46,41 +65,26 @@ func identityConfigs() []struct {
 	}
 	tot5, _ := ApplyPreset(DefaultConfig(), "tot-game24/tot-b5")
 	tot5.Range = "900:906"
-	return []struct {
-		name string
-		cfg  Config
-	}{
-		{"io", mk("game24", "io", "900:906", map[string]any{"k": 3, "temperature": t07})},
-		{"cot", mk("game24", "cot", "900:906", map[string]any{"k": 3, "temperature": t07})},
-		{"cotsc", mk("game24", "cotsc", "900:906", map[string]any{"k": 5, "temperature": t07})},
+	return []identityConfig{
 		{"tot-b5-preset", tot5},
-		{"tot-bfs-item-cache", mk("game24", "tot", "900:906", map[string]any{"b": 2, "temperature": t07})},
 		{"tot-bfs-sampled-beam-no-cache", mk("game24", "tot", "900:906", map[string]any{"b": 3, "select": "sample", "value_cache": "off", "temperature": t07})},
 		{"tot-dfs", mk("game24", "tot", "900:906", map[string]any{"search": "dfs", "max_steps": 12, "temperature": t07})},
 		{"tot-sample-vote", mk("hotpotqa", "tot", "0:4", map[string]any{"generate": "sample", "evaluate": "vote", "n_generate": 3, "b": 2, "steps": 2, "temperature": t07})},
-		{"mcts", mk("game24", "mcts", "900:904", map[string]any{"iterations": 6, "temperature": t07})},
-		{"lats", mk("hotpotqa", "lats", "0:3", map[string]any{"iterations": 4, "evaluator": "self", "temperature": t07})},
-		{"react-text", mk("hotpotqa", "react", "0:6", map[string]any{"protocol": "text", "temperature": t07})},
 		{"react-json", mk("hotpotqa", "react", "0:6", map[string]any{"protocol": "json", "temperature": t07})},
 		{"react-tools", mk("hotpotqa", "react", "0:6", map[string]any{"protocol": "tools", "temperature": t07})},
 		{"reflexion-none", mk("hotpotqa", "reflexion", "0:6", map[string]any{"reflection": "none", "trials": 3, "temperature": t07})},
 		{"reflexion-last-attempt", mk("hotpotqa", "reflexion", "0:6", map[string]any{"reflection": "last_attempt", "trials": 3, "temperature": t07})},
-		{"reflexion-self", mk("hotpotqa", "reflexion", "0:6", map[string]any{"reflection": "reflexion", "evaluator": "self", "trials": 3, "temperature": t07})},
 		{"reflexion-react-both", mk("hotpotqa", "reflexion", "0:3", map[string]any{"actor": "react", "reflection": "last_attempt_and_reflexion", "trials": 3, "temperature": t07})},
-		{"reflexion_ref-cot", mk("hotpotqa", "reflexion_ref", "0:6", map[string]any{"agent": "cot", "trials": 3, "temperature": t07})},
 		{"reflexion_ref-react", mk("hotpotqa", "reflexion_ref", "0:3", map[string]any{"agent": "react", "reflection": "last_attempt_and_reflexion", "trials": 3, "temperature": t07})},
-		{"selfrefine", mk("game24", "selfrefine", "900:906", map[string]any{"iterations": 3, "temperature": t07})},
-		{"tot_dfs-crosswords", mk("crosswords", "tot_dfs", "0:2", map[string]any{"max_states": 20, "temperature": t07})},
 		{"tot_dfs-no-check-cache", mk("crosswords", "tot_dfs", "0:2", map[string]any{"max_states": 20, "check_cache": "off", "temperature": t07})},
 		{"tot_dfs-greedy", mk("crosswords", "tot_dfs", "0:2", map[string]any{"backtrack": false, "greedy_steps": 6, "temperature": t07})},
 		{"creative-tot-vote-judged", withPreset("tot-creative/tot", "0:3")},
 		{"creative-cot-judged", mk("creative", "cot", "0:4", map[string]any{"k": 3, "temperature": t07})},
-		// The programming protocol: its presets (b448a9b) and the current
-		// version's six-message chat; run once the code tasks are built in.
-		{"reflexion_code-mbpp-preset", codePreset("reflexion-mbpp/reflexion", "0:3", map[string]any{"temperature": t07})},
+		// The programming protocol's other presets: the current version's
+		// six-message chat and the one-shot baseline (the registry probe is
+		// the b448a9b MBPP preset's configuration).
 		{"reflexion_code-humaneval-current", codePreset("reflexion-humaneval/reflexion", "0:3", map[string]any{"version": "current", "max_iters": 3, "temperature": t07})},
 		{"reflexion_code-simple", codePreset("reflexion-mbpp/simple", "0:3", map[string]any{"temperature": t07})},
-		{"pal-sc-gsm8k", mk("gsm8k", "pal", "0:5", map[string]any{"k": 3, "temperature": t07})},
 		{"pal-game24", mk("game24", "pal", "900:904", map[string]any{"k": 2, "temperature": t07})},
 		{"react-python-tools", mk("gsm8k", "react", "0:4", map[string]any{"tools": "python", "protocol": "tools", "temperature": t07})},
 		{"selfrefine-gsm8k-pal", func() Config {
@@ -337,19 +341,37 @@ func TestSharedDrawsReachTheModelOnce(t *testing.T) {
 	}
 }
 
-// TestIdentityConfigsCoverEveryStrategy: a new strategy must join the
-// property test above and say what it shares.
-func TestIdentityConfigsCoverEveryStrategy(t *testing.T) {
-	covered := map[string]bool{}
-	for _, c := range identityConfigs() {
-		covered[c.cfg.Strategy] = true
-	}
+// TestEveryStrategyHasAProbe: a strategy joins the property test above
+// by its registry line alone, so that line must carry a Probe that runs
+// (the task is known, the parameters valid, every declared template there)
+// and say what the strategy shares; the extra configurations must name
+// registered strategies and run too.
+func TestEveryStrategyHasAProbe(t *testing.T) {
 	for _, s := range strategies.Registry() {
-		if !covered[s.Name] {
-			t.Errorf("strategy %s has no configuration in identityConfigs", s.Name)
+		if s.Probe.Task == "" || s.Probe.Range == "" {
+			t.Errorf("strategy %s has no Probe (Spec.Probe: task and range)", s.Name)
+			continue
 		}
 		if s.Shares == "" {
 			t.Errorf("strategy %s does not say what it shares (Spec.Shares)", s.Name)
+		}
+		if s.Templates == nil {
+			t.Errorf("strategy %s declares no templates (Spec.Templates)", s.Name)
+		}
+		if _, err := LookupTask(s.Probe.Task); err != nil {
+			t.Logf("strategy %s: probe task %s is not in this build", s.Name, s.Probe.Task)
+			continue
+		}
+		if err := Check(probeConfig(s)); err != nil {
+			t.Errorf("strategy %s: its probe does not run: %v", s.Name, err)
+		}
+	}
+	for _, c := range extraIdentityConfigs() {
+		if _, err := LookupTask(c.cfg.Task); err != nil {
+			continue
+		}
+		if err := Check(c.cfg); err != nil {
+			t.Errorf("%s: %v", c.name, err)
 		}
 	}
 }

@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -418,36 +420,32 @@ func TestCompletionsAPI(t *testing.T) {
 
 // Every strategy either declares that it needs the chat API or runs on
 // /v1/completions, where a request of more than one user turn fails the
-// run: so no strategy sends a conversation without saying so.
+// run: so no strategy sends a conversation without saying so. Each runs
+// its registry Probe.
 func TestEveryStrategyOnCompletions(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "b.db")
 	url := startServeSim(t)
-	small := map[string][]string{ // HotpotQA's thought space samples and votes
-		"tot":  {"--set", "generate=sample", "--set", "evaluate=vote", "--set", "b=1"},
-		"mcts": {"--set", "iterations=3", "--set", "generate=sample", "--set", "evaluate=vote"},
-		"lats": {"--set", "iterations=2"},
-		// tot_dfs needs a fill space: Mini Crosswords.
-		"tot_dfs": {"--task", "crosswords", "--set", "max_states=5"},
-		// reflexion_code needs a programming task.
-		"reflexion_code": {"--task", "mbpp"},
-		// pal writes programs for arithmetic: GSM8K.
-		"pal": {"--task", "gsm8k"},
-	}
 	for _, spec := range strategies.Registry() {
-		if spec.Name == "reflexion_code" {
-			if _, err := bench.LookupTask("mbpp"); err != nil {
-				t.Logf("reflexion_code: no task mbpp in this build (%v)", err)
-				continue
-			}
+		p := spec.Probe
+		if _, err := bench.LookupTask(p.Task); err != nil {
+			t.Logf("%s: no task %s in this build (%v)", spec.Name, p.Task, err)
+			continue
 		}
-		s, err := spec.New(mustResolve(t, spec))
+		args := []string{"run", "--db", db, "--base-url", url, "--model", "sim", "--api", "completions",
+			"--task", p.Task, "--strategy", spec.Name, "--range", p.Range}
+		for _, k := range slices.Sorted(maps.Keys(p.Params)) {
+			args = append(args, "--set", k+"="+fmt.Sprint(p.Params[k]))
+		}
+		v, err := strategies.Resolve(spec.Params, p.Params)
+		if err != nil {
+			t.Fatalf("%s: probe: %v", spec.Name, err)
+		}
+		s, err := spec.New(v)
 		if err != nil {
 			t.Fatal(err)
 		}
 		co, chatOnly := s.(strategies.ChatOnly)
 		needsChat := chatOnly && co.NeedsChat() != ""
-		args := append([]string{"run", "--db", db, "--base-url", url, "--model", "sim", "--api", "completions",
-			"--task", "hotpotqa", "--strategy", spec.Name, "--range", "0:2"}, small[spec.Name]...) // a later --task wins
 		code, _, stderr := cli(t, args...)
 		switch {
 		case needsChat && (code != 2 || !strings.Contains(stderr, "needs --api chat")):
@@ -456,15 +454,6 @@ func TestEveryStrategyOnCompletions(t *testing.T) {
 			t.Errorf("%s on completions: exit %d: %s", spec.Name, code, stderr)
 		}
 	}
-}
-
-func mustResolve(t *testing.T, spec strategies.Spec) strategies.Values {
-	t.Helper()
-	v, err := strategies.Resolve(spec.Params, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
 }
 
 // A server that reports no usage: runs complete, with the tokens counted
