@@ -107,8 +107,11 @@ func reflexionCodeTemplates(v Values) []string {
 }
 
 func selfRefineTemplates(v Values) []string {
-	if v.WithDefaults(selfRefineParams).String("protocol") == RefinePAL {
+	switch v.WithDefaults(selfRefineParams).String("protocol") {
+	case RefinePAL:
 		return []string{"pal", "pal_feedback"}
+	case RefineCode:
+		return []string{"selfrefine_code_init", "selfrefine_code_feedback", "selfrefine_code_refine"}
 	}
 	return []string{"cot", "feedback", "refine"}
 }
