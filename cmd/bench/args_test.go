@@ -130,3 +130,20 @@ func TestReportByKOfPAL(t *testing.T) {
 		t.Fatalf("report --by k of a pal run: exit %d\n%s%s", code, stdout, stderr)
 	}
 }
+
+// TestScoreTakesTheFileAsItsArgument: bench score --task T FILE is bench
+// score --task T --in FILE; two inputs are refused.
+func TestScoreTakesTheFileAsItsArgument(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "in.jsonl")
+	if err := os.WriteFile(in, []byte(`{"puzzle": "4 5 6 10", "output": "Answer: (4 * 5) + (10 - 6) = 24"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, want, _ := cli(t, "score", "--task", "game24", "--in", in)
+	code, got, stderr := cli(t, "score", "--task", "game24", in)
+	if code != 0 || got != want || !strings.Contains(got, `"correct":true`) {
+		t.Fatalf("score FILE: exit %d %s\n%s\nwant\n%s", code, stderr, got, want)
+	}
+	if code, _, stderr := cli(t, "score", "--task", "game24", in, in); code != 2 || !strings.Contains(stderr, "give one input") {
+		t.Fatalf("two inputs: exit %d %s", code, stderr)
+	}
+}

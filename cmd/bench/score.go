@@ -23,8 +23,15 @@ func cmdScore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	scorer := fs.String("scorer", "", scorerHelp)
 	fs.IntVar(&o.Concurrency, "concurrency", 2, "code tasks: programs run in the sandbox at once")
 	fs.StringVar(&o.Vote, "vote", "", "vote key with --group-by: game24 line|expression|canonical, hotpotqa, gsm8k and file tasks answer (default: the task's first)")
-	if err := parse(fs, args); err != nil {
+	pos, err := parseArgs(fs, args)
+	if err != nil {
 		return err
+	}
+	switch { // the file may also stand as the one argument: bench score --task humaneval LOG.jsonl
+	case len(pos) == 1 && *in == "":
+		*in = pos[0]
+	case len(pos) > 0:
+		return usageError{fmt.Errorf("unexpected argument %q: give one input, as --in FILE.jsonl or FILE.jsonl", pos[0])}
 	}
 	if err := applyScorer(rule, *scorer); err != nil {
 		return usageError{err}
