@@ -185,15 +185,11 @@ func (s *selfRefine) Solve(ctx context.Context, env Env, inst tasks.Instance) (R
 		if err != nil {
 			return Result{}, err
 		}
-		if cur.Feedback, err = s.ask(ctx, env, fp, "feedback", fmt.Sprintf("i%d/feedback", i)); err != nil {
+		fb, err := s.ask(ctx, env, fp, "feedback", fmt.Sprintf("i%d/feedback", i))
+		if err != nil {
 			return Result{}, err
 		}
-		cur.Feedback = strings.TrimSpace(cur.Feedback)
-		if v, ok := FeedbackScore(cur.Feedback); ok {
-			cur.Score = &v
-		}
-		cur.Stop = s.stops(*cur)
-		if err := tracer.Step(ctx, 0, tracer.n, "feedback", cur.Feedback); err != nil {
+		if err := s.review(ctx, tracer, cur, strings.TrimSpace(fb)); err != nil {
 			return Result{}, err
 		}
 		if cur.Stop {
@@ -213,6 +209,18 @@ func (s *selfRefine) Solve(ctx context.Context, env Env, inst tasks.Instance) (R
 		}
 	}
 	return s.result(env, inst, its, stoppedBy), nil
+}
+
+// review records a feedback on its iteration (the score it names, whether
+// it stops the loop) and as a trajectory step: every protocol's feedback
+// is read alike.
+func (s *selfRefine) review(ctx context.Context, tracer *stepCounter, it *RefineIteration, feedback string) error {
+	it.Feedback = feedback
+	if v, ok := FeedbackScore(feedback); ok {
+		it.Score = &v
+	}
+	it.Stop = s.stops(*it)
+	return tracer.Step(ctx, 0, tracer.n, "feedback", feedback)
 }
 
 // stops applies the stop test to an iteration's feedback.

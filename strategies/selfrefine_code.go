@@ -94,15 +94,11 @@ func (s *selfRefine) solveCode(ctx context.Context, env Env, inst tasks.Instance
 		if err != nil {
 			return Result{}, err
 		}
-		if cur.Feedback, err = s.ask(ctx, env, fp, "feedback", fmt.Sprintf("i%d/feedback", i)); err != nil {
+		fb, err := s.ask(ctx, env, fp, "feedback", fmt.Sprintf("i%d/feedback", i))
+		if err != nil {
 			return Result{}, err
 		}
-		cur.Feedback = strings.TrimSpace(cur.Feedback)
-		if v, ok := FeedbackScore(cur.Feedback); ok {
-			cur.Score = &v
-		}
-		cur.Stop = s.stops(*cur)
-		if err := tracer.Step(ctx, 0, tracer.n, "feedback", cur.Feedback); err != nil {
+		if err := s.review(ctx, tracer, cur, strings.TrimSpace(fb)); err != nil {
 			return Result{}, err
 		}
 		if cur.Stop {

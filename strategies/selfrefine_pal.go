@@ -73,13 +73,8 @@ func (s *selfRefine) solvePAL(ctx context.Context, env Env, inst tasks.Instance)
 			return Result{}, err
 		}
 		cur := &its[len(its)-1]
-		var next string
-		cur.Feedback, next = SplitFeedback(fb)
-		if v, ok := FeedbackScore(cur.Feedback); ok {
-			cur.Score = &v
-		}
-		cur.Stop = s.stops(*cur)
-		if err := tracer.Step(ctx, 0, tracer.n, "feedback", cur.Feedback); err != nil {
+		critique, next := SplitFeedback(fb)
+		if err := s.review(ctx, tracer, cur, critique); err != nil {
 			return Result{}, err
 		}
 		if next == "" {
