@@ -6,9 +6,9 @@
 // feedback shows it) from a table and otherwise returns the declared
 // return type's zero value; a reflection names the failing cases. Noise
 // is declared: each case is overlooked with probability Slip.
-// (The coder of the code tasks' own prompts, with the same skills, lives
-// beside it once the code tasks are built in; the two can then share
-// them.)
+// (The code tasks' coder, coder.go, has the same skills over the io and
+// cot prompts; the two share Zero. Reading a signature stays apart: this
+// reader takes the last def of a conversation, ParseFunction a task's.)
 
 package code
 
@@ -142,25 +142,6 @@ func rcFailed(text string) []rcCase {
 	return out
 }
 
-// rcZero is the return type's zero value.
-func rcZero(ret string) string {
-	switch {
-	case ret == "int" || ret == "float":
-		return "0"
-	case ret == "str":
-		return `""`
-	case ret == "bool":
-		return "False"
-	case strings.HasPrefix(ret, "List") || strings.HasPrefix(ret, "list"):
-		return "[]"
-	case strings.HasPrefix(ret, "Tuple") || strings.HasPrefix(ret, "tuple"):
-		return "()"
-	case strings.HasPrefix(ret, "Dict") || strings.HasPrefix(ret, "dict"):
-		return "{}"
-	}
-	return "None"
-}
-
 // rcBody is a table of the cases it has not overlooked, then the zero
 // value, indented as a function body.
 func rcBody(fn rcFunc, cases []rcCase, rng *rand.Rand, params sim.Params) string {
@@ -173,6 +154,6 @@ func rcBody(fn rcFunc, cases []rcCase, rng *rand.Rand, params sim.Params) string
 		seen[c.args] = true
 		fmt.Fprintf(&b, "    if [%s] == [%s]:\n        return %s\n", strings.Join(fn.params, ", "), c.args, c.result)
 	}
-	b.WriteString("    return " + rcZero(fn.ret))
+	b.WriteString("    return " + Zero(fn.ret))
 	return b.String()
 }
