@@ -35,6 +35,36 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// killAfter runs bench with args as a child process writing db, SIGKILLs
+// it (no cleanup runs) once it has stored at least n items, and returns
+// how many it had stored; it fails the test if the child finishes first,
+// with total or more items, or stores fewer than n within stallLimit.
+func killAfter(t *testing.T, args []string, db string, n, total int) int {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), childEnv+"=1")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(stallLimit)
+	for countItems(t, db) < n {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("the child stored fewer than %d items in %v", n, stallLimit)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	stored := countItems(t, db)
+	if stored >= total {
+		t.Fatalf("the child finished (%d items) before it was killed", stored)
+	}
+	return stored
+}
+
 func countItems(t *testing.T, db string) int {
 	t.Helper()
 	conn, err := sql.Open("sqlite", "file:"+db+"?_pragma=busy_timeout(5000)&mode=ro")
@@ -79,27 +109,7 @@ func TestKilledRunResumesToTheSameNumbers(t *testing.T) {
 	}
 
 	db := filepath.Join(dir, "killed.db")
-	cmd := exec.Command(os.Args[0], args(db)...)
-	cmd.Env = append(os.Environ(), childEnv+"=1")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(stallLimit)
-	for countItems(t, db) < 6 {
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("the child stored fewer than 6 items in %v", stallLimit)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if err := cmd.Process.Kill(); err != nil { // SIGKILL: no cleanup runs
-		t.Fatal(err)
-	}
-	cmd.Wait()
-	stored := countItems(t, db)
-	if stored >= 20 {
-		t.Fatalf("the child finished (%d items) before it was killed", stored)
-	}
+	stored := killAfter(t, args(db), db, 6, 20)
 
 	code, out, stderr = cli(t, "resume", "--last", "--db", db, "--json")
 	if code != 0 {

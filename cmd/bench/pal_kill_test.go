@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -50,27 +48,7 @@ func TestPALRunsKilledResume(t *testing.T) {
 			t.Fatal(err)
 		}
 		db := filepath.Join(dir, "killed.db")
-		cmd := exec.Command(os.Args[0], args(db)...)
-		cmd.Env = append(os.Environ(), childEnv+"=1")
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		deadline := time.Now().Add(60 * time.Second)
-		for countItems(t, db) < 3 {
-			if time.Now().After(deadline) {
-				cmd.Process.Kill()
-				t.Fatalf("%s: the child stored fewer than 3 items in 60s", name)
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-		if err := cmd.Process.Kill(); err != nil {
-			t.Fatal(err)
-		}
-		cmd.Wait()
-		stored := countItems(t, db)
-		if stored >= 10 {
-			t.Fatalf("%s: the child finished (%d items) before it was killed", name, stored)
-		}
+		stored := killAfter(t, args(db), db, 3, 10)
 		code, out, stderr = cli(t, "resume", "--last", "--db", db, "--json")
 		if code != 0 {
 			t.Fatalf("%s resume: %s", name, stderr)

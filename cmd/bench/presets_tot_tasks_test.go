@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -86,27 +84,7 @@ func TestCrosswordsCreativeToTResumeAfterKill(t *testing.T) {
 			t.Fatal(err)
 		}
 		db := filepath.Join(dir, fmt.Sprintf("killed%d.db", tc.n))
-		cmd := exec.Command(os.Args[0], args(db)...)
-		cmd.Env = append(os.Environ(), childEnv+"=1")
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		deadline := time.Now().Add(stallLimit)
-		for countItems(t, db) < tc.killAt {
-			if time.Now().After(deadline) {
-				cmd.Process.Kill()
-				t.Fatalf("%s: the child stored fewer than %d items in %v", tc.preset, tc.killAt, stallLimit)
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-		if err := cmd.Process.Kill(); err != nil {
-			t.Fatal(err)
-		}
-		cmd.Wait()
-		stored := countItems(t, db)
-		if stored >= tc.n {
-			t.Fatalf("%s: the child finished (%d items) before it was killed", tc.preset, stored)
-		}
+		stored := killAfter(t, args(db), db, tc.killAt, tc.n)
 		code, out, stderr = cli(t, "resume", "--last", "--db", db, "--json")
 		if code != 0 {
 			t.Fatalf("%s resume: %s", tc.preset, stderr)
