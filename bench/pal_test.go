@@ -2,21 +2,18 @@ package bench
 
 import (
 	"context"
-	"errors"
+	"github.com/reasonbench/reasonbench/sandbox/sandboxtest"
 	"reflect"
 	"testing"
 
 	"github.com/reasonbench/reasonbench/llm"
-	"github.com/reasonbench/reasonbench/sandbox"
 )
 
 // palConfigs are the program-running configurations: pal with a vote on
 // GSM8K and on Game of 24, and Self-Refine's PAL preset.
 func palConfigs(t *testing.T) map[string]Config {
 	t.Helper()
-	if _, err := sandbox.NewBwrap(context.Background()); errors.Is(err, sandbox.ErrUnavailable) {
-		t.Skipf("no sandbox here: %v", err)
-	}
+	sandboxtest.Runner(t)
 	mk := func(task, strategy, rng string, params map[string]any) Config {
 		cfg := DefaultConfig()
 		cfg.Task, cfg.Strategy, cfg.Range, cfg.Params = task, strategy, rng, params

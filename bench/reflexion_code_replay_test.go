@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/reasonbench/reasonbench/sandbox/sandboxtest"
 	"net/http/httptest"
 	"os"
 	"strings"
@@ -207,10 +208,7 @@ func TestReflexionCodeReplaysTheLoggedMBPPRun(t *testing.T) {
 		t.Skip("runs about 500 sandboxed programs")
 	}
 	ctx := context.Background()
-	runner, err := sandbox.NewBwrap(ctx)
-	if err != nil {
-		t.Skipf("no sandbox: %v", err)
-	}
+	runner := sandbox.Runner(sandboxtest.Runner(t))
 	logged := readJSONL[loggedProblem](t, "testdata/reflexion_code/trace.jsonl")
 	rows := readJSONL[codeRow](t, "testdata/reflexion_code/mbpp40.jsonl")
 	if len(logged) != 40 || len(rows) != 40 {

@@ -3,6 +3,7 @@ package strategies
 import (
 	"context"
 	"errors"
+	"github.com/reasonbench/reasonbench/sandbox/sandboxtest"
 	"strings"
 	"sync"
 	"testing"
@@ -26,18 +27,11 @@ func (b *bwrapExec) Execute(ctx context.Context, site string, p sandbox.Program)
 	return tasks.RunnerExecutor{Runner: b.r}.Execute(ctx, site, p)
 }
 
-var testRunner = sync.OnceValues(func() (sandbox.Runner, error) { return sandbox.NewBwrap(context.Background()) })
-
+// testExec is the real sandbox (sandboxtest: skipped without one unless
+// BENCH_REQUIRE_SANDBOX is set), recording the sites run.
 func testExec(t *testing.T) *bwrapExec {
 	t.Helper()
-	r, err := testRunner()
-	if errors.Is(err, sandbox.ErrUnavailable) {
-		t.Skipf("no sandbox here: %v", err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &bwrapExec{r: r}
+	return &bwrapExec{r: sandboxtest.Runner(t)}
 }
 
 func gsmInstance(t *testing.T, idx int) (tasks.Task, tasks.Instance) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/reasonbench/reasonbench/llm/sim"
+	"github.com/reasonbench/reasonbench/sandbox/sandboxtest"
 	simcode "github.com/reasonbench/reasonbench/simulator/code"
 	"net/http/httptest"
 	"reflect"
@@ -63,19 +64,9 @@ func (l *siteLog) Execute(ctx context.Context, site string, p sandbox.Program) (
 	return l.ex.Execute(ctx, site, p)
 }
 
-var (
-	bwrapOnce sync.Once
-	bwrap     sandbox.Runner
-	bwrapErr  error
-)
-
 func codeExec(t *testing.T) tasks.Executor {
 	t.Helper()
-	bwrapOnce.Do(func() { bwrap, bwrapErr = sandbox.NewBwrap(context.Background()) })
-	if bwrapErr != nil {
-		t.Skipf("no sandbox: %v", bwrapErr)
-	}
-	return tasks.RunnerExecutor{Runner: bwrap}
+	return tasks.RunnerExecutor{Runner: sandboxtest.Runner(t)}
 }
 
 // codeScript answers each call by its identity and keeps the requests.

@@ -2,31 +2,17 @@ package strategies
 
 import (
 	"context"
-	"errors"
-	"os"
 	"reflect"
 	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/reasonbench/reasonbench/sandbox"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/code"
 )
 
-// srSandbox is the real sandbox, recording the sites run; it skips the
-// test only when bubblewrap is missing and BENCH_REQUIRE_SANDBOX is unset.
-func srSandbox(t *testing.T) *bwrapExec {
-	t.Helper()
-	r, err := testRunner()
-	if errors.Is(err, sandbox.ErrUnavailable) && os.Getenv("BENCH_REQUIRE_SANDBOX") == "" {
-		t.Skipf("no sandbox here: %v", err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &bwrapExec{r: r}
-}
+// srSandbox is the real sandbox, recording the sites run.
+func srSandbox(t *testing.T) *bwrapExec { return testExec(t) }
 
 const (
 	// HumanEval/0's examples: ([1.0, 2.0, 3.0], 0.5) is False, ([1.0, 2.8,

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"github.com/reasonbench/reasonbench/sandbox/sandboxtest"
 	"io"
 	"net"
 	"net/http/httptest"
@@ -18,7 +18,6 @@ import (
 
 	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/llm"
-	"github.com/reasonbench/reasonbench/sandbox"
 	"github.com/reasonbench/reasonbench/tasks/gsm8k"
 )
 
@@ -47,9 +46,7 @@ func (b byQuestion) Sample(_ context.Context, req llm.Request) (llm.Response, er
 // database are unchanged, a listener on 127.0.0.1 sees no connection, and
 // the API key the CLI was given appears in nothing stored.
 func TestHostileProgramsThroughBenchRun(t *testing.T) {
-	if _, err := sandbox.NewBwrap(t.Context()); errors.Is(err, sandbox.ErrUnavailable) {
-		t.Skipf("no sandbox here: %v", err)
-	}
+	sandboxtest.Runner(t)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "runs.db")
 	const secret = "sk-hostile-test-0123456789abcdef"

@@ -2,7 +2,7 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
+	"github.com/reasonbench/reasonbench/sandbox/sandboxtest"
 	"net/http/httptest"
 	"path/filepath"
 	"reflect"
@@ -12,7 +12,6 @@ import (
 	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
-	"github.com/reasonbench/reasonbench/sandbox"
 )
 
 // The program-running configurations resume after SIGKILL to the numbers
@@ -21,9 +20,7 @@ func TestPALRunsKilledResume(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a child process")
 	}
-	if _, err := sandbox.NewBwrap(t.Context()); errors.Is(err, sandbox.ErrUnavailable) {
-		t.Skipf("no sandbox here: %v", err)
-	}
+	sandboxtest.Runner(t)
 	m, err := bench.NewSim(sim.DefaultParams())
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package code
 import (
 	"context"
 	"encoding/json"
+	"github.com/reasonbench/reasonbench/sandbox/sandboxtest"
 	"math/rand/v2"
 	"regexp"
 	"strconv"
@@ -181,10 +182,7 @@ func FuzzParseFunction(f *testing.F) {
 // many hidden tests those programs pass (the simulated coder's ceiling on
 // HumanEval; low, and not a target).
 func TestCoderReproducesItsExamples(t *testing.T) {
-	r, err := sandbox.NewBwrap(context.Background())
-	if err != nil {
-		t.Skipf("no sandbox here: %v", err)
-	}
+	r := sandboxtest.Runner(t)
 	ps, err := codetask.HumanEvalProblems()
 	if err != nil {
 		t.Fatal(err)

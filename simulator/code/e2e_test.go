@@ -2,6 +2,7 @@ package code
 
 import (
 	"context"
+	"github.com/reasonbench/reasonbench/sandbox/sandboxtest"
 	"testing"
 
 	"github.com/reasonbench/reasonbench/llm"
@@ -29,10 +30,7 @@ func (c *countingExecutor) Execute(ctx context.Context, site string, p sandbox.P
 // once at its own site, and the item's pass@1 is the fraction of its
 // samples whose verdict is correct.
 func TestIOOnHumanEval(t *testing.T) {
-	r, err := sandbox.NewBwrap(context.Background())
-	if err != nil {
-		t.Skipf("no sandbox here: %v", err)
-	}
+	r := sandboxtest.Runner(t)
 	model, err := sim.New(sim.DefaultParams(), Responder{})
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package code
 
 import (
 	"context"
+	"github.com/reasonbench/reasonbench/sandbox/sandboxtest"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -9,7 +10,6 @@ import (
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/prompts"
-	"github.com/reasonbench/reasonbench/sandbox"
 	"github.com/reasonbench/reasonbench/strategies"
 	"github.com/reasonbench/reasonbench/tasks"
 	codetask "github.com/reasonbench/reasonbench/tasks/code"
@@ -88,10 +88,7 @@ func TestSelfRefineResponder(t *testing.T) {
 // limit, the calls and example runs match the iterations, and a function
 // that passes its examples is never worse on them after refining.
 func TestSelfRefineOnHumanEval(t *testing.T) {
-	r, err := sandbox.NewBwrap(context.Background())
-	if err != nil {
-		t.Skipf("no sandbox here: %v", err)
-	}
+	r := sandboxtest.Runner(t)
 	model, err := sim.New(sim.DefaultParams(), SelfRefineResponder{})
 	if err != nil {
 		t.Fatal(err)

@@ -5,10 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/reasonbench/reasonbench/sandbox/sandboxtest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,19 +16,11 @@ import (
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
-var bwrapRunner = sync.OnceValues(func() (sandbox.Runner, error) {
-	r, err := sandbox.NewBwrap(context.Background())
-	return r, err
-})
-
-// runner is the real sandbox; tests that need it skip where it cannot run.
+// runner is the real sandbox (sandboxtest: skipped without one unless
+// BENCH_REQUIRE_SANDBOX is set).
 func runner(t testing.TB) tasks.Executor {
 	t.Helper()
-	r, err := bwrapRunner()
-	if err != nil {
-		t.Skipf("no sandbox here: %v", err)
-	}
-	return tasks.RunnerExecutor{Runner: r}
+	return tasks.RunnerExecutor{Runner: sandboxtest.Runner(t)}
 }
 
 func bound(t testing.TB, task tasks.Task) *Task {
