@@ -13,6 +13,7 @@ import (
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/prompts"
 	"github.com/reasonbench/reasonbench/tasks"
+	"github.com/reasonbench/reasonbench/verify"
 )
 
 // Env is what a strategy gets to solve one instance.
@@ -36,6 +37,17 @@ type Env struct {
 	// that needs one says so with NeedsSandbox and the engine refuses the
 	// run before it starts).
 	Exec tasks.Executor
+	// Verifier scores solutions (--verifier-model, --verifier-kind); nil
+	// when the run has none (a strategy that needs one says so with
+	// NeedsVerifier and the engine refuses the run before it starts).
+	Verifier verify.Verifier
+}
+
+// VerifierUser is implemented by strategies that ask a verifier (bon,
+// beam, dvts): NeedsVerifier says why, or "" when the configured strategy
+// asks none.
+type VerifierUser interface {
+	NeedsVerifier() string
 }
 
 // SandboxUser is implemented by strategies that run model-written programs

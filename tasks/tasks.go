@@ -88,3 +88,12 @@ func Select(all []Instance, r Range) []Instance {
 type RecordScorer interface {
 	ScoreRecord(rec map[string]any) (Score, error)
 }
+
+// Labeled is implemented by tasks whose items carry labels a table can be
+// split by (MATH's level and subject): bench report --by level.
+type Labeled interface {
+	// LabelKeys names the labels, in the order tables show them.
+	LabelKeys() []string
+	// Labels returns an instance's labels ("level": "3").
+	Labels(inst Instance) map[string]string
+}
