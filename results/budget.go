@@ -1,0 +1,445 @@
+package results
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+
+	"github.com/reasonbench/reasonbench/bench"
+	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/stats"
+	"github.com/reasonbench/reasonbench/store"
+	"github.com/reasonbench/reasonbench/tasks"
+)
+
+// Purposes of calls that are not the method's own generation: a verifier's
+// (its tokens are counted apart) and a judged task's judge (the task's
+// scorer, spent whatever the method).
+const (
+	PurposeVerify = "verify"
+	PurposeJudge  = "judge"
+)
+
+// Selection rules of N'-sample views (report.BudgetRow.Select).
+const (
+	SelectVote     = "vote"
+	SelectBest     = "best"
+	SelectWeighted = "weighted"
+)
+
+// Levels assigns items, by data-set index, to levels of one kind ("level",
+// "subject", "difficulty"). Items it does not name are left out of a split
+// table.
+type Levels struct {
+	Key string
+	Of  map[int]string
+}
+
+// LevelsOf returns a run's levels; the budget report calls it once per run.
+type LevelsOf func(ctx context.Context, run store.Run) (Levels, error)
+
+// ErrNotLabeled says a run's task has no item labels.
+var ErrNotLabeled = errors.New("the task's items carry no labels")
+
+// TaskLabels splits runs by the item label key of their recorded task
+// (tasks.Labeled: MATH-500's "level" and "subject"); key "" takes the
+// task's first label.
+func TaskLabels(key string) LevelsOf {
+	return func(_ context.Context, run store.Run) (Levels, error) {
+		t, err := bench.RecordedTask(run.Spec)
+		if err != nil {
+			return Levels{}, fmt.Errorf("run %d: %w", run.ID, err)
+		}
+		lt, ok := t.(tasks.Labeled)
+		if !ok || len(lt.LabelKeys()) == 0 {
+			return Levels{}, fmt.Errorf("run %d (%s): %w; --by difficulty makes levels from a run's pass rate", run.ID, run.Task, ErrNotLabeled)
+		}
+		k := key
+		if k == "" {
+			k = lt.LabelKeys()[0]
+		}
+		if !slices.Contains(lt.LabelKeys(), k) {
+			return Levels{}, fmt.Errorf("run %d (%s): no item label %q (it has %v)", run.ID, run.Task, k, lt.LabelKeys())
+		}
+		insts, err := t.Instances()
+		if err != nil {
+			return Levels{}, fmt.Errorf("run %d: %w", run.ID, err)
+		}
+		lv := Levels{Key: k, Of: map[int]string{}}
+		for _, in := range insts {
+			if v, ok := lt.Labels(in)[k]; ok {
+				lv.Of[in.Index] = v
+			}
+		}
+		return lv, nil
+	}
+}
+
+// Difficulty holds levels made from a run's own pass rate, as
+// search-and-learn bins MATH-500 for compute-optimal scaling: each
+// problem's pass@1 (the share of its samples that are right), the
+// quintile cut points q1 < ... of pass@1 over the problems, and level 5
+// (hardest) below q1, 4 below q2, 3 below q3, 2 below q4, else 1
+// (sal.utils.math.compute_level's rule).
+type Difficulty struct {
+	Run     int64
+	PassAt1 map[int]float64
+	Cuts    [4]float64
+	Levels  Levels
+}
+
+// PassRateLevels makes difficulty levels from run's items: pass@1 over
+// each item's samples (a CoT-SC, best-of-N or io/cot k>1 run; an item
+// without samples counts its verdict, 0 or 1). The cut points are the
+// 20th, 40th, 60th and 80th percentiles by linear interpolation
+// (numpy.quantile's default). With few samples many problems tie, cut
+// points coincide and levels stay empty: the rule's, said in the note.
+func PassRateLevels(ctx context.Context, st *store.Store, run store.Run) (Difficulty, error) {
+	items, err := st.Items(ctx, run.ID)
+	if err != nil {
+		return Difficulty{}, err
+	}
+	d := Difficulty{Run: run.ID, PassAt1: map[int]float64{}, Levels: Levels{Key: "difficulty", Of: map[int]string{}}}
+	var xs []float64
+	for _, it := range items {
+		p := 0.0
+		if _, correct, _, ok := SampleKeys(it.Detail); ok {
+			for _, c := range correct {
+				if c {
+					p++
+				}
+			}
+			p /= float64(len(correct))
+		} else if it.Correct {
+			p = 1
+		}
+		d.PassAt1[it.Index] = p
+		xs = append(xs, p)
+	}
+	if len(xs) == 0 {
+		return d, fmt.Errorf("run %d has no items to make difficulty levels from", run.ID)
+	}
+	sort.Float64s(xs)
+	for i, q := range []float64{0.2, 0.4, 0.6, 0.8} {
+		d.Cuts[i] = quantile(xs, q)
+	}
+	for idx, p := range d.PassAt1 {
+		lv := 1
+		for i, c := range d.Cuts {
+			if p < c {
+				lv = 5 - i
+				break
+			}
+		}
+		d.Levels.Of[idx] = strconv.Itoa(lv)
+	}
+	return d, nil
+}
+
+// quantile is numpy.quantile's default (linear) on sorted xs.
+func quantile(xs []float64, q float64) float64 {
+	h := float64(len(xs)-1) * q
+	lo := math.Floor(h)
+	i := int(lo)
+	if i+1 >= len(xs) {
+		return xs[len(xs)-1]
+	}
+	return xs[i] + (h-lo)*(xs[i+1]-xs[i])
+}
+
+// MostSampled returns the run among runs whose items have the most samples
+// on average (ties: the first), the natural reference for difficulty
+// levels; ok is false when no run keeps samples.
+func MostSampled(ctx context.Context, st *store.Store, runs []store.Run) (store.Run, bool, error) {
+	var best store.Run
+	bestMean := 0.0
+	for _, r := range runs {
+		items, err := st.Items(ctx, r.ID)
+		if err != nil {
+			return best, false, err
+		}
+		n, total := 0, 0
+		for _, it := range items {
+			if _, c, _, ok := SampleKeys(it.Detail); ok {
+				total += len(c)
+			}
+			n++
+		}
+		if n > 0 && float64(total)/float64(n) > bestMean {
+			best, bestMean = r, float64(total)/float64(n)
+		}
+	}
+	return best, bestMean > 0, nil
+}
+
+// BudgetOptions say what the budget table holds.
+type BudgetOptions struct {
+	// Curves adds, for CoT-SC and PAL runs (vote) and runs whose samples
+	// carry verifier scores (vote, best, weighted), a row per N' ≤ N
+	// (powers of two and N) instead of the run's own row.
+	Curves bool
+	// Levels splits every run's items (nil: no split).
+	Levels LevelsOf
+	Curve  stats.CurveOptions
+}
+
+// budgetItem is what the budget report reads of one item.
+type budgetItem struct {
+	idx     int
+	correct bool
+	gen     float64 // completion tokens of the method's own calls
+	ver     float64 // prompt and completion tokens of verifier calls
+	// samples, when the item keeps them: vote keys (-1 abstains), verdicts
+	// and, when every sample has one, verifier scores.
+	keys    []int
+	sampleC []bool
+	scores  []float64
+}
+
+// sampleDetail is what a sampling strategy's item records: CoT-SC's
+// {vote: {keys}, samples: [{answer, correct}]}, and for best-of-N each
+// sample's aggregated verifier score as samples[i].score.
+type sampleDetail struct {
+	Samples []struct {
+		Score *float64 `json:"score"`
+	} `json:"samples"`
+}
+
+// Budget lays out the runs on one cost scale: per run (and per level when
+// o.Levels is set) its accuracy with generated and verifier tokens per
+// problem; with o.Curves a CoT-SC or scored run is shown at every N' of
+// its samples instead, its tokens N'/N of each item's. Notes say what a
+// reader must know.
+func Budget(ctx context.Context, st *store.Store, runs []store.Run, o BudgetOptions) ([]report.BudgetRow, []string, error) {
+	var rows []report.BudgetRow
+	var notes []string
+	estimated, scored, missing := false, false, 0
+	for _, run := range runs {
+		s, err := bench.Summarize(ctx, st, run.ID)
+		if err != nil {
+			return nil, nil, err
+		}
+		head := RowOf(s)
+		items, err := budgetItems(ctx, st, run.ID)
+		if err != nil {
+			return nil, nil, err
+		}
+		groups := map[string][]budgetItem{"": items}
+		if o.Levels != nil {
+			lv, err := o.Levels(ctx, run)
+			if err != nil {
+				return nil, nil, err
+			}
+			groups = map[string][]budgetItem{}
+			for _, it := range items {
+				v, ok := lv.Of[it.idx]
+				if !ok {
+					missing++
+					continue
+				}
+				name := lv.Key + "=" + v
+				groups[name] = append(groups[name], it)
+			}
+		}
+		levels := make([]string, 0, len(groups))
+		for l := range groups {
+			levels = append(levels, l)
+		}
+		slices.SortFunc(levels, report.CompareLevels)
+		for _, l := range levels {
+			base := report.BudgetRow{Level: l, RunID: s.RunID, Task: s.Task, Strategy: s.Strategy, Params: head.Params,
+				Model: s.Model, Simulated: s.Simulated, Status: s.Status, Exact: true}
+			var curve []report.BudgetRow
+			if o.Curves {
+				curve = budgetCurve(base, groups[l], o.Curve)
+			}
+			if len(curve) > 0 {
+				rows = append(rows, curve...)
+				estimated = true
+				scored = scored || slices.ContainsFunc(curve, func(r report.BudgetRow) bool { return r.Select == SelectBest })
+				continue
+			}
+			rows = append(rows, runRow(base, groups[l]))
+		}
+	}
+	notes = append(notes, "generated tokens/problem: completion tokens of every call but the verifier's (purpose verify) and a judged task's judge, mean per problem; verifier tokens/problem: prompt and completion tokens of verifier calls (a reward model reads the solution; what it returns is a score). Cache hits count: a budget is what the method asks for.")
+	if estimated {
+		notes = append(notes, "N': a run with N samples per problem shown as if it had drawn N' of them (powers of two, and N): accuracy expected over uniform N'-subsets of each problem's samples (enumerated, else sampled: mc_se), over the problems with at least N' samples; tokens marked * are estimated as N'/N of each problem's generated (and verifier) tokens. search-and-learn instead takes the first N' completions; for independent samples both have the same expectation, subsets with less noise.")
+	}
+	if scored {
+		notes = append(notes, "select: vote is CoT-SC's majority (ties to the answer seen first, unanswered samples abstain); best the sample with the highest verifier score (ties to the earliest, as search-and-learn's stable sort); weighted the answer with the largest sum of verifier scores (ties to the answer seen first; unanswered samples do not count, where search-and-learn would group empty answers).")
+	}
+	if missing > 0 {
+		notes = append(notes, fmt.Sprintf("%d items have no level and are left out.", missing))
+	}
+	return rows, notes, nil
+}
+
+// runRow is a run's own row within a level: the share right and the mean
+// tokens of its items.
+func runRow(base report.BudgetRow, items []budgetItem) report.BudgetRow {
+	r := base
+	r.Items = len(items)
+	for _, it := range items {
+		if it.correct {
+			r.Accuracy++
+		}
+		r.GeneratedTokens += it.gen
+		r.VerifierTokens += it.ver
+	}
+	if n := float64(len(items)); n > 0 {
+		r.Accuracy /= n
+		r.GeneratedTokens /= n
+		r.VerifierTokens /= n
+	}
+	return r
+}
+
+// budgetCurve is a run's N' rows within a level: vote for CoT-SC and PAL,
+// vote, best and weighted for runs whose every sample has a verifier
+// score; nil for other runs.
+func budgetCurve(base report.BudgetRow, items []budgetItem, o stats.CurveOptions) []report.BudgetRow {
+	var sampled []budgetItem
+	allScored := true
+	for _, it := range items {
+		if len(it.keys) == 0 {
+			continue
+		}
+		sampled = append(sampled, it)
+		allScored = allScored && it.scores != nil
+	}
+	if len(sampled) == 0 {
+		return nil
+	}
+	votes := base.Strategy == "cotsc" || base.Strategy == "pal"
+	if !votes && !allScored {
+		return nil // io and cot keep samples but answer with the first
+	}
+	kmax := 0
+	vis := make([]stats.VoteItem, len(sampled))
+	for i, it := range sampled {
+		kmax = max(kmax, len(it.keys))
+		vis[i] = stats.VoteItem{Keys: it.keys, Correct: it.sampleC}
+	}
+	var ks []int
+	for k := 1; k < kmax; k *= 2 {
+		ks = append(ks, k)
+	}
+	ks = append(ks, kmax)
+	selects := []string{SelectVote}
+	if allScored {
+		selects = append(selects, SelectBest, SelectWeighted)
+	}
+	pts := stats.VoteCurve(vis, o)
+	var out []report.BudgetRow
+	for _, sel := range selects {
+		for _, kp := range ks {
+			r := base
+			r.Select, r.K, r.KOf, r.Estimated = sel, kp, kmax, kp < kmax
+			var varSum float64
+			for n, it := range sampled {
+				k := len(it.keys)
+				if k < kp {
+					continue
+				}
+				r.Items++
+				f := float64(kp) / float64(k)
+				r.GeneratedTokens += it.gen * f
+				r.VerifierTokens += it.ver * f
+				switch sel {
+				case SelectBest:
+					r.Accuracy += bestExpected(scoredItem{it.keys, it.sampleC, it.scores}, kp)
+				case SelectWeighted:
+					p, exact, se := weightedExpected(scoredItem{it.keys, it.sampleC, it.scores}, kp, o, uint64(n))
+					r.Accuracy += p
+					r.Exact = r.Exact && exact
+					varSum += se * se
+				}
+			}
+			if r.Items == 0 {
+				continue
+			}
+			m := float64(r.Items)
+			r.GeneratedTokens /= m
+			r.VerifierTokens /= m
+			if sel == SelectVote {
+				// The vote's own computation, so the figure is --by k's.
+				pt := pts[kp-1]
+				r.Accuracy, r.Exact, r.MCSE = pt.Vote, pt.Exact, pt.VoteSE
+			} else {
+				r.Accuracy /= m
+				r.MCSE = math.Sqrt(varSum) / m
+			}
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// budgetItems reads a run's items with their tokens by purpose and their
+// samples.
+func budgetItems(ctx context.Context, st *store.Store, runID int64) ([]budgetItem, error) {
+	items, err := st.Items(ctx, runID)
+	if err != nil {
+		return nil, err
+	}
+	byPurpose, err := st.PurposeTotals(ctx, runID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]budgetItem, 0, len(items))
+	for _, it := range items {
+		b := budgetItem{idx: it.Index, correct: it.Correct}
+		for purpose, t := range byPurpose[it.Index] {
+			switch purpose {
+			case PurposeVerify:
+				b.ver += float64(t.PromptTokens + t.CompletionTokens)
+			case PurposeJudge:
+			default:
+				b.gen += float64(t.CompletionTokens)
+			}
+		}
+		if keys, correct, _, ok := SampleKeys(it.Detail); ok {
+			b.keys, b.sampleC = voteIDs(keys), correct
+			var d sampleDetail
+			if json.Unmarshal(it.Detail, &d) == nil && len(d.Samples) == len(keys) {
+				scores := make([]float64, len(keys))
+				for i, s := range d.Samples {
+					if s.Score == nil {
+						scores = nil
+						break
+					}
+					scores[i] = *s.Score
+				}
+				b.scores = scores
+			}
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+// voteIDs numbers an item's vote keys in order of first appearance (-1:
+// the sample abstains), as stats.VoteItem wants them.
+func voteIDs(keys []*string) []int {
+	ids := map[string]int{}
+	out := make([]int, len(keys))
+	for i, k := range keys {
+		if k == nil {
+			out[i] = -1
+			continue
+		}
+		id, seen := ids[*k]
+		if !seen {
+			id = len(ids)
+			ids[*k] = id
+		}
+		out[i] = id
+	}
+	return out
+}
