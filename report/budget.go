@@ -102,7 +102,10 @@ func WriteBudget(w io.Writer, format string, rows []BudgetRow, notes []string) e
 		if r.K > 0 {
 			k = fmt.Sprintf("%d/%d", r.K, r.KOf)
 		}
-		if !r.Exact {
+		switch {
+		case r.K == 0:
+			se = "" // a run's own verdicts: nothing estimated
+		case !r.Exact:
 			se = fmt.Sprintf("%.4f", r.MCSE)
 		}
 		gen := fmt.Sprintf("%.0f", r.GeneratedTokens)

@@ -46,6 +46,9 @@ type LevelsOf func(ctx context.Context, run store.Run) (Levels, error)
 // ErrNotLabeled says a run's task has no item labels.
 var ErrNotLabeled = errors.New("the task's items carry no labels")
 
+// ErrNoLabel says a run's task has item labels, but not the one asked for.
+var ErrNoLabel = errors.New("no such item label")
+
 // TaskLabels splits runs by the item label key of their recorded task
 // (tasks.Labeled: MATH-500's "level" and "subject"); key "" takes the
 // task's first label.
@@ -64,7 +67,7 @@ func TaskLabels(key string) LevelsOf {
 			k = lt.LabelKeys()[0]
 		}
 		if !slices.Contains(lt.LabelKeys(), k) {
-			return Levels{}, fmt.Errorf("run %d (%s): no item label %q (it has %v)", run.ID, run.Task, k, lt.LabelKeys())
+			return Levels{}, fmt.Errorf("run %d (%s): %w %q (it has %v)", run.ID, run.Task, ErrNoLabel, k, lt.LabelKeys())
 		}
 		insts, err := t.Instances()
 		if err != nil {
@@ -267,6 +270,9 @@ func Budget(ctx context.Context, st *store.Store, runs []store.Run, o BudgetOpti
 			rows = append(rows, runRow(base, groups[l]))
 		}
 	}
+	// A split table reads level by level: every run's rows of a level
+	// together, runs in the order given.
+	slices.SortStableFunc(rows, func(a, b report.BudgetRow) int { return report.CompareLevels(a.Level, b.Level) })
 	notes = append(notes, "generated tokens/problem: completion tokens of every call but the verifier's (purpose verify) and a judged task's judge, mean per problem; verifier tokens/problem: prompt and completion tokens of verifier calls (a reward model reads the solution; what it returns is a score). Cache hits count: a budget is what the method asks for.")
 	if estimated {
 		notes = append(notes, "N': a run with N samples per problem shown as if it had drawn N' of them (powers of two, and N): accuracy expected over uniform N'-subsets of each problem's samples (enumerated, else sampled: mc_se), over the problems with at least N' samples; tokens marked * are estimated as N'/N of each problem's generated (and verifier) tokens. search-and-learn instead takes the first N' completions; for independent samples both have the same expectation, subsets with less noise.")

@@ -22,7 +22,9 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	format := fs.String("format", "md", "md, csv, latex or json")
 	experiment := fs.String("experiment", "", "the runs of one experiment, one row per configuration (repeats pooled, 95% intervals)")
 	group := fs.Bool("group", false, "one row per configuration also for --last/--runs (default with --experiment; --group=false lists its runs)")
-	by := fs.String("by", "", "trial: one row per (run, trial) with the accuracy after it (reflexion); iteration: the same per selfrefine iteration; k: one row per (cotsc run, k') with the vote's expected accuracy over k'-subsets of its samples, best-of-k' and tokens")
+	var bf budgetView
+	addBudgetFlags(fs, &bf, "trial: one row per (run, trial) with the accuracy after it (reflexion); iteration: the same per selfrefine iteration; k: one row per (cotsc run, k') with the vote's expected accuracy over k'-subsets of its samples, best-of-k' and tokens; "+
+		"budget: every run's accuracy with generated and verifier tokens per problem, CoT-SC and scored samples at every N' (vote, best, weighted); level: split by an item label (--label); difficulty: split by pass-rate quintiles (--difficulty-from); repeat or comma-join to combine budget with level or difficulty")
 	baseline := fs.Int64("baseline", 0, "with --experiment or --group: compare every configuration with this run's, paired per item (default: the experiment file's baseline:)")
 	db := dbFlag(fs)
 	if err := parse(fs, args); err != nil {
@@ -42,8 +44,13 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	}
 	// A bad format is reported before the database is looked for.
+	budget, err := bf.isBudget()
+	if err != nil {
+		return err
+	}
+	by := strings.Join(bf.by, ",")
 	formats := report.Formats
-	if *by != "" {
+	if by != "" {
 		formats = report.SeriesFormats
 	}
 	if !slices.Contains(formats, *format) {
@@ -58,8 +65,11 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	if *by != "" {
-		return writeSeriesReport(ctx, st, runs, *by, *format, stdout)
+	if budget {
+		return writeBudgetReport(ctx, st, runs, &bf, *format, stdout)
+	}
+	if by != "" {
+		return writeSeriesReport(ctx, st, runs, by, *format, stdout)
 	}
 	if grouped {
 		return writeExperimentReport(ctx, st, runs, f, *baseline, *format, stdout, stderr)

@@ -25,7 +25,7 @@ const (
 // with the accuracy after it, for the selected runs that have the series.
 func writeSeriesReport(ctx context.Context, st *store.Store, runs []store.Run, by, format string, stdout io.Writer) error {
 	if by != byTrial && by != byIteration && by != byK {
-		return usageError{fmt.Errorf("--by %q: want %s, %s or %s", by, byTrial, byIteration, byK)}
+		return usageError{fmt.Errorf("--by %q: want %s, %s or %s (or %s, %s, %s)", by, byTrial, byIteration, byK, byBudget, byLevel, byDifficulty)}
 	}
 	var rows []report.SeriesRow
 	var notes []string
