@@ -32,6 +32,8 @@ func cmdPlot(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	out := fs.String("out", "", "image file; the extension picks the format: .svg, .png or .pdf")
 	width := fs.Float64("width", 16, "width in cm")
 	height := fs.Float64("height", 11, "height in cm")
+	var bf budgetView
+	addBudgetFlags(fs, &bf, "with --frontier: budget (every run on generated + verifier tokens per problem, CoT-SC and scored samples as curves over N'), level or difficulty (one image per level, OUT-level-V.svg; implies budget); --x tokens or generated")
 	db := dbFlag(fs)
 	if err := parse(fs, args); err != nil {
 		return err
@@ -42,6 +44,14 @@ func cmdPlot(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(*out)), ".")
 	if !slices.Contains(report.PlotFormats, format) {
 		return usageError{fmt.Errorf("--out %q: the extension picks the format; want .svg, .png or .pdf", *out)}
+	}
+	if budget, err := bf.isBudget(); err != nil {
+		return err
+	} else if budget {
+		if !*frontier {
+			return usageError{errors.New("--by budget, level or difficulty: add --frontier")}
+		}
+		return plotBudgetFrontier(ctx, &bf, *db, *ids, *experiment, *last, *x, *out, format, *logX, *width, *height, stdout)
 	}
 	switch *kind {
 	case "":
