@@ -58,29 +58,37 @@ func TaskLabels(key string) LevelsOf {
 		if err != nil {
 			return Levels{}, fmt.Errorf("run %d: %w", run.ID, err)
 		}
-		lt, ok := t.(tasks.Labeled)
-		if !ok || len(lt.LabelKeys()) == 0 {
-			return Levels{}, fmt.Errorf("run %d (%s): %w; --by difficulty makes levels from a run's pass rate", run.ID, run.Task, ErrNotLabeled)
-		}
-		k := key
-		if k == "" {
-			k = lt.LabelKeys()[0]
-		}
-		if !slices.Contains(lt.LabelKeys(), k) {
-			return Levels{}, fmt.Errorf("run %d (%s): %w %q (it has %v)", run.ID, run.Task, ErrNoLabel, k, lt.LabelKeys())
-		}
-		insts, err := t.Instances()
+		lv, err := labelsOf(t, key)
 		if err != nil {
-			return Levels{}, fmt.Errorf("run %d: %w", run.ID, err)
-		}
-		lv := Levels{Key: k, Of: map[int]string{}}
-		for _, in := range insts {
-			if v, ok := lt.Labels(in)[k]; ok {
-				lv.Of[in.Index] = v
-			}
+			return Levels{}, fmt.Errorf("run %d (%s): %w", run.ID, run.Task, err)
 		}
 		return lv, nil
 	}
+}
+
+// labelsOf reads every instance's label key ("" the first) of a task.
+func labelsOf(t tasks.Task, key string) (Levels, error) {
+	lt, ok := t.(tasks.Labeled)
+	if !ok || len(lt.LabelKeys()) == 0 {
+		return Levels{}, fmt.Errorf("%w; --by difficulty makes levels from a run's pass rate", ErrNotLabeled)
+	}
+	if key == "" {
+		key = lt.LabelKeys()[0]
+	}
+	if !slices.Contains(lt.LabelKeys(), key) {
+		return Levels{}, fmt.Errorf("%w %q (the task's: %v)", ErrNoLabel, key, lt.LabelKeys())
+	}
+	insts, err := t.Instances()
+	if err != nil {
+		return Levels{}, err
+	}
+	lv := Levels{Key: key, Of: map[int]string{}}
+	for _, in := range insts {
+		if v, ok := lt.Labels(in)[key]; ok {
+			lv.Of[in.Index] = v
+		}
+	}
+	return lv, nil
 }
 
 // Difficulty holds levels made from a run's own pass rate, as

@@ -4,7 +4,10 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
+	"strings"
 	"math"
 	"math/big"
 	"path/filepath"
@@ -13,6 +16,7 @@ import (
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/stats"
 	"github.com/reasonbench/reasonbench/store"
+	"github.com/reasonbench/reasonbench/tasks"
 )
 
 // budgetRuns is the declared synthetic fixture of testdata/budget_runs.py
@@ -318,5 +322,44 @@ func TestWeightedExpectedSampled(t *testing.T) {
 	mc, ok, se := weightedExpected(it, 4, stats.CurveOptions{MaxSubsets: 10, Draws: 20000, Seed: 1}, 0)
 	if ok || se <= 0 || math.Abs(mc-exact) > 4*se {
 		t.Errorf("sampled %g ± %g (exact %v), enumerated %g", mc, se, ok, exact)
+	}
+}
+
+// labeledTask is a test task whose instances carry a level and a subject.
+type labeledTask struct{ tasks.Task }
+
+func (labeledTask) Instances() ([]tasks.Instance, error) {
+	return []tasks.Instance{{Index: 3, Data: "1/algebra"}, {Index: 7, Data: "5/geometry"}, {Index: 9}}, nil
+}
+func (labeledTask) LabelKeys() []string { return []string{"level", "subject"} }
+func (labeledTask) Labels(in tasks.Instance) map[string]string {
+	s, _ := in.Data.(string)
+	level, subject, ok := strings.Cut(s, "/")
+	if !ok {
+		return nil // an item without labels is left out of a split table
+	}
+	return map[string]string{"level": level, "subject": subject}
+}
+
+// unlabeledTask has no labels.
+type unlabeledTask struct{ tasks.Task }
+
+func TestLabelsOf(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		task tasks.Task
+		key  string
+		want map[int]string
+		err  error
+	}{
+		{"the first label by default", labeledTask{}, "", map[int]string{3: "1", 7: "5"}, nil},
+		{"a named label", labeledTask{}, "subject", map[int]string{3: "algebra", 7: "geometry"}, nil},
+		{"an unknown label", labeledTask{}, "source", nil, ErrNoLabel},
+		{"no labels", unlabeledTask{}, "", nil, ErrNotLabeled},
+	} {
+		lv, err := labelsOf(tc.task, tc.key)
+		if !errors.Is(err, tc.err) || tc.err == nil && !maps.Equal(lv.Of, tc.want) {
+			t.Errorf("%s: %v, %v; want %v, %v", tc.name, lv.Of, err, tc.want, tc.err)
+		}
 	}
 }
