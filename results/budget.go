@@ -194,6 +194,8 @@ type BudgetOptions struct {
 	// carry verifier scores (vote, best, weighted), a row per N' ≤ N
 	// (powers of two and N) instead of the run's own row.
 	Curves bool
+	// EveryN shows every N' ≤ N, not only powers of two and N.
+	EveryN bool
 	// Levels splits every run's items (nil: no split).
 	Levels LevelsOf
 	Curve  stats.CurveOptions
@@ -267,7 +269,7 @@ func Budget(ctx context.Context, st *store.Store, runs []store.Run, o BudgetOpti
 				Model: s.Model, Simulated: s.Simulated, Status: s.Status, Exact: true}
 			var curve []report.BudgetRow
 			if o.Curves {
-				curve = budgetCurve(base, groups[l], o.Curve)
+				curve = budgetCurve(base, groups[l], o.Curve, o.EveryN)
 			}
 			if len(curve) > 0 {
 				rows = append(rows, curve...)
@@ -283,7 +285,7 @@ func Budget(ctx context.Context, st *store.Store, runs []store.Run, o BudgetOpti
 	slices.SortStableFunc(rows, func(a, b report.BudgetRow) int { return report.CompareLevels(a.Level, b.Level) })
 	notes = append(notes, "generated tokens/problem: completion tokens of every call but the verifier's (purpose verify) and a judged task's judge, mean per problem; verifier tokens/problem: prompt and completion tokens of verifier calls (a reward model reads the solution; what it returns is a score). Cache hits count: a budget is what the method asks for.")
 	if estimated {
-		notes = append(notes, "N': a run with N samples per problem shown as if it had drawn N' of them (powers of two, and N): accuracy expected over uniform N'-subsets of each problem's samples (enumerated, else sampled: mc_se), over the problems with at least N' samples; tokens marked * are estimated as N'/N of each problem's generated (and verifier) tokens. search-and-learn instead takes the first N' completions; for independent samples both have the same expectation, subsets with less noise.")
+		notes = append(notes, "N': a run with N samples per problem shown as if it had drawn N' of them (powers of two and N; every N' with --every-n): accuracy expected over uniform N'-subsets of each problem's samples (enumerated, else sampled: mc_se), over the problems with at least N' samples; tokens marked * are estimated as N'/N of each problem's generated (and verifier) tokens. search-and-learn instead takes the first N' completions; for independent samples both have the same expectation, subsets with less noise.")
 	}
 	if scored {
 		notes = append(notes, "select: vote is CoT-SC's majority (ties to the answer seen first, unanswered samples abstain); best the sample with the highest verifier score (ties to the earliest, as search-and-learn's stable sort); weighted the answer with the largest sum of verifier scores (ties to the answer seen first; unanswered samples do not count, where search-and-learn would group empty answers).")
@@ -317,7 +319,7 @@ func runRow(base report.BudgetRow, items []budgetItem) report.BudgetRow {
 // budgetCurve is a run's N' rows within a level: vote for CoT-SC and PAL,
 // vote, best and weighted for runs whose every sample has a verifier
 // score; nil for other runs.
-func budgetCurve(base report.BudgetRow, items []budgetItem, o stats.CurveOptions) []report.BudgetRow {
+func budgetCurve(base report.BudgetRow, items []budgetItem, o stats.CurveOptions, every bool) []report.BudgetRow {
 	var sampled []budgetItem
 	allScored := true
 	for _, it := range items {
@@ -343,6 +345,11 @@ func budgetCurve(base report.BudgetRow, items []budgetItem, o stats.CurveOptions
 	var ks []int
 	for k := 1; k < kmax; k *= 2 {
 		ks = append(ks, k)
+		if every {
+			for j := k + 1; j < min(2*k, kmax); j++ {
+				ks = append(ks, j)
+			}
+		}
 	}
 	ks = append(ks, kmax)
 	selects := []string{SelectVote}

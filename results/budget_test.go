@@ -7,10 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"strings"
 	"math"
 	"math/big"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/reasonbench/reasonbench/report"

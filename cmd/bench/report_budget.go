@@ -42,11 +42,13 @@ type budgetView struct {
 	by             byList
 	label          string
 	difficultyFrom int64
+	everyN         bool
 }
 
 func addBudgetFlags(fs *flag.FlagSet, b *budgetView, byDoc string) {
 	fs.Var(&b.by, "by", byDoc)
 	fs.StringVar(&b.label, "label", "", "with --by level: the item label to split by (default: the task's first, e.g. MATH-500's level; subject)")
+	fs.BoolVar(&b.everyN, "every-n", false, "with --by budget: every N' ≤ N of CoT-SC and scored runs (default: powers of two and N, as search-and-learn reports them)")
 	fs.Int64Var(&b.difficultyFrom, "difficulty-from", 0, "with --by difficulty: the run whose per-problem pass@1 over its samples makes the levels (default: the selected run with the most samples per problem)")
 }
 
@@ -73,7 +75,7 @@ func (b *budgetView) isBudget() (bool, error) {
 // --by budget, the levels of --by level or --by difficulty (with a note
 // naming the difficulty's reference run and cut points).
 func (b *budgetView) options(ctx context.Context, st *store.Store, runs []store.Run) (results.BudgetOptions, []string, error) {
-	o := results.BudgetOptions{Curves: slices.Contains(b.by, byBudget), Curve: stats.DefaultCurveOptions}
+	o := results.BudgetOptions{Curves: slices.Contains(b.by, byBudget), EveryN: b.everyN, Curve: stats.DefaultCurveOptions}
 	var notes []string
 	switch {
 	case slices.Contains(b.by, byLevel):

@@ -124,6 +124,24 @@ func TestReportByBudget(t *testing.T) {
 		t.Errorf("N' of the cotsc run: %v, want 1 2 4 6 (powers of two and N)", steps)
 	}
 
+	code, out, _ = cli(t, "report", "--db", db, "--by", "budget", "--every-n", "--format", "json")
+	rows = nil
+	steps = nil
+	if err := json.Unmarshal([]byte(out), &rows); code != 0 || err != nil {
+		t.Fatalf("--every-n: exit %d, %v", code, err)
+	}
+	for _, r := range rows {
+		if r.Strategy == "cotsc" {
+			steps = append(steps, r.K)
+			if abs(r.Accuracy-voteAt[r.K]) > 1e-12 {
+				t.Errorf("--every-n N'=%d: %v, --by k %v", r.K, r.Accuracy, voteAt[r.K])
+			}
+		}
+	}
+	if fmt.Sprint(steps) != "[1 2 3 4 5 6]" {
+		t.Errorf("--every-n: N' %v, want 1 to 6", steps)
+	}
+
 	// Difficulty from the CoT-SC run's own pass rate.
 	pass := map[int]float64{}
 	var xs []float64
