@@ -96,7 +96,9 @@ func labelsOf(t tasks.Task, key string) (Levels, error) {
 // problem's pass@1 (the share of its samples that are right), the
 // quintile cut points q1 < ... of pass@1 over the problems, and level 5
 // (hardest) below q1, 4 below q2, 3 below q3, 2 below q4, else 1
-// (sal.utils.math.compute_level's rule).
+// (sal.utils.math.compute_level's rule, read in forks of
+// huggingface/search-and-learn; how it computes the quintiles was not in
+// the code available, so the interpolation is ours: numpy's default).
 type Difficulty struct {
 	Run     int64
 	PassAt1 map[int]float64
