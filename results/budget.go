@@ -359,6 +359,7 @@ func budgetCurve(base report.BudgetRow, items []budgetItem, o stats.CurveOptions
 		selects = append(selects, SelectBest, SelectWeighted)
 	}
 	pts := stats.VoteCurve(vis, o)
+	mcs := make([][]float64, len(sampled)) // weighted's sampled estimates per item, for every N' at once
 	var out []report.BudgetRow
 	for _, sel := range selects {
 		for _, kp := range ks {
@@ -378,7 +379,7 @@ func budgetCurve(base report.BudgetRow, items []budgetItem, o stats.CurveOptions
 				case SelectBest:
 					r.Accuracy += bestExpected(scoredItem{it.keys, it.sampleC, it.scores}, kp)
 				case SelectWeighted:
-					p, exact, se := weightedExpected(scoredItem{it.keys, it.sampleC, it.scores}, kp, o, uint64(n))
+					p, exact, se := weightedExpected(scoredItem{it.keys, it.sampleC, it.scores}, kp, o, &mcs[n], uint64(n))
 					r.Accuracy += p
 					r.Exact = r.Exact && exact
 					varSum += se * se

@@ -310,18 +310,35 @@ func TestWeightedWinner(t *testing.T) {
 }
 
 // TestWeightedExpectedSampled checks that the Monte Carlo estimate (more
-// subsets than MaxSubsets) is within a few standard errors of the
-// enumeration.
+// subsets than MaxSubsets: random permutations' prefixes, the pick kept
+// up to date as samples join) is within four standard errors of the
+// enumeration at every N'; at N' = N both are the pick over all samples.
 func TestWeightedExpectedSampled(t *testing.T) {
-	it := scoredItem{keys: []int{0, 1, 0, 2, 1, 0, -1, 2, 1, 0}, correct: []bool{true, false, true, false, false, true, false, false, false, true},
-		scores: []float64{0.2, 0.9, 0.3, 0.5, 0.4, 0.1, 0.8, 0.7, 0.2, 0.6}}
-	exact, ok, _ := weightedExpected(it, 4, stats.CurveOptions{MaxSubsets: 1e6, Draws: 100, Seed: 1}, 0)
-	if !ok {
-		t.Fatal("C(10,4) = 210 subsets not enumerated")
+	for _, it := range []scoredItem{
+		{keys: []int{0, 1, 0, 2, 1, 0, -1, 2, 1, 0}, correct: []bool{true, false, true, false, false, true, false, false, false, true},
+			scores: []float64{0.2, 0.9, 0.3, 0.5, 0.4, 0.1, 0.8, 0.7, 0.2, 0.6}},
+		// Equal scores: the sums tie and the answer seen first in sample
+		// order must win, whatever order the samples joined in.
+		{keys: []int{1, 0, 1, 0, 2, 2, -1, 0, 1, 2}, correct: []bool{false, true, false, true, false, false, false, true, false, false},
+			scores: []float64{0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5}},
+	} {
+		weightedAgrees(t, it)
 	}
-	mc, ok, se := weightedExpected(it, 4, stats.CurveOptions{MaxSubsets: 10, Draws: 20000, Seed: 1}, 0)
-	if ok || se <= 0 || math.Abs(mc-exact) > 4*se {
-		t.Errorf("sampled %g ± %g (exact %v), enumerated %g", mc, se, ok, exact)
+}
+
+func weightedAgrees(t *testing.T, it scoredItem) {
+	t.Helper()
+	var mc []float64
+	for kp := 1; kp <= len(it.keys); kp++ {
+		var none []float64
+		exact, ok, _ := weightedExpected(it, kp, stats.CurveOptions{MaxSubsets: 1e6, Draws: 100, Seed: 1}, &none, 0)
+		if !ok || none != nil {
+			t.Fatalf("N'=%d: C(10,%d) subsets not enumerated", kp, kp)
+		}
+		est, ok, se := weightedExpected(it, kp, stats.CurveOptions{MaxSubsets: 0, Draws: 20000, Seed: 1}, &mc, 0)
+		if ok || math.Abs(est-exact) > 4*se+1e-12 {
+			t.Errorf("N'=%d: sampled %g ± %g (exact %v), enumerated %g", kp, est, se, ok, exact)
+		}
 	}
 }
 

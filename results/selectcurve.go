@@ -98,14 +98,11 @@ func weightedWinner(it scoredItem, idx []int) int {
 // weightedExpected is the probability that weighted best-of-N' over a
 // uniform N'-subset of the item's samples picks a right answer: every
 // subset enumerated when there are at most o.MaxSubsets of them, else
-// o.Draws random subsets (exact false, se their Monte Carlo standard
-// error), drawn from PCG(o.Seed, stream) so a report is reproducible.
-func weightedExpected(it scoredItem, kp int, o stats.CurveOptions, stream uint64) (p float64, exact bool, se float64) {
+// estimated from o.Draws random subsets (exact false, se the Monte Carlo
+// standard error). mc holds the item's sampled estimates for every N'
+// (weightedPrefixes), computed on first need and shared across N'.
+func weightedExpected(it scoredItem, kp int, o stats.CurveOptions, mc *[]float64, stream uint64) (p float64, exact bool, se float64) {
 	k := len(it.keys)
-	right := func(idx []int) bool {
-		w := weightedWinner(it, idx)
-		return w >= 0 && it.correct[w]
-	}
 	if stats.Choose(k, kp) <= o.MaxSubsets {
 		idx := make([]int, kp)
 		for i := range idx {
@@ -114,7 +111,7 @@ func weightedExpected(it scoredItem, kp int, o stats.CurveOptions, stream uint64
 		n, total := 0, 0
 		for {
 			total++
-			if right(idx) {
+			if w := weightedWinner(it, idx); w >= 0 && it.correct[w] {
 				n++
 			}
 			i := kp - 1
@@ -131,20 +128,63 @@ func weightedExpected(it scoredItem, kp int, o stats.CurveOptions, stream uint64
 		}
 		return float64(n) / float64(total), true, 0
 	}
-	rng := rand.New(rand.NewPCG(o.Seed, stream))
+	if *mc == nil {
+		*mc = weightedPrefixes(it, o.Draws, rand.New(rand.NewPCG(o.Seed, stream)))
+	}
+	p = (*mc)[kp-1]
+	return p, false, math.Sqrt(p * (1 - p) / float64(o.Draws))
+}
+
+// weightedPrefixes estimates, for every N', the share of N'-subsets whose
+// weighted pick is right from draws random permutations: a permutation's
+// first N' samples are a uniform N'-subset. The pick is kept up to date as
+// samples join: only the joining sample's answer can overtake the leader,
+// by its larger sum or, at an equal sum, by now holding the earliest sample
+// (ties go to the answer seen first in sample order, as weightedWinner).
+// Sums are added in the permutation's order, so an exact tie between
+// float sums (0.1 + 0.2 against 0.3) may fall otherwise than in
+// weightedWinner's sample order: within an estimate's noise.
+func weightedPrefixes(it scoredItem, draws int, rng *rand.Rand) []float64 {
+	k := len(it.keys)
+	nk := 0
+	for _, key := range it.keys {
+		nk = max(nk, key+1)
+	}
+	right := make([]float64, k)
 	perm := make([]int, k)
-	n := 0
-	for range o.Draws {
+	sum := make([]float64, nk)
+	first := make([]int, nk)
+	for range draws {
 		for i := range perm {
 			perm[i] = i
 		}
 		rng.Shuffle(k, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
-		idx := slices.Clone(perm[:kp])
-		slices.Sort(idx)
-		if right(idx) {
-			n++
+		clear(sum)
+		for i := range first {
+			first[i] = -1
+		}
+		lead := -1
+		for n, s := range perm {
+			if key := it.keys[s]; key >= 0 {
+				v := it.score(s)
+				if math.IsInf(v, -1) {
+					v = 0
+				}
+				sum[key] += v
+				if first[key] < 0 || s < first[key] {
+					first[key] = s
+				}
+				if lead < 0 || sum[key] > sum[lead] || (sum[key] == sum[lead] && first[key] < first[lead]) {
+					lead = key
+				}
+			}
+			if lead >= 0 && it.correct[first[lead]] {
+				right[n]++
+			}
 		}
 	}
-	p = float64(n) / float64(o.Draws)
-	return p, false, math.Sqrt(p * (1 - p) / float64(o.Draws))
+	for i := range right {
+		right[i] /= float64(draws)
+	}
+	return right
 }
