@@ -101,7 +101,7 @@ func (b *budgetView) options(ctx context.Context, st *store.Store, runs []store.
 			return o, nil, usageError{err}
 		}
 		o.Levels = func(context.Context, store.Run) (results.Levels, error) { return d.Levels, nil }
-		notes = append(notes, fmt.Sprintf("difficulty: levels from run %d's pass@1 per problem (the share of its samples that are right), cut at its quintiles %.4g, %.4g, %.4g, %.4g (linear interpolation): 5 below the first (hardest), 4 below the second, 3, 2, else 1, as search-and-learn's compute_level; problems tied at a cut point share a level, so with few samples some levels are empty.",
+		notes = append(notes, fmt.Sprintf("difficulty: levels from run %d's pass@1 per problem (the share of its samples that are right), cut at its quintiles %.4g, %.4g, %.4g, %.4g (linear interpolation): 5 below the first (hardest), 4 below the second, 3, 2, else 1, as search-and-learn's compute_level; problems tied at a cut point share a level, so with few samples some levels are empty. Run %[1]d's own rows are biased within a level (its levels come from its own answers); take levels from another run (another --seed) to compare it fairly.",
 			ref.ID, d.Cuts[0], d.Cuts[1], d.Cuts[2], d.Cuts[3]))
 	}
 	return o, notes, nil
