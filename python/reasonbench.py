@@ -1,0 +1,227 @@
+"""reasonbench: write a reasoning strategy in Python against bench's item protocol.
+
+Standard library only (Python >= 3.9). A program run by `bench run --strategy
+program --set cmd='python3 my_method.py'` gets, per item:
+
+  * one JSON object on standard input: {"index", "id", "input", "context",
+    "task", "params"} (never the gold answer) -- read_item();
+  * an OpenAI-compatible endpoint in OPENAI_BASE_URL (or OPENAI_API_BASE),
+    with a per-run token in OPENAI_API_KEY and the model name in BENCH_MODEL --
+    chat(), complete(), or any OpenAI client;
+  * and prints its answer as the last line of standard output -- answer().
+
+Every call goes through the run's sampler stack (cache, cost, retries,
+replay), so a program should not retry or cache on its own. A call may be
+named with call="step/name" (sent as the X-Bench-Call header); unnamed calls
+get an identity from their content and how many identical requests came
+before them in this item.
+
+The same functions work against `bench serve-sim` or any OpenAI-compatible
+server: set OPENAI_BASE_URL yourself and pipe an item in.
+"""
+
+import json
+import os
+import sys
+import urllib.error
+import urllib.request
+
+__all__ = [
+    "APIError", "read_item", "params", "base_url", "model", "post", "chat_response",
+    "chat", "completion_response", "complete", "answer", "run", "template", "render",
+]
+
+# How long one HTTP request may take (seconds); bench's own per-item timeout
+# is the real limit, this only stops a request that would never return.
+TIMEOUT = float(os.environ.get("BENCH_HTTP_TIMEOUT", "600"))
+
+# How much of an error body an APIError shows.
+_MAX_BODY = 2000
+
+
+class APIError(Exception):
+    """A request that did not succeed: status is the HTTP status (None when no
+    response came back), body the start of what the server said."""
+
+    def __init__(self, status, body, url):
+        self.status, self.body, self.url = status, body, url
+        where = "no response" if status is None else "HTTP %d" % status
+        super().__init__("%s from %s: %s" % (where, url, body[:_MAX_BODY]))
+
+
+_item = None
+
+
+def read_item(stream=None):
+    """The item bench sent on standard input, parsed once (later calls return
+    the same dict). Raises ValueError naming what is wrong with the input."""
+    global _item
+    if _item is None:
+        text = (stream or sys.stdin).read()
+        try:
+            item = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ValueError("standard input is not one JSON object: %s" % e) from None
+        if not isinstance(item, dict) or not isinstance(item.get("input"), str):
+            raise ValueError('standard input: want a JSON object with an "input" string')
+        item.setdefault("params", {})
+        item.setdefault("context", "")
+        _item = item
+    return _item
+
+
+def params():
+    """The run's --set values for this program (the item's "params")."""
+    return (_item or {}).get("params") or {}
+
+
+def base_url():
+    """The endpoint's base URL (ending in /v1), from OPENAI_BASE_URL or
+    OPENAI_API_BASE."""
+    url = os.environ.get("OPENAI_BASE_URL") or os.environ.get("OPENAI_API_BASE")
+    if not url:
+        raise RuntimeError("OPENAI_BASE_URL is not set: run under `bench run --strategy program`, "
+                           "or point it at an OpenAI-compatible server such as `bench serve-sim`")
+    return url.rstrip("/")
+
+
+def model():
+    """The model name to send: BENCH_MODEL, else params' "model", else "sim"."""
+    return os.environ.get("BENCH_MODEL") or params().get("model") or "sim"
+
+
+def post(path, body, call=None):
+    """POST a JSON body to base_url()+path and return the decoded JSON
+    response; an APIError with the status and body on any failure."""
+    url = base_url() + path
+    headers = {"Content-Type": "application/json"}
+    key = os.environ.get("OPENAI_API_KEY")
+    if key:
+        headers["Authorization"] = "Bearer " + key
+    if call:
+        headers["X-Bench-Call"] = call
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), headers=headers, method="POST")
+    try:
+        with urllib.request.urlopen(req, timeout=TIMEOUT) as resp:
+            raw = resp.read()
+    except urllib.error.HTTPError as e:
+        raise APIError(e.code, e.read().decode("utf-8", "replace"), url) from None
+    except (urllib.error.URLError, OSError) as e:
+        raise APIError(None, str(getattr(e, "reason", e)), url) from None
+    try:
+        out = json.loads(raw)
+    except ValueError:
+        raise APIError(200, "response is not JSON: " + raw[:200].decode("utf-8", "replace"), url) from None
+    if not isinstance(out, dict) or not isinstance(out.get("choices"), list):
+        raise APIError(200, "response has no choices: " + raw[:200].decode("utf-8", "replace"), url)
+    return out
+
+
+def _sampling(n, temperature, max_tokens, stop, extra):
+    body = {"model": model(), "n": n}
+    # None leaves a parameter unsent, so the server's default applies (as
+    # bench's own strategies do with temperature=default).
+    for k, v in (("temperature", temperature), ("max_tokens", max_tokens), ("stop", stop)):
+        if v is not None:
+            body[k] = v
+    body.update(extra)
+    return body
+
+
+def _messages(messages):
+    if isinstance(messages, str):
+        return [{"role": "user", "content": messages}]
+    return list(messages)
+
+
+def chat_response(messages, n=1, temperature=None, max_tokens=None, stop=None, call=None, **extra):
+    """One /chat/completions request; the whole decoded response (choices,
+    usage). messages is a list of {"role", "content"} or one user text; extra
+    keys (tools, seed, ...) go into the request as they are."""
+    body = _sampling(n, temperature, max_tokens, stop, extra)
+    body["messages"] = _messages(messages)
+    return post("/chat/completions", body, call)
+
+
+def chat(messages, n=1, temperature=None, max_tokens=None, stop=None, call=None, **extra):
+    """The texts of the choices of one chat request, in choice order ("" for
+    a choice without content)."""
+    resp = chat_response(messages, n, temperature, max_tokens, stop, call, **extra)
+    return [(c.get("message") or {}).get("content") or "" for c in resp["choices"]]
+
+
+def completion_response(prompt, n=1, temperature=None, max_tokens=None, stop=None, call=None, **extra):
+    """One /completions request; the whole decoded response."""
+    body = _sampling(n, temperature, max_tokens, stop, extra)
+    body["prompt"] = prompt
+    return post("/completions", body, call)
+
+
+def complete(prompt, n=1, temperature=None, max_tokens=None, stop=None, call=None, **extra):
+    """The texts of the choices of one completions request."""
+    resp = completion_response(prompt, n, temperature, max_tokens, stop, call, **extra)
+    return [c.get("text") or "" for c in resp["choices"]]
+
+
+def answer(output, **detail):
+    """Print the answer as the last line of standard output: {"output": ...}
+    plus any detail keys (bench scores "output" only)."""
+    line = {"output": output}
+    line.update(detail)
+    sys.stdout.write(json.dumps(line, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+
+
+def run(solve):
+    """read_item(), solve(item) -> output, answer(output). Any exception is
+    reported on standard error in one line (the tail bench records) and the
+    exit status is 1."""
+    try:
+        answer(solve(read_item()))
+    except Exception as e:  # the program's failure, reported, not hidden
+        sys.stderr.write("%s: %s\n" % (type(e).__name__, e))
+        sys.exit(1)
+
+
+# Templates. bench renders prompts/<task>/<name>.txt with Go's text/template;
+# the templates the examples use only insert {{.Input}} (and {{.Context}}),
+# which render() reproduces byte for byte. Anything else is refused rather
+# than rendered differently.
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def template(task, name):
+    """The text of a bundled template: params' "template_dir" (a folder laid
+    out like prompts/), else BENCH_PROMPTS, else this checkout's prompts/.
+    Runs with --prompts FOLDER must pass the same folder here."""
+    root = params().get("template_dir") or os.environ.get("BENCH_PROMPTS") or os.path.join(_HERE, "..", "prompts")
+    path = os.path.join(root, task, name + ".txt")
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError as e:
+        raise RuntimeError("template %s/%s: %s (set params template_dir)" % (task, name, e)) from None
+
+
+def render(text, item=None, **fields):
+    """Render a template that inserts {{.Input}}, {{.Context}} or {{.Name}}
+    for a keyword Name=...; any other action is a ValueError."""
+    item = item or {}
+    values = {"Input": item.get("input", ""), "Context": item.get("context", "")}
+    values.update(fields)
+    out, i = [], 0
+    while True:
+        j = text.find("{{", i)
+        if j < 0:
+            out.append(text[i:])
+            return "".join(out)
+        k = text.find("}}", j)
+        if k < 0:
+            raise ValueError("template: unclosed {{ at byte %d" % j)
+        action = text[j + 2:k].strip()
+        if not action.startswith(".") or action[1:] not in values:
+            raise ValueError("template: action {{%s}} is more than reasonbench.render supports" % action)
+        out.append(text[i:j])
+        out.append(str(values[action[1:]]))
+        i = k + 2
