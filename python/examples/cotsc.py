@@ -45,7 +45,7 @@ def answer_line(output):
 
 # A number as bench's numeric scorer reads one: optional sign not glued to a
 # word, thousands groups, a fraction of integers or a decimal part.
-NUMBER = re.compile(r"(?<![\w.])[-\u2212]?\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w-])[-\u2212]?\d+/\d+|[-\u2212]?\d+(?:\.\d+)?")
+NUMBER = re.compile(r"(?<![\w.])[-\u2212]?\d{1,3}(?:,\d{3}(?!\d))+(?:\.\d+)?|(?<![\w-])[-\u2212]?\d+/\d+|[-\u2212]?\d+(?:\.\d+)?")
 
 
 def numbers(text):
