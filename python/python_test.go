@@ -308,10 +308,15 @@ func TestToTBFSOnGame24(t *testing.T) {
 	needPython(t)
 	e := startSim(t)
 	task, insts := instances(t, "game24", 900, 904)
+	space := task.(tasks.ThoughtSpace)
+	lib, err := prompts.Bundled()
+	if err != nil {
+		t.Fatal(err)
+	}
 	solved := 0
 	for _, inst := range insts {
 		e.reset()
-		out, err, stderr := runProgram(t, e.URL, "examples/tot_bfs.py", programItem("game24", inst, nil))
+		out, err, stderr := runProgram(t, e.URL, "examples/tot_bfs.py", programItem("game24", inst, map[string]any{"detail": true}))
 		if err != nil {
 			t.Fatalf("%s: %v: %s", inst.Key, err, stderr)
 		}
@@ -327,6 +332,32 @@ func TestToTBFSOnGame24(t *testing.T) {
 		first := reqs[0].Body["messages"].([]any)[0].(map[string]any)["content"]
 		if first != native[0].Messages[0].Content {
 			t.Errorf("%s: first prompt %q, native tot's %q", inst.Key, first, native[0].Messages[0].Content)
+		}
+		// Every prompt it sent is the native thought space's propose or
+		// value prompt of a state it reached.
+		states, _ := out["states"].([]any)
+		allowed := map[string]bool{}
+		for _, s := range append([]any{""}, states...) {
+			st, _ := s.(string)
+			if p, err := space.ProposePrompt(lib, inst, st); err == nil {
+				allowed[p] = true
+			}
+			if p, ok, err := space.ValuePrompt(lib, inst, st); err == nil && ok {
+				allowed[p] = true
+			}
+		}
+		continuations := 0
+		for i, r := range reqs {
+			p, _ := r.Body["messages"].([]any)[0].(map[string]any)["content"].(string)
+			if !allowed[p] {
+				t.Errorf("%s: request %d's prompt is no native prompt of a reached state: %q", inst.Key, i, p)
+			}
+			if strings.Contains(p, "Steps:") {
+				continuations++
+			}
+		}
+		if len(states) == 0 || continuations == 0 {
+			t.Errorf("%s: %d states, %d final-step prompts: the check saw too little", inst.Key, len(states), continuations)
 		}
 		// Four steps; at most b=5 proposals a step after the first, and a
 		// value call per candidate: bounded far below an unbounded loop.

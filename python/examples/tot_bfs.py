@@ -19,7 +19,8 @@ bundled templates game24/propose, value, value_last and cot:
 The output is the best state after the last step (its Answer line is what
 game24 scores).
 
-params: b (5), n_evaluate (3), temperature (0.7), steps (4).
+params: b (5), n_evaluate (3), temperature (0.7), steps (4), detail (print
+every state proposed with the answer).
 """
 
 import os
@@ -60,6 +61,7 @@ class Search:
         self.steps = int(p.get("steps", 4))
         self.tmpl = {n: rb.template("game24", n) for n in ("propose", "value", "value_last", "cot")}
         self.values = {}  # value prompt -> value, one draw per prompt in this item
+        self.states = []  # every state proposed, for params detail
 
     def propose(self, state, call):
         if current_numbers(self.puzzle, state) == "24":
@@ -100,7 +102,9 @@ class Search:
                 if is_final(state):
                     candidates.append((state, v))
                 else:
-                    candidates.extend((c, None) for c in self.propose(state, "s%d/f%d" % (step, f)))
+                    children = self.propose(state, "s%d/f%d" % (step, f))
+                    self.states.extend(children)
+                    candidates.extend((c, None) for c in children)
             seen, valued = set(), []
             for i, (state, v) in enumerate(candidates):
                 if v is None:
@@ -114,5 +118,19 @@ class Search:
         return beam[0][0]
 
 
+def main():
+    try:
+        item = rb.read_item()
+        search = Search(item, rb.params())
+        output = search.run()
+    except Exception as e:
+        sys.stderr.write("%s: %s\n" % (type(e).__name__, e))
+        sys.exit(1)
+    if rb.params().get("detail"):
+        rb.answer(output, states=search.states)
+    else:
+        rb.answer(output)
+
+
 if __name__ == "__main__":
-    rb.run(lambda item: Search(item, rb.params()).run())
+    main()
