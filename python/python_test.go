@@ -352,7 +352,7 @@ func TestToTBFSOnGame24(t *testing.T) {
 			if !allowed[p] {
 				t.Errorf("%s: request %d's prompt is no native prompt of a reached state: %q", inst.Key, i, p)
 			}
-			if strings.Contains(p, "Steps:") {
+			if strings.Contains(p, "Input: "+inst.Input+"\nSteps:\n") {
 				continuations++
 			}
 		}
