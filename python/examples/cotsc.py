@@ -19,7 +19,8 @@ test can compare them.
 
 params: k (10), temperature (0.7; "default" leaves it unsent), max_tokens,
 vote_key, template (a cot template file; default prompts/<task>/cot.txt),
-detail.
+detail, seed (sent as the request's seed: only to reproduce a known draw;
+under bench leave it out, the endpoint seeds each call from its identity).
 """
 
 import os
@@ -140,7 +141,8 @@ def solve(item):
     else:
         text = rb.template(item["task"], "cot")
     prompt = rb.render(text, item)
-    outputs = rb.chat(prompt, n=k, temperature=temperature, max_tokens=max_tokens, call="cotsc")
+    extra = {"seed": int(p["seed"])} if p.get("seed") is not None else {}
+    outputs = rb.chat(prompt, n=k, temperature=temperature, max_tokens=max_tokens, call="cotsc", **extra)
     key = p.get("vote_key") or DEFAULT_KEY.get(item["task"], "answer")
     best, winner, keys = vote(outputs, key)
     output = outputs[winner] if winner >= 0 else ""
