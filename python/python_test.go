@@ -71,7 +71,7 @@ var simOnce = sync.OnceValues(func() (*sim.Model, error) { return bench.NewSim(s
 
 // sharedSim is one simulated model for the package's tests (it memoises
 // what it works out, so building it once keeps them fast).
-func sharedSim(t *testing.T) *sim.Model {
+func sharedSim(t testing.TB) *sim.Model {
 	t.Helper()
 	m, err := simOnce()
 	if err != nil {
@@ -80,7 +80,7 @@ func sharedSim(t *testing.T) *sim.Model {
 	return m
 }
 
-func startSim(t *testing.T) *endpoint {
+func startSim(t testing.TB) *endpoint {
 	t.Helper()
 	inner := llm.NewServer(sharedSim(t), llm.ServerOptions{})
 	e := &endpoint{}
@@ -147,7 +147,7 @@ func intOf(v any) int {
 	return 0
 }
 
-func instances(t *testing.T, task string, from, to int) (tasks.Task, []tasks.Instance) {
+func instances(t testing.TB, task string, from, to int) (tasks.Task, []tasks.Instance) {
 	t.Helper()
 	spec, err := bench.LookupTask(task)
 	if err != nil {
@@ -552,5 +552,32 @@ func TestCoTSCReproducesNativeCoTSC(t *testing.T) {
 		}
 		n := float64(len(insts))
 		t.Logf("%s %d:%d, k=10, seeded alike: native cotsc accuracy %.2f, cotsc.py %.2f", c.task, c.from, c.to, native/n, program/n)
+	}
+}
+
+// The cost of one item's process: /usr/bin/python3 starting, importing
+// reasonbench, reading the item and printing an answer (echo), and the
+// ten-line example with its one call (n=5) to the simulator on loopback.
+func BenchmarkProgramProcess(b *testing.B) {
+	if _, err := os.Stat(python); err != nil {
+		b.Skip(err)
+	}
+	e := startSim(b)
+	_, insts := instances(b, "game24", 900, 901)
+	item, _ := json.Marshal(programItem("game24", insts[0], nil))
+	echo := filepath.Join(b.TempDir(), "echo.py")
+	abs, _ := filepath.Abs(".")
+	os.WriteFile(echo, []byte("import sys\nsys.path.insert(0, "+strconv.Quote(abs)+")\nimport reasonbench as rb\nrb.run(lambda item: item[\"input\"])\n"), 0o644)
+	for _, script := range []string{echo, "examples/minimal.py"} {
+		b.Run(filepath.Base(script), func(b *testing.B) {
+			for range b.N {
+				cmd := exec.Command(python, script)
+				cmd.Env = []string{"PYTHONDONTWRITEBYTECODE=1", "OPENAI_BASE_URL=" + e.URL, "BENCH_MODEL=sim"}
+				cmd.Stdin = bytes.NewReader(item)
+				if out, err := cmd.Output(); err != nil || !bytes.Contains(out, []byte(`"output"`)) {
+					b.Fatalf("%v: %s", err, out)
+				}
+			}
+		})
 	}
 }
