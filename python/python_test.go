@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -459,6 +460,42 @@ func TestProgramFailures(t *testing.T) {
 		t.Errorf("endpoint error: %v, stderr %q", err, stderr)
 	}
 
+	// Hostile answers: not JSON, no choices, choices without text, an
+	// enormous propose answer. Each is one line and exit 1, or an empty
+	// choice and a bounded search.
+	for _, c := range []struct {
+		body, script, want string
+	}{
+		{"<html>oops</html>", "examples/cotsc.py", "response is not JSON"},
+		{`{"choices": "x"}`, "examples/cotsc.py", "response has no choices"},
+		{`{"choices": [null, {"message": {"content": null}}, {"message": {"content": [{"type": "text", "text": "Answer: 1"}]}}]}`, "examples/cotsc.py", ""},
+		{`{"choices": [{"message": {"content": "` + manyLines(500) + `"}}]}`, "examples/tot_bfs.py", ""},
+	} {
+		var calls int
+		var mu sync.Mutex
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			calls++
+			mu.Unlock()
+			io.WriteString(w, c.body)
+		}))
+		out, err, stderr := runProgram(t, srv.URL+"/v1", c.script, programItem("game24", insts[0], nil))
+		srv.Close()
+		switch {
+		case c.want != "" && (err == nil || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0):
+			t.Errorf("%.40s: %v, stderr %q", c.body, err, stderr)
+		case c.want == "" && err != nil:
+			t.Errorf("%.40s: %v, stderr %q", c.body, err, stderr)
+		case c.want == "" && c.script == "examples/cotsc.py" && out["output"] != "Answer: 1":
+			t.Errorf("%.40s: output %q", c.body, out["output"])
+		// Every propose answer is the same 500 lines: with at most 64 taken,
+		// at most 64 distinct value prompts, so 4 steps of 5 proposals and
+		// 64 value calls.
+		case c.script == "examples/tot_bfs.py" && calls > 4*5+64:
+			t.Errorf("enormous proposals: %d calls", calls)
+		}
+	}
+
 	cmd := exec.Command(python, "examples/tot_bfs.py")
 	cmd.Env = []string{"PYTHONDONTWRITEBYTECODE=1", "OPENAI_BASE_URL=http://127.0.0.1:1/v1"}
 	cmd.Stdin = strings.NewReader("not json")
@@ -580,4 +617,13 @@ func BenchmarkProgramProcess(b *testing.B) {
 			}
 		})
 	}
+}
+
+// manyLines is n distinct step lines, JSON-escaped.
+func manyLines(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "%d + 1 = %d (left: %d 7 9)\\n", i, i+1, i+1)
+	}
+	return b.String()
 }

@@ -27,7 +27,7 @@ import urllib.error
 import urllib.request
 
 __all__ = [
-    "APIError", "read_item", "params", "base_url", "model", "post", "chat_response",
+    "APIError", "read_item", "params", "flag", "base_url", "model", "post", "chat_response",
     "chat", "completion_response", "complete", "answer", "run", "template", "render",
 ]
 
@@ -73,6 +73,14 @@ def read_item(stream=None):
 def params():
     """The run's --set values for this program (the item's "params")."""
     return (_item or {}).get("params") or {}
+
+
+def flag(name, default=False):
+    """A yes/no param: --set values arrive as text, so "false" and "0" are no."""
+    v = params().get(name, default)
+    if isinstance(v, str):
+        return v.strip().lower() in ("1", "true", "yes", "on")
+    return bool(v)
 
 
 def base_url():
@@ -147,7 +155,7 @@ def chat(messages, n=1, temperature=None, max_tokens=None, stop=None, call=None,
     """The texts of the choices of one chat request, in choice order ("" for
     a choice without content)."""
     resp = chat_response(messages, n, temperature, max_tokens, stop, call, **extra)
-    return [(c.get("message") or {}).get("content") or "" for c in resp["choices"]]
+    return [_text((c.get("message") or {}).get("content") if isinstance(c, dict) else None) for c in resp["choices"]]
 
 
 def completion_response(prompt, n=1, temperature=None, max_tokens=None, stop=None, call=None, **extra):
@@ -160,7 +168,17 @@ def completion_response(prompt, n=1, temperature=None, max_tokens=None, stop=Non
 def complete(prompt, n=1, temperature=None, max_tokens=None, stop=None, call=None, **extra):
     """The texts of the choices of one completions request."""
     resp = completion_response(prompt, n, temperature, max_tokens, stop, call, **extra)
-    return [c.get("text") or "" for c in resp["choices"]]
+    return [_text(c.get("text") if isinstance(c, dict) else None) for c in resp["choices"]]
+
+
+def _text(v):
+    """A choice's text: a string as it is, content parts joined, else "" (a
+    server's odd answer is the strategy's empty choice, not a crash)."""
+    if isinstance(v, str):
+        return v
+    if isinstance(v, list):
+        return "".join(p.get("text", "") for p in v if isinstance(p, dict) and isinstance(p.get("text"), str))
+    return ""
 
 
 def answer(output, **detail):

@@ -146,7 +146,7 @@ def solve(item):
     key = p.get("vote_key") or DEFAULT_KEY.get(item["task"], "answer")
     best, winner, keys = vote(outputs, key)
     output = outputs[winner] if winner >= 0 else ""
-    if p.get("detail"):
+    if rb.flag("detail"):
         return output, {"vote_key": key, "key": best, "winner": winner, "keys": keys, "outputs": outputs}
     return output, None
 

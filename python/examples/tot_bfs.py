@@ -7,7 +7,7 @@ bundled templates game24/propose, value, value_last and cot:
   * a state is lines "a op b = c (left: ...)"; the numbers to work on are
     the "left" of its last line (the puzzle at the root);
   * propose: one sample of the propose prompt, one child per non-empty line
-    ("Possible next steps:" dropped); once 24 is left, the cot prompt plus
+    (at most 64; "Possible next steps:" dropped); once 24 is left, the cot prompt plus
     "Steps:\n" and the steps so far asks for the Answer line;
   * value: n_evaluate samples of the value prompt (value_last for a state
     ending in a line without "left: "), the last line of each judged
@@ -30,6 +30,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import reasonbench as rb  # noqa: E402
 
 SCORES = {"sure": 20.0, "likely": 1.0, "impossible": 0.001}
+
+# At most this many lines of one propose answer become children, as in the
+# native thought space: an enormous answer must not become thousands of calls.
+MAX_PROPOSALS = 64
 
 
 def lines_of(state):
@@ -74,6 +78,8 @@ class Search:
             line = line.strip()
             if line and line.lower() != "possible next steps:":
                 children.append(state + line + "\n")
+                if len(children) == MAX_PROPOSALS:
+                    break
         return children
 
     def value(self, state, call):
@@ -126,7 +132,7 @@ def main():
     except Exception as e:
         sys.stderr.write("%s: %s\n" % (type(e).__name__, e))
         sys.exit(1)
-    if rb.params().get("detail"):
+    if rb.flag("detail"):
         rb.answer(output, states=search.states)
     else:
         rb.answer(output)
