@@ -627,3 +627,70 @@ func manyLines(n int) string {
 	}
 	return b.String()
 }
+
+// reasonbench.render is Go's text/template on every bundled template it
+// accepts, byte for byte, with and without a context; the question
+// templates the examples need are among those it accepts, and what it
+// refuses it refuses with an error, never a different prompt.
+func TestRenderIsTextTemplate(t *testing.T) {
+	needPython(t)
+	lib, err := prompts.Bundled()
+	if err != nil {
+		t.Fatal(err)
+	}
+	type data struct{ Input, Context string }
+	cases := []data{
+		{Input: "4 5 6 10"},
+		{Input: "Who wrote  {{x}}?\n", Context: "Passage one.\n\nPassage two, with {braces} and %s."},
+	}
+	texts := map[string]string{}
+	for _, name := range lib.Names() {
+		texts[name], _ = lib.Text(name)
+	}
+	in, _ := json.Marshal(map[string]any{"templates": texts, "cases": cases})
+	cmd := exec.Command(python, "-c", `import json, sys
+import reasonbench as rb
+d = json.load(sys.stdin)
+out = {}
+for name, text in d["templates"].items():
+    got = []
+    for c in d["cases"]:
+        try:
+            got.append(rb.render(text, {"input": c["Input"], "context": c["Context"]}))
+        except ValueError as e:
+            got.append(None)
+    out[name] = got
+print(json.dumps(out))`)
+	cmd.Env = []string{"PYTHONDONTWRITEBYTECODE=1"}
+	cmd.Stdin = bytes.NewReader(in)
+	raw, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v: %s", err, raw)
+	}
+	var got map[string][]*string
+	if err := json.Unmarshal(raw, &got); err != nil {
+		t.Fatal(err)
+	}
+	accepted := map[string]bool{}
+	for _, name := range lib.Names() {
+		for i, c := range cases {
+			want, goErr := lib.Render(name, c)
+			py := got[name][i]
+			switch {
+			case py == nil:
+			case goErr != nil:
+				t.Errorf("%s: Go refuses (%v), Python rendered %q", name, goErr, *py)
+			case *py != want:
+				t.Errorf("%s case %d: Python rendered\n%q\nGo\n%q", name, i, *py, want)
+			default:
+				accepted[name] = true
+			}
+		}
+	}
+	for _, name := range []string{"game24/cot", "game24/propose", "game24/value", "gsm8k/cot", "qa/cot", "hotpotqa/cot"} {
+		if !accepted[name] {
+			t.Errorf("render does not reproduce %s", name)
+		}
+	}
+	t.Logf("render reproduces %d of %d bundled templates", len(accepted), len(lib.Names()))
+}

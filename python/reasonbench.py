@@ -202,9 +202,10 @@ def run(solve):
 
 
 # Templates. bench renders prompts/<task>/<name>.txt with Go's text/template;
-# the templates the examples use only insert {{.Input}} (and {{.Context}}),
-# which render() reproduces byte for byte. Anything else is refused rather
-# than rendered differently.
+# render() reproduces the part of it the bundled question templates use
+# byte for byte (python_test.go compares it with Go on every bundled
+# template it accepts) and refuses anything else rather than render it
+# differently.
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -214,32 +215,98 @@ def template(task, name):
     out like prompts/), else BENCH_PROMPTS, else this checkout's prompts/.
     Runs with --prompts FOLDER must pass the same folder here."""
     root = params().get("template_dir") or os.environ.get("BENCH_PROMPTS") or os.path.join(_HERE, "..", "prompts")
-    path = os.path.join(root, task, name + ".txt")
-    try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except OSError as e:
-        raise RuntimeError("template %s/%s: %s (set params template_dir)" % (task, name, e)) from None
+    # A file task (file:PATH) uses the qa templates, as tasks.TemplateName
+    # does for a task without its own.
+    for folder in (task, "qa"):
+        path = os.path.join(root, folder, name + ".txt")
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8") as f:
+                return f.read()
+    raise RuntimeError("template %s/%s: not under %s or its qa/ (set params template_dir)" % (task, name, root))
 
 
 def render(text, item=None, **fields):
-    """Render a template that inserts {{.Input}}, {{.Context}} or {{.Name}}
-    for a keyword Name=...; any other action is a ValueError."""
+    """Render a bench template the way Go's text/template does, for the
+    subset bench's question templates use: {{.Name}}, {{if .Name}} ...
+    {{else}} ... {{end}} and the trim markers {{- and -}}. Names are Input
+    and Context (from the item) and any keyword. Any other action is a
+    ValueError rather than a different prompt."""
     item = item or {}
-    values = {"Input": item.get("input", ""), "Context": item.get("context", "")}
+    values = {"Input": item.get("input", ""), "Context": item.get("context") or ""}
     values.update(fields)
+    nodes, rest = _parse(_lex(text), 0)
+    if rest is not None:
+        raise ValueError("template: {{%s}} without an {{if}}" % rest[1])
+    return "".join(_exec(nodes, values))
+
+
+_SPACE = " \t\r\n"
+
+
+def _lex(text):
+    """Texts and actions, with the trim markers applied."""
     out, i = [], 0
     while True:
         j = text.find("{{", i)
         if j < 0:
-            out.append(text[i:])
-            return "".join(out)
-        k = text.find("}}", j)
+            out.append(("text", text[i:]))
+            return out
+        k = text.find("}}", j + 2)
         if k < 0:
             raise ValueError("template: unclosed {{ at byte %d" % j)
-        action = text[j + 2:k].strip()
-        if not action.startswith(".") or action[1:] not in values:
-            raise ValueError("template: action {{%s}} is more than reasonbench.render supports" % action)
-        out.append(text[i:j])
-        out.append(str(values[action[1:]]))
+        action = text[j + 2:k]
+        ltrim = len(action) >= 2 and action[0] == "-" and action[1] in _SPACE
+        rtrim = len(action) >= 2 and action[-1] == "-" and action[-2] in _SPACE
+        pre = text[i:j]
+        out.append(("text", pre.rstrip(_SPACE) if ltrim else pre))
+        out.append(("action", action[1 if ltrim else 0:len(action) - 1 if rtrim else len(action)].strip()))
         i = k + 2
+        if rtrim:
+            while i < len(text) and text[i] in _SPACE:
+                i += 1
+
+
+def _field(expr):
+    if not expr.startswith(".") or not expr[1:].isidentifier():
+        raise ValueError("template: action {{%s}} is more than reasonbench.render supports" % expr)
+    return expr[1:]
+
+
+def _parse(tokens, i):
+    """Nodes up to an {{else}} or {{end}} (returned as the stop token) or the
+    end of the tokens."""
+    nodes = []
+    while i < len(tokens):
+        kind, v = tokens[i]
+        i += 1
+        if kind == "text":
+            nodes.append(("text", v))
+        elif v in ("else", "end"):
+            return nodes, (i, v)
+        elif v.startswith("if "):
+            cond = _field(v[3:].strip())
+            then, stop = _parse(tokens, i)
+            other = []
+            if stop is not None and stop[1] == "else":
+                other, stop = _parse(tokens, stop[0])
+            if stop is None or stop[1] != "end":
+                raise ValueError("template: {{if %s}} without {{end}}" % cond)
+            i = stop[0]
+            nodes.append(("if", cond, then, other))
+        else:
+            nodes.append(("field", _field(v)))
+    return nodes, None
+
+
+def _exec(nodes, values):
+    for n in nodes:
+        if n[0] == "text":
+            yield n[1]
+        elif n[0] == "field":
+            if n[1] not in values:
+                raise ValueError("template: no value for .%s" % n[1])
+            yield str(values[n[1]])
+        else:
+            if n[1] not in values:
+                raise ValueError("template: no value for .%s" % n[1])
+            yield from _exec(n[2] if values[n[1]] else n[3], values)
