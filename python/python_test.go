@@ -20,6 +20,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"text/template"
 	"time"
 
 	"github.com/reasonbench/reasonbench/bench"
@@ -647,6 +648,26 @@ func TestRenderIsTextTemplate(t *testing.T) {
 	for _, name := range lib.Names() {
 		texts[name], _ = lib.Text(name)
 	}
+	// Forms no bundled template uses yet: right trims, else, nesting.
+	synthetic := map[string]string{
+		"synthetic/rtrim": "a {{.Input -}}\n\t \n b {{- \n.Context}}",
+		"synthetic/else":  "x{{if .Context -}}\n  yes {{.Context}}{{- else -}}\n no {{- end}}\r\n.",
+		"synthetic/nest":  "{{if .Input}}[{{if .Context}}{{.Context}}{{else}}-{{end}}]{{end}}",
+	}
+	render := func(name string, c data) (string, error) {
+		src, ok := synthetic[name]
+		if !ok {
+			return lib.Render(name, c)
+		}
+		var b strings.Builder
+		err := template.Must(template.New(name).Parse(src)).Execute(&b, c)
+		return b.String(), err
+	}
+	names := lib.Names()
+	for name, src := range synthetic {
+		texts[name] = src
+		names = append(names, name)
+	}
 	in, _ := json.Marshal(map[string]any{"templates": texts, "cases": cases})
 	cmd := exec.Command(python, "-c", `import json, sys
 import reasonbench as rb
@@ -672,9 +693,9 @@ print(json.dumps(out))`)
 		t.Fatal(err)
 	}
 	accepted := map[string]bool{}
-	for _, name := range lib.Names() {
+	for _, name := range names {
 		for i, c := range cases {
-			want, goErr := lib.Render(name, c)
+			want, goErr := render(name, c)
 			py := got[name][i]
 			switch {
 			case py == nil:
@@ -687,10 +708,11 @@ print(json.dumps(out))`)
 			}
 		}
 	}
-	for _, name := range []string{"game24/cot", "game24/propose", "game24/value", "gsm8k/cot", "qa/cot", "hotpotqa/cot"} {
+	for _, name := range []string{"game24/cot", "game24/propose", "game24/value", "gsm8k/cot", "qa/cot", "hotpotqa/cot",
+		"synthetic/rtrim", "synthetic/else", "synthetic/nest"} {
 		if !accepted[name] {
 			t.Errorf("render does not reproduce %s", name)
 		}
 	}
-	t.Logf("render reproduces %d of %d bundled templates", len(accepted), len(lib.Names()))
+	t.Logf("render reproduces %d of %d bundled templates (and %d synthetic)", len(accepted)-len(synthetic), len(lib.Names()), len(synthetic))
 }
