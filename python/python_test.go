@@ -106,7 +106,17 @@ func programItem(task string, inst tasks.Instance, params map[string]any) map[st
 	if params == nil {
 		params = map[string]any{}
 	}
-	return map[string]any{"index": inst.Index, "id": inst.Key, "input": inst.Input, "task": task, "params": params}
+	item := map[string]any{"index": inst.Index, "id": inst.Key, "input": inst.Input, "task": task, "params": params}
+	// The reading the task's prompts show, in its default mode, as the
+	// native strategies render it.
+	if spec, err := bench.LookupTask(task); err == nil {
+		if cr, ok := spec.New().(tasks.ContextRenderer); ok && len(cr.Contexts()) > 0 {
+			if c, err := cr.RenderContext(inst, cr.Contexts()[0]); err == nil && c != "" {
+				item["context"] = c
+			}
+		}
+	}
+	return item
 }
 
 // runProgram runs a Python program on one item against the endpoint at
@@ -217,7 +227,7 @@ func TestCoTSCSendsTheNativePrompt(t *testing.T) {
 	for _, c := range []struct {
 		task     string
 		from, to int
-	}{{"game24", 900, 903}, {"gsm8k", 0, 3}} {
+	}{{"game24", 900, 903}, {"gsm8k", 0, 3}, {"hotpotqa", 0, 3}} {
 		task, insts := instances(t, c.task, c.from, c.to)
 		for _, inst := range insts {
 			native := nativeRequests(t, "cotsc", map[string]any{"k": 4}, task, inst)
@@ -270,7 +280,7 @@ func TestCoTSCVotesAsBench(t *testing.T) {
 	for _, c := range []struct {
 		task     string
 		from, to int
-	}{{"game24", 900, 908}, {"gsm8k", 10, 18}} {
+	}{{"game24", 900, 908}, {"gsm8k", 10, 18}, {"hotpotqa", 10, 18}} {
 		task, insts := instances(t, c.task, c.from, c.to)
 		for _, inst := range insts {
 			out, err, stderr := runProgram(t, e.URL, "examples/cotsc.py", programItem(c.task, inst, map[string]any{"k": 10, "detail": true}))
@@ -532,6 +542,11 @@ func TestVoteKeysTable(t *testing.T) {
 			"Answer: 2.50", "Answer: 0.5 of them", "We get 18.\nthe answer is 18 apples\n", "Answer: −3", "12/0 and 5",
 			"Answer: 1,234,567", "Answer: 10%", "answer: 4 boxes.", "Answer: 7/2", "- Answer: 9", "Answer: 12,3456",
 			"Answer: 1234,567", "Answer: 3.", "It is 5.\nAnswer: x-2", "Answer: 1,000.25 dollars",
+		}},
+		{"hotpotqa", "answer", []string{
+			"Action: Finish[Paris]", "Finish[Blic [newspaper]] see [1]", `Answer: "The Beatles".`, "**Answer:** the Eiffel Tower",
+			"Answer:\nLondon", "Paris", "Thought: long\nno answer here\n", "finish[]\nAnswer: x", "refinish[x]\nAnswer: y",
+			"Finish[\nNew York\n]", "Finish[Rome", "Answer: An Apple a day!", "answer : no", "- Answer: “Lagos.”", "Answer: ...",
 		}},
 		{"game24", "line", []string{
 			"Answer: (6 - 4) * (4 + 8) = 24", "steps\n  answer:   4 *  6 = 24  ", "no answer", "ANSWER: 1+2\nAnswer: 3*8 = 24\nmore",

@@ -10,12 +10,16 @@ chain with the winning answer, no vote gives an empty output.
 
 Vote keys (params vote_key, default the task's first as in bench):
   line     game24's: the last "Answer:" line, lower-cased, spaces collapsed;
-  numeric  gsm8k's: the last number of the answer text, exact (Fraction);
-  answer   anything else: the last "Answer:" line's text, lower-cased.
-Where it differs from the task's Go key (numeric: Finish[...] actions,
-digits of other scripts, exponents are not read) a chain may abstain here
-that bench would count; params detail=true prints each chain's key so a
-test can compare them.
+  numeric  gsm8k's: the last number of the answer text (a "####" line, a
+           Finish action, an Answer label, an "answer is" sentence, else the
+           whole output), exact (Fraction);
+  answer   hotpotqa's and anything else: the answer (Finish action, Answer
+           label, or a short one-line output) under SQuAD's normalisation.
+Where it differs from the task's Go key a chain may abstain here that bench
+would count: numeric does not read exponents or digits of other scripts; a
+file task scored by another rule (exact, choice, numeric) keys its answers
+differently, so pass vote_key to match it. params detail=true prints each
+chain's key so a test can compare them.
 
 params: k (10), temperature (0.7; "default" leaves it unsent), max_tokens,
 vote_key, template (a cot template file; default prompts/<task>/cot.txt),
@@ -32,7 +36,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import reasonbench as rb  # noqa: E402
 
 # The first vote key of each task bench knows here; others vote on "answer".
-DEFAULT_KEY = {"game24": "line", "gsm8k": "numeric"}
+DEFAULT_KEY = {"game24": "line", "gsm8k": "numeric", "hotpotqa": "answer"}
 
 
 def answer_line(output):
@@ -65,22 +69,104 @@ def numbers(text):
     return out
 
 
+QUOTES = [('"', '"'), ("'", "'"), ("`", "`"), ("\u201c", "\u201d"), ("\u2018", "\u2019"),
+          ("\u00ab", "\u00bb"), ("\u201e", "\u201c"), ("**", "**"), ("*", "*")]
+
+
+def clean(s):
+    """Trim spaces, final periods and one pair of matching quotes, until
+    nothing changes."""
+    while True:
+        prev = s
+        s = s.strip().rstrip(".").strip()
+        for a, b in QUOTES:
+            if len(s) >= len(a) + len(b) and s.startswith(a) and s.endswith(b):
+                s = s[len(a):len(s) - len(b)]
+                break
+        if s == prev:
+            return s
+
+
+def label_rest(line):
+    """What follows an "Answer:" label at the start of line, or None."""
+    s = line.lstrip(" \t*_#>-")
+    if s[:6].lower() != "answer":
+        return None
+    s = s[6:].lstrip(" \t*_")
+    return s[1:] if s.startswith(":") else None
+
+
 def labelled_answer(output):
-    """What follows the last "Answer:" label (Markdown decoration allowed),
-    or the next non-blank line when the label line is empty."""
+    """The last "Answer:" label's text (the next non-blank line when the
+    label stands alone), cleaned; None if there is none."""
     lines = output.split("\n")
+    nxt = None  # index of the first non-blank line after i
     for i in range(len(lines) - 1, -1, -1):
-        s = lines[i].lstrip(" \t*#>-_")
-        if s[:6].lower() == "answer":
-            rest = s[6:].lstrip(" \t*_")
-            if rest.startswith(":"):
-                rest = rest[1:].strip(" \t*_")
-                if not rest:
-                    nxt = [l for l in lines[i + 1:] if l.strip()]
-                    rest = nxt[0].strip() if nxt else ""
-                if rest:
-                    return rest
+        rest = label_rest(lines[i])
+        if rest is not None:
+            rest = rest.strip(" \t\r*_")
+            if rest == "" and nxt is not None and label_rest(lines[nxt]) is None:
+                rest = lines[nxt].strip(" \t\r*_")
+            ans = clean(rest)
+            if ans:
+                return ans
+        if lines[i].strip():
+            nxt = i
     return None
+
+
+FINISH = re.compile(r"(?<![A-Za-z0-9_])finish[ \t]*\[", re.IGNORECASE)
+
+
+def finish_answer(output):
+    """The last Finish[...] action's argument (brackets balanced; the rest of
+    its line when the bracket is not closed there), cleaned; or None."""
+    for m in reversed(list(FINISH.finditer(output))):
+        rest, depth, arg = output[m.end():], 1, None
+        for i, ch in enumerate(rest):
+            if ch == "[":
+                depth += 1
+            elif ch == "]":
+                depth -= 1
+                if depth == 0:
+                    arg = rest[:i]
+                    break
+            elif ch == "\n" and rest[:i].strip():
+                arg = rest[:i]
+                break
+        if arg is None:
+            arg = rest
+        ans = clean(arg)
+        if ans:
+            return ans
+    return None
+
+
+def extract_answer(output):
+    """A Finish action's argument, else an Answer label's text."""
+    return finish_answer(output) or labelled_answer(output)
+
+
+def text_answer(output):
+    """extract_answer, else the whole output when it is one short line."""
+    ans = extract_answer(output)
+    if ans:
+        return ans
+    s = output.strip()
+    if s and len(s) <= 300 and "\n" not in s and "\r" not in s:
+        return clean(s) or None
+    return None
+
+
+PUNCT = set("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+ARTICLES = re.compile(r"\b(a|an|the)\b")
+
+
+def squad_normalise(s):
+    """SQuAD's answer normalisation: lower case, no ASCII punctuation, no
+    articles, single spaces."""
+    s = "".join(ch for ch in s.lower() if ch not in PUNCT)
+    return " ".join(ARTICLES.sub(" ", s).split())
 
 
 def number_text(output):
@@ -91,7 +177,7 @@ def number_text(output):
         line = output[i + 4:].split("\n", 1)[0]
         if numbers(line):
             return line
-    a = labelled_answer(output)
+    a = extract_answer(output)
     if a is not None and numbers(a):
         return a
     i = output.lower().rfind("answer is")
@@ -110,8 +196,9 @@ def vote_key(output, key):
     if key == "numeric":
         ns = numbers(number_text(output))
         return str(ns[-1]) if ns else None
-    line = labelled_answer(output)
-    return " ".join(line.lower().split()).rstrip(".") if line else None
+    ans = text_answer(output)
+    key = squad_normalise(ans) if ans else ""
+    return key or None
 
 
 def vote(outputs, key):
