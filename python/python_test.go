@@ -547,6 +547,7 @@ func TestVoteKeysTable(t *testing.T) {
 			"Action: Finish[Paris]", "Finish[Blic [newspaper]] see [1]", `Answer: "The Beatles".`, "**Answer:** the Eiffel Tower",
 			"Answer:\nLondon", "Paris", "Thought: long\nno answer here\n", "finish[]\nAnswer: x", "refinish[x]\nAnswer: y",
 			"Finish[\nNew York\n]", "Finish[Rome", "Answer: An Apple a day!", "answer : no", "- Answer: “Lagos.”", "Answer: ...",
+			"Finish[x [y] z]", "Finish[Milan]\nAnswer: Rome", "Answer: Rome\nAction: Finish[Milan]",
 		}},
 		{"game24", "line", []string{
 			"Answer: (6 - 4) * (4 + 8) = 24", "steps\n  answer:   4 *  6 = 24  ", "no answer", "ANSWER: 1+2\nAnswer: 3*8 = 24\nmore",
