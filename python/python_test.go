@@ -438,12 +438,13 @@ func TestReferenceWrapper(t *testing.T) {
 			t.Errorf("shim=%s: the reference's print is not on stderr: %q", shim, stderr)
 		}
 		reqs := e.requests()
-		if len(reqs) != 2 {
-			t.Fatalf("shim=%s: %d requests, want the 0.x call and the 1.x call", shim, len(reqs))
+		if len(reqs) != 3 {
+			t.Fatalf("shim=%s: %d requests, want the 0.x call, the 1.x client's and the 1.x module's", shim, len(reqs))
 		}
-		b0, b1 := reqs[0].Body, reqs[1].Body
-		if b0["n"] != float64(2) || b0["temperature"] != 0.7 || b0["model"] != "sim" || b1["n"] != float64(1) || b1["model"] != "sim" {
-			t.Errorf("shim=%s: bodies %v / %v", shim, b0, b1)
+		b0, b1, b2 := reqs[0].Body, reqs[1].Body, reqs[2].Body
+		if b0["n"] != float64(2) || b0["temperature"] != 0.7 || b0["model"] != "sim" || b1["n"] != float64(1) || b1["model"] != "sim" ||
+			b2["n"] != float64(1) || b2["model"] != "sim" {
+			t.Errorf("shim=%s: bodies %v / %v / %v", shim, b0, b1, b2)
 		}
 		if _, sent := b0["stop"]; sent {
 			t.Errorf("shim=%s: stop=None was sent: %v", shim, b0)

@@ -9,8 +9,8 @@ more:
     APIConnectionError, ServiceUnavailableError, InvalidRequestError,
     AuthenticationError);
   * >= 1.0: OpenAI(api_key=, base_url=) with .chat.completions.create and
-    .completions.create, the same exceptions at top level (APIStatusError,
-    BadRequestError, ...).
+    .completions.create, the module-level openai.chat.completions.create,
+    the same exceptions at top level (APIStatusError, BadRequestError, ...).
 Responses are dicts that also allow attribute access (res["choices"][0] and
 res.choices[0].message.content both work, as the real 0.x OpenAIObject and
 the 1.x models allow), with model_dump() and to_dict_recursive().
@@ -228,6 +228,19 @@ class OpenAI:
     def with_options(self, **kw):
         return OpenAI(api_key=kw.get("api_key", self.api_key), base_url=kw.get("base_url", self.base_url),
                       timeout=kw.get("timeout", self.timeout), default_headers=self.default_headers)
+
+
+base_url = None  # 1.x module-level client settings (openai.base_url, openai.api_key)
+
+
+def __getattr__(name):
+    """openai.chat / openai.completions: the 1.x module-level client, built
+    per use from openai.api_key/base_url or the environment."""
+    if name in ("chat", "completions"):
+        client = OpenAI(api_key=api_key, base_url=base_url or os.environ.get("OPENAI_BASE_URL") or api_base)
+        return getattr(client, name)
+    raise AttributeError("module 'openai' has no attribute %r (reasonbench's stand-in implements only "
+                         "ChatCompletion, Completion, OpenAI and the errors)" % name)
 
 
 # The 0.x submodule openai.error (import openai.error, from openai.error import X).
