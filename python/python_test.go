@@ -518,7 +518,7 @@ func TestProgramFailures(t *testing.T) {
 
 	cmd = exec.Command(python, "-c", `import reasonbench as rb
 print(rb.render("a {{.Input}} b", {"input": "x"}))
-rb.render("{{if .Context}}c{{end}}", {"input": "x"})`)
+rb.render("{{printf \"%q\" .Input}}", {"input": "x"})`)
 	cmd.Env = []string{"PYTHONDONTWRITEBYTECODE=1"}
 	msg, err = cmd.CombinedOutput()
 	if err == nil || !strings.Contains(string(msg), "a x b\n") || !strings.Contains(string(msg), "more than reasonbench.render supports") {
