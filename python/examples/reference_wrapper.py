@@ -28,6 +28,11 @@ Nothing of the reference is copied or edited. The wrapper
 The reference sets openai.api_base from OPENAI_API_BASE and openai.api_key
 from OPENAI_API_KEY itself; bench sets both for the program.
 
+Where it differs from run.py: one process per item, so the reference's
+value cache (kept on the task across the puzzles of a run) starts empty for
+every puzzle, and run.py's logging and final accuracy are not produced:
+bench scores the answer.
+
 params: checkout (required), task (the reference's task name; default from
 the item: game24 -> game24, crosswords -> crosswords, creative -> text),
 shim (auto|always), and run.py's argument names.
