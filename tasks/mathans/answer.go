@@ -21,8 +21,8 @@ type answer struct {
 	// assign is the variable of "y = 2x + 3" read as its value: compared
 	// with an equation, the answer is the equation y - (2x + 3) = 0.
 	assign *node
-	elems       []*answer
-	rows        [][]*node
+	elems  []*answer
+	rows   [][]*node
 }
 
 // parseAnswer reads a normalised answer's structure.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -471,10 +472,32 @@ func (p *parser) arg() (*node, error) {
 	return nil, errParse
 }
 
+// numNode reads a number token: digits, a decimal point, and a plain
+// exponent (1.5e3) bounded here, since big.Rat.SetString would expand
+// 1e999999999 exactly.
 func numNode(text string) (*node, error) {
-	r, ok := new(big.Rat).SetString(text)
-	if !ok || len(text) > 400 {
+	if len(text) > 400 {
 		return nil, errParse
+	}
+	mant, exp := text, int64(0)
+	if i := strings.IndexAny(text, "eE"); i >= 0 {
+		e, err := strconv.ParseInt(text[i+1:], 10, 64)
+		if err != nil || e < -1000 || e > 1000 {
+			return nil, errParse
+		}
+		mant, exp = text[:i], e
+	}
+	r, ok := new(big.Rat).SetString(mant)
+	if !ok {
+		return nil, errParse
+	}
+	if exp != 0 {
+		p := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(max(exp, -exp)), nil))
+		if exp > 0 {
+			r.Mul(r, p)
+		} else {
+			r.Quo(r, p)
+		}
 	}
 	return &node{op: "num", val: r}, nil
 }
@@ -647,7 +670,7 @@ type budget struct {
 	steps int
 }
 
-const maxSteps = 200000
+const maxSteps = 50000
 
 var errBudget = errors.New("comparison out of time or steps")
 

@@ -19,8 +19,8 @@ type num struct {
 // Limits on exact arithmetic: beyond them a value becomes a float or the
 // evaluation fails, so a hostile answer (10^{10^{10}}, 100000!) costs little.
 const (
-	maxExactBits = 1 << 16 // numerator or denominator size of an exact value
-	maxFactorial = 5000    // n! computed exactly up to here
+	maxExactBits = 1 << 15 // numerator or denominator size of an exact value (2006! has 19,000 bits)
+	maxFactorial = 3000    // n! computed exactly up to here (3000! has 30,300 bits)
 	maxIntPower  = 1 << 12 // |n| of an exact power a^n
 )
 
@@ -238,7 +238,7 @@ func factorial(a num) (num, error) {
 	}
 	f := new(big.Int).MulRange(1, max(n, 1))
 	r := new(big.Rat).SetInt(f)
-	if r.Num().BitLen() > maxExactBits*4 { // 5000! has about 54,000 bits
+	if r.Num().BitLen() > maxExactBits {
 		return num{}, errTooLarge
 	}
 	return num{exact: true, re: r, im: new(big.Rat)}, nil
@@ -252,8 +252,8 @@ func near(a, b num) bool {
 		return a.re.Cmp(b.re) == 0 && a.im.Cmp(b.im) == 0
 	}
 	x, y := a.complex(), b.complex()
-	scale := math.Max(1, math.Max(cmplx.Abs(x), cmplx.Abs(y)))
-	return cmplx.Abs(x-y) <= 1e-9*scale
+	d := cmplx.Abs(x - y)
+	return d <= 1e-9*math.Max(cmplx.Abs(x), cmplx.Abs(y)) || d <= 1e-13
 }
 
 // key is a canonical text of a value: exact values in lowest terms, floats
