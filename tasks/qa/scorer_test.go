@@ -158,7 +158,7 @@ func FuzzScorers(f *testing.F) {
 
 func TestHostileAnswers(t *testing.T) {
 	row := Row{Question: "q", Answers: []string{"18"}, Choices: []string{"a", "b"}}
-	for _, name := range []string{"exact", "em_f1", "numeric", "choice", "regex"} {
+	for _, name := range []string{"exact", "em_f1", "numeric", "choice", "regex", "math", "math:hendrycks"} {
 		s := mustScorer(t, name, ScorerOptions{})
 		for _, h := range hostile {
 			if sc := scoreOutput(s, row, h); sc.Correct {
