@@ -28,6 +28,7 @@ func Normalize(a string) string {
 	a = dropUnitText(a)
 	a = unwrapText(a)
 	a = strings.ReplaceAll(a, "\\{\\}", "\\emptyset")
+	a = subscript.ReplaceAllString(a, "_$1")
 	a = ampm.ReplaceAllString(a, "${1}m")
 	a = strings.Join(strings.Fields(a), " ")
 	a = dropUnitWords(a)
@@ -51,6 +52,7 @@ var (
 	inPrefix     = regexp.MustCompile(`^[a-zA-Z]\s*\\in\s*`)
 	thousands    = regexp.MustCompile(`^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$`)
 	optionLetter = regexp.MustCompile(`^\(([A-Z])\)$`)
+	subscript    = regexp.MustCompile(`_\{([0-9A-Za-z]+)\}`) // 4210_{5} is 4210_5
 )
 
 // dropLeftRight removes \left and \right (with the invisible delimiter
