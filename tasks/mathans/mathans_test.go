@@ -204,3 +204,26 @@ func TestDeadlineStopsWork(t *testing.T) {
 		t.Error("equal texts need no evaluation")
 	}
 }
+
+func TestEvaluate(t *testing.T) {
+	for _, c := range []struct {
+		in, want string
+		ok       bool
+	}{
+		{"\\dbinom{10}{5}", "252", true},
+		{"2^{10} - 24", "1000", true},
+		{"\\frac{1}{2} + \\frac{1}{3}", "\\frac{5}{6}", true},
+		{"-\\frac{6}{8}", "-\\frac{3}{4}", true},
+		{"\\sqrt{49}", "7", true},
+		{"\\sqrt{2}", "", false},
+		{"x + 1", "", false},
+		{"(1, 2)", "", false},
+		{"\\pi", "", false},
+		{"1/0", "", false},
+	} {
+		got, ok := Evaluate(context.Background(), c.in)
+		if got != c.want || ok != c.ok {
+			t.Errorf("Evaluate(%q) = %q, %v; want %q, %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+}
