@@ -12,8 +12,8 @@ import (
 	"github.com/reasonbench/reasonbench/tasks/crosswords"
 	"github.com/reasonbench/reasonbench/tasks/game24"
 	"github.com/reasonbench/reasonbench/tasks/gsm8k"
-	"github.com/reasonbench/reasonbench/tasks/math500"
 	"github.com/reasonbench/reasonbench/tasks/hotpotqa"
+	"github.com/reasonbench/reasonbench/tasks/math500"
 )
 
 // TaskSpec declares a bundled task. The simulated model's answers to it
