@@ -227,3 +227,34 @@ func TestEvaluate(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrentUse: comparisons from many goroutines at once give the
+// sequential verdicts (run with -race).
+func TestConcurrentUse(t *testing.T) {
+	pairs := readPairs(t)
+	want := make([]bool, len(pairs))
+	for i, p := range pairs {
+		want[i] = Equal(context.Background(), p.a, p.b)
+	}
+	errs := make(chan string, 16*len(pairs))
+	done := make(chan struct{})
+	for g := range 16 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for i := range pairs {
+				p := pairs[(i+g)%len(pairs)]
+				if Equal(context.Background(), p.a, p.b) != want[(i+g)%len(pairs)] {
+					errs <- p.a + " vs " + p.b
+				}
+				Key(context.Background(), p.a)
+			}
+		}()
+	}
+	for range 16 {
+		<-done
+	}
+	close(errs)
+	for e := range errs {
+		t.Errorf("concurrent verdict differs: %s", e)
+	}
+}
