@@ -37,6 +37,10 @@ func Equal(ctx context.Context, a, b string) bool {
 			ax, err1 := parseAnswer(x, bud)
 			by, err2 := parseAnswer(y, bud)
 			if err1 != nil || err2 != nil {
+				// Text: "\text{Devon}" is "devon", whatever the case.
+				if foldedKey(x) == foldedKey(y) {
+					return true
+				}
 				continue
 			}
 			if compare(ax, by, bud) == yes {
@@ -321,7 +325,7 @@ func Key(ctx context.Context, a string) string {
 			return k
 		}
 	}
-	return "t:" + textKey(a)
+	return "t:" + foldedKey(a)
 }
 
 func keyOf(a *answer, bud *budget) (string, bool) {

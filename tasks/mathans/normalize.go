@@ -209,8 +209,11 @@ func dropUnitWords(a string) string {
 	return strings.Join(ws[:k], " ")
 }
 
-// textKey is the string form two answers fall back on when neither parses
-// into the same structure: normalised, spaces removed, case folded.
+// textKey is the string form two answers fall back on: normalised, spaces
+// removed. Case is kept (X is not x); words compare case-folded only when
+// an answer does not parse (foldedKey).
 func textKey(a string) string {
-	return strings.ToLower(strings.ReplaceAll(Normalize(a), " ", ""))
+	return strings.ReplaceAll(Normalize(a), " ", "")
 }
+
+func foldedKey(a string) string { return strings.ToLower(textKey(a)) }
