@@ -128,28 +128,6 @@ func (t *Task) Labels(inst tasks.Instance) map[string]string {
 	return map[string]string{"level": strconv.Itoa(p.Level), "subject": p.Subject}
 }
 
-// ScoreRecord scores a `bench score` line as qa does, and also a line
-// naming its problem by "idx" (the row index, as an engine's export and
-// search-and-learn's outputs do) when it gives no question, id or answer.
-func (t *Task) ScoreRecord(rec map[string]any) (tasks.Score, error) {
-	_, hasQ := rec["question"]
-	_, hasID := rec["id"]
-	_, hasA := rec["answer"]
-	if v, ok := rec["idx"]; ok && !hasQ && !hasID && !hasA {
-		i, isNum := v.(float64)
-		if !isNum || i != float64(int(i)) || int(i) < 0 || int(i) >= len(t.problems) {
-			return tasks.Score{}, fmt.Errorf(`"idx" %v is not a problem index 0-%d`, v, len(t.problems)-1)
-		}
-		c := make(map[string]any, len(rec)+1)
-		for k, v := range rec {
-			c[k] = v
-		}
-		c["id"] = t.problems[int(i)].UniqueID
-		return t.Task.ScoreRecord(c)
-	}
-	return t.Task.ScoreRecord(rec)
-}
-
 // broken stands for the task when the embedded data cannot be read.
 type broken struct{ err error }
 
@@ -162,6 +140,6 @@ func (broken) VoteKeys() []string                                      { return 
 var (
 	_ tasks.Labeled      = (*Task)(nil)
 	_ tasks.RuleChooser  = (*Task)(nil)
-	_ tasks.RecordScorer = (*Task)(nil)
+	_ tasks.RecordScorer = (*Task)(nil) // qa's: {idx, output} lines name the problem by its row
 	_ tasks.DataSource   = (*Task)(nil)
 )

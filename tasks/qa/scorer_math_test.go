@@ -79,6 +79,16 @@ func TestMathScorerOnAFile(t *testing.T) {
 	if keys[0] != keys[1] || keys[1] != keys[2] {
 		t.Errorf("keys %q", keys)
 	}
+	// bench score lines may name the row by idx.
+	if sc, err := full.(*Task).ScoreRecord(map[string]any{"idx": 1.0, "output": "\\boxed{0.5}", "verifier_score": 0.3}); err != nil || !sc.Correct {
+		t.Errorf("idx 1: %+v %v", sc, err)
+	}
+	if sc, err := full.(*Task).ScoreRecord(map[string]any{"idx": 0.0, "output": "\\boxed{0.5}"}); err != nil || sc.Correct {
+		t.Errorf("idx 0 is another row: %+v %v", sc, err)
+	}
+	if _, err := full.(*Task).ScoreRecord(map[string]any{"idx": 9.0, "output": "\\boxed{0.5}"}); err == nil {
+		t.Error("idx 9 of 5 rows accepted")
+	}
 	if _, err := NewScorer("math:sympy", ScorerOptions{}); err == nil {
 		t.Error("an unknown variant was accepted")
 	}
