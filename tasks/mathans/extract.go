@@ -22,10 +22,15 @@ func Extract(output string) (string, bool) {
 	return answerIs(output)
 }
 
+// maxBoxTries bounds the boxes looked at from the end: each look scans to
+// its closing brace, and an output of thousands of unclosed boxes would
+// otherwise cost their square.
+const maxBoxTries = 16
+
 // lastBoxed finds the last \boxed or \fbox with a complete argument.
 func lastBoxed(s string) (string, bool) {
 	end := len(s)
-	for end > 0 {
+	for try := 0; end > 0 && try < maxBoxTries; try++ {
 		i := max(strings.LastIndex(s[:end], "\\boxed"), strings.LastIndex(s[:end], "\\fbox"))
 		if i < 0 {
 			return "", false

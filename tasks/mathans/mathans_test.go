@@ -97,9 +97,15 @@ func TestExtract(t *testing.T) {
 		{"no answer here", "", false},
 		{"\\boxed{}", "", false},
 		{"", "", false},
+		{strings.Repeat("\\boxed{", 9000), "", false}, // thousands of unclosed boxes: bounded work
 		{strings.Repeat("{", 100000) + "\\boxed{9}", "9", true},
+		{"\\boxed{1} " + strings.Repeat("\\boxed{", 20), "", false}, // too many broken boxes after the last good one
 	} {
+		start := time.Now()
 		got, ok := Extract(c.out)
+		if d := time.Since(start); d > 200*time.Millisecond {
+			t.Errorf("Extract(%.60q) took %v", c.out, d)
+		}
 		if got != c.want || ok != c.ok {
 			t.Errorf("Extract(%.60q) = %q, %v; want %q, %v", c.out, got, ok, c.want, c.ok)
 		}
