@@ -17,7 +17,9 @@ const (
 	// VoteWeighted sums the scores of the samples giving each answer (the
 	// task's default vote key) and picks the answer with the largest sum,
 	// the answer seen first among equal sums, and its first sample
-	// (weighted best-of-N, as search-and-learn's).
+	// (weighted best-of-N, as search-and-learn's find_answer_with_largest_sum;
+	// one difference: a sample with no answer gives no vote here, where
+	// search-and-learn groups every empty prediction as one more answer).
 	VoteWeighted = "weighted"
 )
 
