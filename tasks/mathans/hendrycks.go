@@ -141,3 +141,40 @@ func hendrycksSlash(s string) string {
 	}
 	return "\\frac{" + parts[0] + "}{" + parts[1] + "}"
 }
+
+// HendrycksExtract is the original MATH answer extraction
+// (last_boxed_only_string, then remove_boxed): from the last "\boxed" (or,
+// when there is none, the last "\fbox"), every brace counted, escaped or
+// not, to the brace closing the first one; the answer is what lies inside
+// "\boxed{...}". An unclosed box, an \fbox, or "\boxed 5" give no answer,
+// as there.
+func HendrycksExtract(output string) (string, bool) {
+	if len(output) > maxOutput {
+		output = output[len(output)-maxOutput:]
+	}
+	i := strings.LastIndex(output, "\\boxed")
+	if i < 0 {
+		i = strings.LastIndex(output, "\\fbox")
+		if i < 0 {
+			return "", false
+		}
+	}
+	depth := 0
+	for j := i; j < len(output); j++ {
+		switch output[j] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				box := output[i : j+1]
+				inner, ok := strings.CutPrefix(box, "\\boxed{")
+				if !ok {
+					return "", false
+				}
+				return inner[:len(inner)-1], true
+			}
+		}
+	}
+	return "", false
+}

@@ -264,3 +264,24 @@ func TestConcurrentUse(t *testing.T) {
 		t.Errorf("concurrent verdict differs: %s", e)
 	}
 }
+
+func TestHendrycksExtract(t *testing.T) {
+	for _, c := range []struct {
+		out, want string
+		ok        bool
+	}{
+		{"so $\\boxed{\\frac{1}{2}}$.", "\\frac{1}{2}", true},
+		{"\\boxed{1} then \\boxed{2", "", false}, // the last box is unclosed: none
+		{"\\fbox{7}", "", false},                 // remove_boxed wants \boxed{
+		{"\\boxed 5", "", false},                 // likewise
+		{"\\boxed{\\{1,2\\}}", "\\{1,2\\}", true},
+		{"\\boxed{\\{1,2}", "", false},      // escaped braces counted too
+		{"\\fbox{3} \\boxed{4}", "4", true}, // \boxed first
+		{"The answer is 4", "", false},      // no fall-back
+	} {
+		got, ok := HendrycksExtract(c.out)
+		if got != c.want || ok != c.ok {
+			t.Errorf("HendrycksExtract(%q) = %q, %v; want %q, %v", c.out, got, ok, c.want, c.ok)
+		}
+	}
+}

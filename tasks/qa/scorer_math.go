@@ -49,12 +49,19 @@ func (s mathScorer) Describe() string {
 	return "the last \\boxed{} answer equals the gold answer after normalisation, by value and structure (tasks/mathans)"
 }
 
-func (mathScorer) Answer(output string) (string, bool) { return mathans.Extract(output) }
+// Answer is the last box; under hendrycks, found as the original MATH
+// evaluation finds it (no \fbox, "\boxed 5" or "the answer is").
+func (s mathScorer) Answer(output string) (string, bool) {
+	if s.variant == MathHendrycks {
+		return mathans.HendrycksExtract(output)
+	}
+	return mathans.Extract(output)
+}
 
 // goldAnswer is a gold text's answer: its last \boxed{} when it has one
 // (a worked solution), else the text.
 func goldAnswer(g string) string {
-	if a, ok := mathans.Extract(g); ok && containsBox(g) {
+	if a, ok := mathans.Extract(g); ok && containsBox(g) { // gold solutions box with braces
 		return a
 	}
 	return g

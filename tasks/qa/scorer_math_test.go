@@ -46,7 +46,7 @@ func TestMathScorerOnAFile(t *testing.T) {
 		{0, "\\boxed{(3, \\frac{\\pi}{3})}", false, false},
 		{1, "\\boxed{0.5}", true, true}, // hendrycks' one decimal case
 		{1, "\\boxed{\\frac{2}{4}}", true, false},
-		{1, "The answer is 1/2", true, true},
+		{1, "The answer is 1/2", true, false}, // the original extraction has no fall-back
 		{2, "\\boxed{\\{2, 1\\}}", true, false},
 		{3, "\\boxed{2, -2}", true, false},
 		{3, "\\boxed{2}", false, false},
