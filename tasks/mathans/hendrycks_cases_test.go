@@ -44,3 +44,45 @@ func TestHendrycksAgreesWithTheReference(t *testing.T) {
 		t.Errorf("%d cases (%d equal), want 6779 (3010)", n, equal)
 	}
 }
+
+// TestHendrycksExtractAgreesWithTheReference: testdata/hendrycks_extract.json
+// is what hendrycks/math's last_boxed_only_string and remove_boxed (run
+// under Python) extract from MATH-500's 500 worked solutions, then from the
+// Qwen sample's 120 responses, in file order.
+func TestHendrycksExtractAgreesWithTheReference(t *testing.T) {
+	raw, err := os.ReadFile("testdata/hendrycks_extract.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []*string
+	if err := json.Unmarshal(raw, &want); err != nil {
+		t.Fatal(err)
+	}
+	var outputs []string
+	f, err := os.Open("../math500/data/math500_test.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var p struct{ Solution string }
+		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
+			t.Fatal(err)
+		}
+		outputs = append(outputs, p.Solution)
+	}
+	for _, r := range readQwenSample(t) {
+		outputs = append(outputs, r.Response...)
+	}
+	if len(outputs) != len(want) || len(want) != 620 {
+		t.Fatalf("%d outputs, %d reference answers", len(outputs), len(want))
+	}
+	for i, out := range outputs {
+		got, ok := HendrycksExtract(out)
+		if (want[i] == nil) == ok || (ok && got != *want[i]) {
+			t.Errorf("output %d: %q, %v; the reference extracts %v", i, got, ok, want[i])
+		}
+	}
+}
