@@ -1,9 +1,5 @@
 package mathans
 
-import (
-	"strings"
-)
-
 // kinds of parsed answers
 const (
 	kScalar = iota // an expression
@@ -293,5 +289,3 @@ func (a *answer) describe() string {
 	}
 	return "a value"
 }
-
-var _ = strings.TrimSpace

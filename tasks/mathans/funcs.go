@@ -1,13 +1,6 @@
 package mathans
 
-import (
-	"math"
-	"math/cmplx"
-)
-
-func absC(c complex128) float64 { return cmplx.Abs(c) }
-
-func mathFloor(f float64) float64 { return math.Floor(f) }
+import "math/cmplx"
 
 // applyFn evaluates a named function on the complex plane (principal
 // branches); exact arguments become floats.

@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
+	"math/cmplx"
 	"strconv"
 	"strings"
-	"unicode"
 )
 
 // The parser reads a LaTeX math subset into expression trees. It is a
@@ -62,7 +63,7 @@ func tokenize(s string) ([]token, error) {
 				if k < len(s) && (s[k] == '-' || s[k] == '+') {
 					k++
 				}
-				if k < len(s) && s[k] >= '0' && s[k] <= '9' && (k == j+1 || true) {
+				if k < len(s) && s[k] >= '0' && s[k] <= '9' {
 					m := k
 					for m < len(s) && s[m] >= '0' && s[m] <= '9' {
 						m++
@@ -825,7 +826,7 @@ func eval(n *node, env map[string]num, b *budget) (num, error) {
 		if args[0].exact && args[0].isReal() {
 			return ratNum(new(big.Rat).Abs(args[0].re)), nil
 		}
-		return check(floatNum(complex(absC(args[0].complex()), 0)))
+		return check(floatNum(complex(cmplx.Abs(args[0].complex()), 0)))
 	case "floor", "ceil":
 		if !args[0].isReal() {
 			return num{}, errDomain
@@ -859,10 +860,7 @@ func roundNum(a num, floor bool) (num, error) {
 	}
 	f := real(a.c)
 	if floor {
-		return check(floatNum(complex(mathFloor(f), 0)))
+		return check(floatNum(complex(math.Floor(f), 0)))
 	}
-	return check(floatNum(complex(-mathFloor(-f), 0)))
+	return check(floatNum(complex(math.Ceil(f), 0)))
 }
-
-// IsSpace-free helper for words in normalisation.
-func isWordRune(r rune) bool { return unicode.IsLetter(r) }

@@ -279,12 +279,10 @@ func fmtFloat(f float64) string {
 	}
 	// A float equal to a small rational prints as that rational, so √4's
 	// float and 2 share a key.
-	if r := new(big.Rat).SetFloat64(f); r != nil {
-		for _, d := range []int64{1, 2, 3, 4, 5, 6, 8, 9, 10, 12, 16, 100} {
-			n := math.Round(f * float64(d))
-			if math.Abs(n/float64(d)-f) <= 1e-12*math.Max(1, math.Abs(f)) && math.Abs(n) < 1e15 {
-				return new(big.Rat).SetFrac64(int64(n), d).RatString()
-			}
+	for _, d := range []int64{1, 2, 3, 4, 5, 6, 8, 9, 10, 12, 16, 100} {
+		n := math.Round(f * float64(d))
+		if math.Abs(n/float64(d)-f) <= 1e-12*math.Max(1, math.Abs(f)) && math.Abs(n) < 1e15 {
+			return new(big.Rat).SetFrac64(int64(n), d).RatString()
 		}
 	}
 	return big.NewFloat(f).Text('g', 9)
