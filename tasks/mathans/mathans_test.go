@@ -198,6 +198,19 @@ func TestBounded(t *testing.T) {
 	}
 }
 
+// TestLongAnswers: answers too long to normalise are compared whole, so two
+// that differ only past the normalised prefix are not equal.
+func TestLongAnswers(t *testing.T) {
+	a := strings.Repeat("1+", 3000) + "1"
+	b := strings.Repeat("1+", 3000) + "2"
+	if Equal(context.Background(), a, b) || Key(context.Background(), a) == Key(context.Background(), b) {
+		t.Error("long answers differing at the end are equal")
+	}
+	if !Equal(context.Background(), a, " "+a) {
+		t.Error("a long answer is not itself")
+	}
+}
+
 // TestDeadlineStopsWork: a context already expired stops a comparison
 // that needs evaluation, and the answer is the texts' verdict.
 func TestDeadlineStopsWork(t *testing.T) {

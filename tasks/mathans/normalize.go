@@ -10,8 +10,8 @@ import (
 // wrappers and unit words dropped, a.m./p.m. folded, thousands separators of
 // a lone number removed, a trailing period dropped. Variables' case is kept.
 func Normalize(a string) string {
-	if len(a) > maxAnswerBytes*4 {
-		a = a[:maxAnswerBytes*4] // bounded work; such an answer compares as text
+	if len(a) > maxNormalize {
+		a = a[:maxNormalize] // bounded work; Equal and Key compare such answers whole
 	}
 	a = strings.ToValidUTF8(a, "\uFFFD")
 	a = stripDelims(strings.TrimSpace(a))
@@ -44,6 +44,9 @@ func Normalize(a string) string {
 	a = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(a), ".,;"))
 	return a
 }
+
+// maxNormalize is the longest answer normalised.
+const maxNormalize = 4 * maxAnswerBytes
 
 var (
 	ampm         = regexp.MustCompile(`(?i)\s*\b([ap])\.\s*m\.?`)
