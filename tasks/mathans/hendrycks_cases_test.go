@@ -2,8 +2,10 @@ package mathans
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -84,5 +86,43 @@ func TestHendrycksExtractAgreesWithTheReference(t *testing.T) {
 		if (want[i] == nil) == ok || (ok && got != *want[i]) {
 			t.Errorf("output %d: %q, %v; the reference extracts %v", i, got, ok, want[i])
 		}
+	}
+}
+
+// TestFullRuleAcceptsWhatHendrycksAccepts: on the reference cases, every
+// pair the original rule calls equal the full rule calls equal too, but 8
+// where the original cuts everything after a "\text{ " or "\mbox{ " unit
+// and so equates "5.4 \text{ cents}/2" with "5.4 \text{ cents}". The pairs
+// only the full rule accepts are counted (values, sets, orders).
+func TestFullRuleAcceptsWhatHendrycksAccepts(t *testing.T) {
+	f, err := os.Open("testdata/hendrycks_cases.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	unitCut, onlyFull := 0, 0
+	for sc.Scan() {
+		var c struct {
+			A, B  string
+			Equiv bool
+		}
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatal(err)
+		}
+		full := Equal(context.Background(), c.A, c.B)
+		switch {
+		case c.Equiv && !full:
+			if !strings.Contains(c.A+c.B, "\\text{ ") && !strings.Contains(c.A+c.B, "\\mbox{ ") {
+				t.Errorf("the original rule accepts %q = %q, the full rule does not", c.A, c.B)
+			}
+			unitCut++
+		case full && !c.Equiv:
+			onlyFull++
+		}
+	}
+	t.Logf("%d pairs only the original accepts (its unit cut), %d only the full rule accepts", unitCut, onlyFull)
+	if unitCut != 8 {
+		t.Errorf("%d pairs only the original accepts, want 8", unitCut)
 	}
 }

@@ -15,6 +15,7 @@ func Normalize(a string) string {
 	}
 	a = strings.ToValidUTF8(a, "\uFFFD")
 	a = stripDelims(strings.TrimSpace(a))
+	a = escaped.ReplaceAllString(a, `\$1`) // \\frac from doubly escaped text is \frac; a row break \\ is kept
 	a = strings.NewReplacer(
 		"\\\\", "\\\\", // a matrix row break, kept whole before "\\ " is read
 		"\n", " ", "\r", " ", "\t", " ",
@@ -35,8 +36,8 @@ func Normalize(a string) string {
 	a = percentWord.ReplaceAllString(a, "%")
 	a = andOr.ReplaceAllString(a, ", ")
 	a = inPrefix.ReplaceAllString(a, "")
-	if thousands.MatchString(strings.ReplaceAll(a, " ", "")) {
-		a = strings.ReplaceAll(strings.ReplaceAll(a, " ", ""), ",", "")
+	if m := thousands.FindStringSubmatch(strings.ReplaceAll(a, " ", "")); m != nil {
+		a = m[1] + strings.ReplaceAll(m[2], ",", "") + m[3] // x = 10,080% keeps its prefix and sign
 	}
 	if m := optionLetter.FindStringSubmatch(a); m != nil {
 		a = m[1]
@@ -53,8 +54,10 @@ var (
 	percentWord  = regexp.MustCompile(`\s*\bpercent\b`)
 	andOr        = regexp.MustCompile(`\s*,?\s+\b(and|or)\b\s+`)
 	inPrefix     = regexp.MustCompile(`^[a-zA-Z]\s*\\in\s*`)
-	thousands    = regexp.MustCompile(`^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$`)
+	thousands    = regexp.MustCompile(`^([a-zA-Z]=)?([+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?)(%?)$`)
 	optionLetter = regexp.MustCompile(`^\(([A-Z])\)$`)
+	escaped      = regexp.MustCompile(`\\\\([a-zA-Z{}$%])`)
+	varPrefix    = regexp.MustCompile(`^[a-zA-Z]\s*=\s*`)
 	subscript    = regexp.MustCompile(`_\{([0-9A-Za-z]+)\}`) // 4210_{5} is 4210_5
 )
 
@@ -219,4 +222,10 @@ func textKey(a string) string {
 	return strings.ReplaceAll(Normalize(a), " ", "")
 }
 
-func foldedKey(a string) string { return strings.ToLower(textKey(a)) }
+func foldedKey(a string) string {
+	k := textKey(a)
+	if rest := varPrefix.ReplaceAllString(k, ""); rest != "" && !strings.Contains(rest, "=") {
+		k = rest // "x = \text{Evelyn}" is "Evelyn"
+	}
+	return strings.ToLower(k)
+}

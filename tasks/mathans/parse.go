@@ -289,6 +289,26 @@ func (p *parser) term() (*node, error) {
 			p.pos++
 		case p.startsPrimary():
 			op = "*"
+			if len(factors) == 1 && p.is(tCmd, "\\frac") {
+				if whole, sign := integerLiteral(factors[0]); whole != nil {
+					f, err := p.unary()
+					if err != nil {
+						return nil, err
+					}
+					if f.op == "/" && isIntLiteral(f.args[0]) && isIntLiteral(f.args[1]) {
+						// 137\frac{1}{2} is a mixed number, 137 + 1/2, as
+						// MATH writes them, not a product.
+						m := &node{op: "+", args: []*node{whole, f}}
+						if sign < 0 {
+							m = &node{op: "neg", args: []*node{m}}
+						}
+						factors[0] = m
+					} else {
+						factors = append(factors, f)
+					}
+					continue
+				}
+			}
 		default:
 			if len(factors) == 1 {
 				return factors[0], nil
@@ -863,4 +883,20 @@ func roundNum(a num, floor bool) (num, error) {
 		return check(floatNum(complex(math.Floor(f), 0)))
 	}
 	return check(floatNum(complex(math.Ceil(f), 0)))
+}
+
+// integerLiteral returns the whole number of a factor written as a
+// non-negative integer literal, or its negation, with the sign.
+func integerLiteral(n *node) (*node, int) {
+	if isIntLiteral(n) {
+		return n, 1
+	}
+	if n.op == "neg" && len(n.args) == 1 && isIntLiteral(n.args[0]) {
+		return n.args[0], -1
+	}
+	return nil, 0
+}
+
+func isIntLiteral(n *node) bool {
+	return n.op == "num" && n.val.IsInt() && n.val.Sign() >= 0
 }
