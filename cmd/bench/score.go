@@ -17,7 +17,7 @@ func cmdScore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	taskName := fs.String("task", "", "task whose scorer to use (see bench list), or file:PATH for a data file's")
 	in := fs.String("in", "", "JSON Lines file to score ('-' for stdin)")
 	var o bench.ScoreOptions
-	fs.StringVar(&o.GroupBy, "group-by", "", "field grouping samples of one instance (e.g. idx): adds a majority vote per group")
+	fs.StringVar(&o.GroupBy, "group-by", "", "field grouping samples of one instance (e.g. idx; idx when --vote is given): adds a vote per group")
 	rule := fs.String("rule", "", "scoring rule (default the task's; game24: strict|paper; humaneval, mbpp: isolated|reference)")
 	spec := fs.String("task-spec", "", taskSpecHelp)
 	scorer := fs.String("scorer", "", scorerHelp)
