@@ -87,6 +87,7 @@ func extraIdentityConfigs() []identityConfig {
 		{"reflexion_code-simple", codePreset("reflexion-mbpp/simple", "0:3", map[string]any{"temperature": t07})},
 		{"pal-game24", mk("game24", "pal", "900:904", map[string]any{"k": 2, "temperature": t07})},
 		{"react-python-tools", mk("gsm8k", "react", "0:4", map[string]any{"tools": "python", "protocol": "tools", "temperature": t07})},
+		{"cotsc-math500", mk("math500", "cotsc", "0:6", map[string]any{"k": 4, "temperature": t07})},
 		{"selfrefine-gsm8k-pal", func() Config {
 			cfg := withPreset("selfrefine-gsm8k/pal", "0:4")
 			cfg.Params["temperature"] = t07

@@ -13,6 +13,7 @@ import (
 	"github.com/reasonbench/reasonbench/tasks/game24"
 	"github.com/reasonbench/reasonbench/tasks/gsm8k"
 	"github.com/reasonbench/reasonbench/tasks/hotpotqa"
+	"github.com/reasonbench/reasonbench/tasks/math500"
 )
 
 // TaskSpec declares a bundled task. The simulated model's answers to it
@@ -34,6 +35,8 @@ func Tasks() []TaskSpec {
 			New: func() tasks.Task { return hotpotqa.NewTask() }},
 		{Name: "gsm8k", Doc: "GSM8K: the 1,319 grade-school math word problems of the test split, numeric answers; few-shot prompts of our own",
 			New: gsm8k.NewTask},
+		{Name: "math500", Doc: "MATH-500: the 500-problem MATH test subset of Let's Verify Step by Step (openai/prm800k, MIT), levels 1-5 and subjects as labels; the last \\boxed{} answer by value and structure (rule math), or the original MATH string rule (--rule hendrycks)",
+			New: math500.NewTask},
 		{Name: "crosswords", Doc: "Mini Crosswords: the ToT paper's 20 test 5x5 puzzles (mini0505 0, 5, ..., 95), letter/word/game; the reference's DFS with tot_dfs",
 			New: func() tasks.Task { return crosswords.NewTask() }},
 		{Name: "creative", Doc: "Creative Writing: the ToT paper's 100 inputs of four sentences; four paragraphs ending in them; coherency 1-10 by a judge model (--judge-model, --judge-base-url; on the simulator a declared simulated judge)",

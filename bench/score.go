@@ -11,7 +11,6 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/reasonbench/reasonbench/strategies"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -61,7 +60,10 @@ const maxLine = 16 << 20
 // ScoreOptions ask `bench score` to aggregate samples like self-consistency.
 type ScoreOptions struct {
 	GroupBy string // record field whose value groups samples ("idx"); "" = no grouping
-	Vote    string // vote key for the majority vote in a group ("" = the task's default)
+	// Vote is the vote key for the majority vote in a group ("" = the
+	// task's default), or VoteBest / VoteWeighted by the records'
+	// verifier_score.
+	Vote string
 	// Concurrency bounds the records a BatchScorer task runs at once (code
 	// tasks: sandboxes); 0 means 1.
 	Concurrency int
@@ -72,6 +74,7 @@ type group struct {
 	key     any
 	outputs []string
 	correct []bool
+	scores  []float64 // verifier scores, for --vote best|weighted
 }
 
 // InputError is a ScoreLines error the user fixes in the input or its
@@ -103,8 +106,9 @@ func ScoreLines(task tasks.Task, r io.Reader, w io.Writer, o ScoreOptions) (Scor
 // record at once, o.Concurrency of them run at a time; the output is in
 // input order either way.
 func ScoreLinesContext(ctx context.Context, task tasks.Task, r io.Reader, w io.Writer, o ScoreOptions) (ScoreSummary, error) {
-	if o.Vote != "" && !slices.Contains(task.VoteKeys(), o.Vote) {
-		return ScoreSummary{}, InputError{fmt.Errorf("--vote %s: task %s knows %v", o.Vote, task.Name(), task.VoteKeys())}
+	byScore := o.Vote == VoteBest || o.Vote == VoteWeighted
+	if o.Vote != "" && !byScore && !slices.Contains(task.VoteKeys(), o.Vote) {
+		return ScoreSummary{}, InputError{fmt.Errorf("--vote %s: task %s knows %v, and %s and %s by %q", o.Vote, task.Name(), task.VoteKeys(), VoteBest, VoteWeighted, VerifierField)}
 	}
 	var groups []*group
 	byKey := map[string]*group{}
@@ -150,6 +154,13 @@ func ScoreLinesContext(ctx context.Context, task tasks.Task, r io.Reader, w io.W
 			}
 			g.outputs = append(g.outputs, text)
 			g.correct = append(g.correct, score.Correct)
+			if byScore {
+				v, err := verifierScore(rec)
+				if err != nil {
+					return InputError{fmt.Errorf("line %d: %w", line, err)}
+				}
+				g.scores = append(g.scores, v)
+			}
 		}
 		out, err := json.Marshal(rec)
 		if err != nil {
@@ -214,14 +225,10 @@ func ScoreLinesContext(ctx context.Context, task tasks.Task, r io.Reader, w io.W
 		sum.Metrics[k] = v / float64(metricCounts[k])
 	}
 	for _, g := range groups {
-		v := strategies.Vote(task, tasks.Instance{}, g.outputs, o.Vote)
-		ok := v.Winner >= 0 && g.correct[v.Winner]
-		votes := 0
-		if len(v.Counts) > 0 {
-			votes = v.Counts[0].Count
-		}
-		line, _ := json.Marshal(map[string]any{"group": map[string]any{
-			o.GroupBy: g.key, "n": len(g.outputs), "voted": v.Key, "votes": votes, "abstain": v.Abstain, "correct": ok}})
+		w, fields := groupVote(task, g, o.Vote)
+		ok := w >= 0 && g.correct[w]
+		fields[o.GroupBy], fields["n"], fields["correct"] = g.key, len(g.outputs), ok
+		line, _ := json.Marshal(map[string]any{"group": fields})
 		bw.Write(line)
 		bw.WriteByte('\n')
 		sum.Groups++

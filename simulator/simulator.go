@@ -21,6 +21,7 @@ import (
 	"github.com/reasonbench/reasonbench/simulator/crosswords"
 	"github.com/reasonbench/reasonbench/simulator/game24"
 	"github.com/reasonbench/reasonbench/simulator/hotpotqa"
+	"github.com/reasonbench/reasonbench/simulator/math500"
 	"github.com/reasonbench/reasonbench/simulator/qa"
 )
 
@@ -33,6 +34,7 @@ import (
 func New(p sim.Params) (*sim.Model, error) {
 	return sim.New(p,
 		qa.Responder{},
+		math500.Responder{},
 		game24.NewResponder(),
 		hotpotqa.Responder{},
 		crosswords.Responder{},

@@ -23,7 +23,9 @@ var neutral = map[string]bool{"tasks": true, "tasks/squad": true, "tasks/prose":
 // alsoUses are the other tasks whose real code a responder's task is
 // built on: the qa task's tools are HotpotQA's docstore tools
 // (tasks/qa/tools.go), so its responder names them as they do.
-var alsoUses = map[string]string{"qa": "tasks/hotpotqa"}
+// MATH-500's responder reads numeric expressions with the math answer
+// parser (tasks/mathans: no data), its arithmetic skill.
+var alsoUses = map[string]string{"qa": "tasks/hotpotqa", "math500": "tasks/mathans"}
 
 // declaredKnowledge is what a responder may embed: knowledge it declares
 // as a model's, with no test item in it. Crosswords knows the clue/answer

@@ -17,12 +17,12 @@ func cmdScore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	taskName := fs.String("task", "", "task whose scorer to use (see bench list), or file:PATH for a data file's")
 	in := fs.String("in", "", "JSON Lines file to score ('-' for stdin)")
 	var o bench.ScoreOptions
-	fs.StringVar(&o.GroupBy, "group-by", "", "field grouping samples of one instance (e.g. idx): adds a majority vote per group")
+	fs.StringVar(&o.GroupBy, "group-by", "", "field grouping samples of one instance (e.g. idx; idx when --vote is given): adds a vote per group")
 	rule := fs.String("rule", "", "scoring rule (default the task's; game24: strict|paper; humaneval, mbpp: isolated|reference)")
 	spec := fs.String("task-spec", "", taskSpecHelp)
 	scorer := fs.String("scorer", "", scorerHelp)
 	fs.IntVar(&o.Concurrency, "concurrency", 2, "code tasks: programs run in the sandbox at once")
-	fs.StringVar(&o.Vote, "vote", "", "vote key with --group-by: game24 line|expression|canonical, hotpotqa, gsm8k and file tasks answer (default: the task's first)")
+	fs.StringVar(&o.Vote, "vote", "", "vote per group (--group-by, default idx): a vote key (game24 line|expression|canonical; hotpotqa, gsm8k, math500 and file tasks answer), or best (highest verifier_score) or weighted (verifier_score summed per answer)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -53,7 +53,7 @@ func cmdScore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		r = f
 	}
 	if o.Vote != "" && o.GroupBy == "" {
-		return usageError{fmt.Errorf("--vote needs --group-by")}
+		o.GroupBy = "idx" // {idx, output, verifier_score} lines: samples of one problem share idx
 	}
 	if ex, ok := task.(tasks.Executed); ok { // a code task: its programs run in the sandbox
 		if o.Concurrency < 1 {

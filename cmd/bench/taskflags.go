@@ -10,7 +10,7 @@ import (
 // Help texts of the file-task flags.
 const (
 	taskSpecHelp = "file tasks: a YAML spec of the data file (field names, scorer, normalisation, tolerance, steps, prompts folder)"
-	scorerHelp   = "file tasks: the scorer, exact[:none|lower|squad], em_f1, numeric[:TOLERANCE], choice or regex[:i] (see bench list); recorded as the run's scoring rule"
+	scorerHelp   = "file tasks: the scorer, exact[:none|lower|squad], em_f1, numeric[:TOLERANCE], choice, regex[:i] or math[:hendrycks] (see bench list); recorded as the run's scoring rule"
 )
 
 // dataFlags adds --task-spec and --scorer to fs; the returned function,

@@ -141,7 +141,7 @@ func FuzzScorers(f *testing.F) {
 	f.Add("The answer is 3/4.", "0.75")
 	f.Fuzz(func(t *testing.T, output, gold string) {
 		row := Row{Question: "q", Answers: []string{gold}, Choices: []string{"red", "blue", "green"}}
-		for _, name := range []string{"exact", "exact:none", "exact:squad", "em_f1", "numeric", "numeric:0.5", "choice", "regex", "regex:i"} {
+		for _, name := range []string{"exact", "exact:none", "exact:squad", "em_f1", "numeric", "numeric:0.5", "choice", "regex", "regex:i", "math", "math:hendrycks"} {
 			s := mustScorer(t, name, ScorerOptions{RelTolerance: 0.1})
 			_ = s.Check(row)
 			sc := scoreOutput(s, row, output)
@@ -158,7 +158,7 @@ func FuzzScorers(f *testing.F) {
 
 func TestHostileAnswers(t *testing.T) {
 	row := Row{Question: "q", Answers: []string{"18"}, Choices: []string{"a", "b"}}
-	for _, name := range []string{"exact", "em_f1", "numeric", "choice", "regex"} {
+	for _, name := range []string{"exact", "em_f1", "numeric", "choice", "regex", "math", "math:hendrycks"} {
 		s := mustScorer(t, name, ScorerOptions{})
 		for _, h := range hostile {
 			if sc := scoreOutput(s, row, h); sc.Correct {

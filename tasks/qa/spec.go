@@ -23,7 +23,7 @@ import (
 //	  context: passage
 //	  choices: [A, B, C, D]  # one field holding a list, or one column per choice
 //	  id: uid
-//	scorer: exact            # exact, em_f1, numeric, choice or regex
+//	scorer: exact            # exact, em_f1, numeric, choice, regex or math
 //	normalize: squad         # exact: none, lower or squad
 //	tolerance: 0.01          # numeric: absolute tolerance (default 0: exact)
 //	rel_tolerance: 0.001     # numeric: relative tolerance

@@ -244,10 +244,14 @@ func (t *Task) PromptDir() string { return t.prompts }
 
 // ScoreRecord scores one `bench score` line: {"question", "output"} (or
 // "prediction", the answer itself), the gold answer found by the question
-// text (or "id") among the task's rows, or given as "answer" (which wins).
-// A record may give "choices" for a question not among the rows.
+// text (or "id", or with neither the row index "idx") among the task's
+// rows, or given as "answer" (which wins). A record may give "choices" for
+// a question not among the rows.
 func (t *Task) ScoreRecord(rec map[string]any) (tasks.Score, error) {
-	row, found := t.findRecord(rec)
+	row, found, err := t.findRecord(rec)
+	if err != nil {
+		return tasks.Score{}, err
+	}
 	if v, ok := rec["answer"]; ok {
 		switch a := v.(type) {
 		case string:
@@ -281,19 +285,32 @@ func (t *Task) ScoreRecord(rec map[string]any) (tasks.Score, error) {
 }
 
 // findRecord finds the row a record names by "id" or "question"
-// (whitespace-insensitive).
-func (t *Task) findRecord(rec map[string]any) (Row, bool) {
+// (whitespace-insensitive), or, when it has neither, by "idx": the row
+// index, as samples of one problem are grouped ({idx, output,
+// verifier_score}). A bad idx is an error unless the record gives the
+// gold "answer".
+func (t *Task) findRecord(rec map[string]any) (Row, bool, error) {
 	if id, ok := rec["id"].(string); ok && id != "" {
 		for _, r := range t.rows {
 			if r.ID == id {
-				return r, true
+				return r, true, nil
 			}
 		}
 	}
 	if q, ok := rec["question"].(string); ok && q != "" {
-		return t.FindQuestion(q)
+		r, found := t.FindQuestion(q)
+		return r, found, nil
 	}
-	return Row{}, false
+	_, hasID := rec["id"]
+	if v, ok := rec["idx"]; ok && !hasID {
+		if i, isNum := v.(float64); isNum && i == float64(int(i)) && int(i) >= 0 && int(i) < len(t.rows) {
+			return t.rows[int(i)], true, nil
+		}
+		if _, hasAnswer := rec["answer"]; !hasAnswer {
+			return Row{}, false, fmt.Errorf(`"idx" %v is not a row index 0-%d of %s`, v, len(t.rows)-1, t.name)
+		}
+	}
+	return Row{}, false, nil
 }
 
 // FindQuestion returns the row whose question equals text up to

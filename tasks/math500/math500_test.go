@@ -1,0 +1,92 @@
+package math500
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/reasonbench/reasonbench/tasks"
+)
+
+func TestEmbeddedData(t *testing.T) {
+	task := NewTask()
+	insts, err := task.Instances()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(insts) != NumProblems || task.Name() != Name || tasks.RuleName(task) != "math500/math" {
+		t.Fatalf("%d problems, name %s, rule %s", len(insts), task.Name(), tasks.RuleName(task))
+	}
+	d := task.(tasks.DataSource).Dataset()
+	if d.Rows != NumProblems || d.SHA256 != tasks.SHA256(testJSONL) || !strings.HasPrefix(d.SHA256, "sha256:35dc4108") {
+		t.Errorf("dataset %+v", d)
+	}
+	lab := task.(tasks.Labeled)
+	levels := map[string]int{}
+	for _, inst := range insts {
+		l := lab.Labels(inst)
+		levels[l["level"]]++
+		if l["subject"] == "" {
+			t.Fatalf("item %d has no subject", inst.Index)
+		}
+	}
+	if len(levels) != 5 || strings.Join(lab.LabelKeys(), ",") != "level,subject" {
+		t.Errorf("levels %v, keys %v", levels, lab.LabelKeys())
+	}
+	if l := lab.Labels(insts[0]); l["level"] != "2" || l["subject"] != "Precalculus" {
+		t.Errorf("item 0 labels %v", l)
+	}
+}
+
+// TestGoldSolutionsScoreCorrect scores each problem's own worked solution
+// (its last \boxed{} is the answer, written independently of the answer
+// field) under both rules: the full rule must accept every one; the count
+// the string rule accepts is reported, and a wrong answer is refused.
+func TestGoldSolutionsScoreCorrect(t *testing.T) {
+	task := NewTask()
+	insts, _ := task.Instances()
+	hend, err := task.(tasks.RuleChooser).WithRule("hendrycks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tasks.RuleName(hend) != "math500/math(hendrycks)" {
+		t.Errorf("rule %s", tasks.RuleName(hend))
+	}
+	if _, ok := hend.(tasks.Labeled); !ok {
+		t.Error("the task under another rule lost its labels")
+	}
+	ps, _ := Problems()
+	hendOK := 0
+	for i, inst := range insts {
+		sol := ps[i].Solution
+		if s := task.Score(inst, sol); !s.Correct {
+			t.Errorf("problem %d: its own solution is wrong under math: boxed %q, answer %q (%s)", i, s.Answer, ps[i].Answer, s.Reason)
+		}
+		if hend.Score(inst, sol).Correct {
+			hendOK++
+		}
+		if s := task.Score(inst, "\\boxed{"+ps[i].Answer+"+1}"); s.Correct {
+			t.Errorf("problem %d: answer+1 scored correct (%q)", i, ps[i].Answer)
+		}
+	}
+	t.Logf("the hendrycks rule accepts %d of 500 gold solutions", hendOK)
+	if hendOK < 450 {
+		t.Errorf("hendrycks accepts only %d gold solutions", hendOK)
+	}
+}
+
+func TestScoreRecordByIdx(t *testing.T) {
+	task := NewTask().(*Task)
+	ps, _ := Problems()
+	s, err := task.ScoreRecord(map[string]any{"idx": float64(0), "output": "\\boxed{" + ps[0].Answer + "}"})
+	if err != nil || !s.Correct {
+		t.Fatalf("%+v %v", s, err)
+	}
+	if s, _ := task.ScoreRecord(map[string]any{"idx": float64(1), "output": "\\boxed{" + ps[0].Answer + "}"}); s.Correct {
+		t.Error("problem 0's answer scored correct for problem 1")
+	}
+	for _, bad := range []any{float64(500), float64(-1), 1.5, "3"} {
+		if _, err := task.ScoreRecord(map[string]any{"idx": bad, "output": "x"}); err == nil {
+			t.Errorf("idx %v accepted", bad)
+		}
+	}
+}
