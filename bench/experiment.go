@@ -28,7 +28,7 @@ type Experiment struct {
 var experimentKeys = []string{"name", "task", "range", "model", "base_url", "concurrency", "seed", "seeds", "repeats",
 	"cache", "timeout_seconds", "retries", "prompts", "sim", "strategies", "task_spec", "scorer", "baseline"}
 
-var simKeys = []string{"skill", "slip", "misjudge", "boost", "focus"}
+var simKeys = []string{"skill", "slip", "misjudge", "boost", "focus", "verify_flip", "verify_spread"}
 
 // modelKeys are the keys of a model: block (model: NAME is the short form).
 var modelKeys = []string{"name", "api", "think", "think_tags", "max_tokens_field", "params", "base_urls"}
@@ -366,6 +366,10 @@ func decodeSim(n *yaml.Node, cfg *Config, bad func(*yaml.Node, string, ...any) e
 			cfg.Sim.Boost = f
 		case "focus":
 			cfg.Sim.Focus = f
+		case "verify_flip":
+			cfg.Sim.VerifyFlip = f
+		case "verify_spread":
+			cfg.Sim.VerifySpread = f
 		default:
 			return bad(k, "unknown key sim.%s (allowed: %s)", k.Value, strings.Join(simKeys, ", "))
 		}
