@@ -22,6 +22,7 @@ import (
 	"github.com/reasonbench/reasonbench/simulator/game24"
 	"github.com/reasonbench/reasonbench/simulator/hotpotqa"
 	"github.com/reasonbench/reasonbench/simulator/qa"
+	"github.com/reasonbench/reasonbench/simulator/verifier"
 )
 
 // New builds the simulated model answering every bundled task and file
@@ -32,6 +33,7 @@ import (
 // through serve-sim.
 func New(p sim.Params) (*sim.Model, error) {
 	return sim.New(p,
+		verifier.Responder{}, // first: it answers only reward requests and its own judge prompt
 		qa.Responder{},
 		game24.NewResponder(),
 		hotpotqa.Responder{},
