@@ -228,12 +228,15 @@ func RewardScores(raw json.RawMessage, kind string) (Scores, error) {
 	var flat []float64
 	var one float64
 	switch {
+	case len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null":
+		return nil, errors.New("no output")
 	case json.Unmarshal(raw, &one) == nil:
 		positions = [][]float64{{one}}
 	case json.Unmarshal(raw, &positions) == nil:
 	case json.Unmarshal(raw, &flat) == nil:
 		// A flat vector: one position of two classes, or one number per
 		// position.
+		positions = nil // a failed decoding above may have left some
 		if kind == ORM && len(flat) == 2 {
 			positions = [][]float64{flat}
 		} else {
