@@ -206,7 +206,7 @@ type Prompt struct {
 	// conversation (llm.Request.Reward): the simulated verifier answers.
 	Reward *llm.Reward
 	// TopLogprobs is how many alternatives per token the request asked
-	// for (0: no log probabilities; a responder's are then dropped).
+	// for (0: none; a responder gives log probabilities only when asked).
 	TopLogprobs int
 }
 
@@ -276,12 +276,7 @@ func (m *Model) Sample(ctx context.Context, req llm.Request) (llm.Response, erro
 		if temp > 0 { // greedy decoding repeats itself
 			seed += uint64(i)
 		}
-		if req.Reward != nil {
-			// A reward model scores; it does not sample: its scores are a
-			// function of the text alone, as over a pooling endpoint,
-			// which is sent no seed.
-			seed = 0
-		}
+
 		rng := rand.New(rand.NewPCG(base, seed))
 		c := llm.Choice{Content: Fallback, FinishReason: "stop"}
 		for _, r := range m.responders {
@@ -292,9 +287,6 @@ func (m *Model) Sample(ctx context.Context, req llm.Request) (llm.Response, erro
 		}
 		c.Index = i
 		c.Content = cutAtStop(c.Content, req.Stop)
-		if req.TopLogprobs == 0 {
-			c.Logprobs = nil
-		}
 		if req.Reward != nil { // a reward model reads; it writes nothing
 			resp.Choices = append(resp.Choices, c)
 			continue

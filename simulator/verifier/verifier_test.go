@@ -106,6 +106,11 @@ func TestCatchesWrongSteps(t *testing.T) {
 	if caught <= trials/2 || passed <= trials/2 {
 		t.Fatalf("caught %d, passed %d of %d: want more than half each", caught, passed, trials)
 	}
+	// A right step misread poisons the rest, as a wrong one: four steps
+	// pass with probability 0.9^4.
+	if pass := float64(passed) / trials; pass < 0.6 || pass > 0.71 {
+		t.Errorf("passed %.3f of right four-step solutions, want about %.3f", pass, math.Pow(1-p.VerifyFlip, 4))
+	}
 	// The flip rate is what it is declared to be: about 10% missed.
 	if miss := float64(trials-caught) / trials; miss < 0.06 || miss > 0.14 {
 		t.Errorf("missed %.3f of wrong steps at verify_flip %.2f", miss, p.VerifyFlip)
