@@ -26,7 +26,7 @@ type Experiment struct {
 
 // experimentKeys are the top-level keys an experiment file may have.
 var experimentKeys = []string{"name", "task", "range", "model", "base_url", "concurrency", "seed", "seeds", "repeats",
-	"cache", "timeout_seconds", "retries", "prompts", "sim", "strategies", "task_spec", "scorer", "baseline"}
+	"cache", "timeout_seconds", "retries", "prompts", "sim", "strategies", "task_spec", "scorer", "baseline", "verifier"}
 
 var simKeys = []string{"skill", "slip", "misjudge", "boost", "focus", "verify_flip", "verify_spread"}
 
@@ -70,6 +70,10 @@ func ParseExperiment(name string, data []byte, base Config, forceRepeats int) (E
 	}
 	exp := Experiment{ID: strings.TrimSuffix(name, filepath.Ext(name))}
 	cfg := base
+	// The verifier (--verifier-* or a verifier: block) goes to the runs
+	// whose strategy asks one.
+	ver := base.Verify
+	cfg.Verify = VerifierConfig{}
 	var seeds []int64
 	repeats := 1
 	var entries *yaml.Node
@@ -136,6 +140,12 @@ func ParseExperiment(name string, data []byte, base Config, forceRepeats int) (E
 			}
 		case "strategies":
 			entries = v
+		case "verifier":
+			if err = decodeVerifier(v, &ver, bad); err != nil {
+				if fe, ok := err.(fileError); ok {
+					return exp, fe
+				}
+			}
 		case "baseline":
 			cfg.Baseline, err = scalarString(v)
 			if err == nil && strings.TrimSpace(cfg.Baseline) == "" {
@@ -179,8 +189,12 @@ func ParseExperiment(name string, data []byte, base Config, forceRepeats int) (E
 			for _, seed := range seeds {
 				c := cfg
 				c.Strategy, c.Params, c.Seed = spec.Name, params.values, seed
-				if _, err := strategies.Resolve(spec.Params, params.values); err != nil {
+				vals, err := strategies.Resolve(spec.Params, params.values)
+				if err != nil {
 					return exp, fileError{name, params.line, fmt.Sprintf("%s: %v", spec.Name, err)}
+				}
+				if asksVerifier(spec, vals) {
+					c.Verify = ver
 				}
 				exp.Runs = append(exp.Runs, c)
 			}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/strategies"
 	"github.com/reasonbench/reasonbench/verify"
@@ -231,4 +233,48 @@ func orDefault(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// verifierKeys are the keys of an experiment file's verifier: block.
+var verifierKeys = []string{"model", "base_url", "kind", "sep", "server", "system", "samples"}
+
+// decodeVerifier reads an experiment file's verifier: block, which applies
+// to the strategies that ask a verifier (the others run without one).
+func decodeVerifier(n *yaml.Node, v *VerifierConfig, bad func(*yaml.Node, string, ...any) error) error {
+	if n.Kind != yaml.MappingNode {
+		return bad(n, "verifier: want a mapping like {kind: prm, model: Qwen/Qwen2.5-Math-PRM-7B, base_url: http://127.0.0.1:8001}")
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], n.Content[i+1]
+		var err error
+		switch k.Value {
+		case "model":
+			v.Model, err = scalarString(val)
+		case "base_url":
+			v.BaseURL, err = scalarString(val)
+		case "kind":
+			v.Kind, err = scalarString(val)
+		case "sep":
+			v.Sep, err = scalarString(val)
+		case "server":
+			v.Server, err = scalarString(val)
+		case "system":
+			v.System, err = scalarString(val)
+		case "samples":
+			v.Samples, err = scalarInt(val)
+		default:
+			return bad(k, "unknown key verifier.%s (allowed: %s)", k.Value, strings.Join(verifierKeys, ", "))
+		}
+		if err != nil {
+			return bad(val, "verifier.%s: %v", k.Value, err)
+		}
+	}
+	return v.validate()
+}
+
+// asksVerifier reports whether a strategy configured with values asks a
+// verifier.
+func asksVerifier(spec strategies.Spec, values strategies.Values) bool {
+	s, err := spec.New(values)
+	return err == nil && verifies(s) != ""
 }

@@ -8,6 +8,8 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -273,5 +275,38 @@ func TestLLMVerifierOfTheRunsModel(t *testing.T) {
 	calls, _, _ := verifyCalls(t, e, sum.RunID, 1)
 	if calls != 2 || logprobs.Load() != 2 {
 		t.Errorf("%d verifier calls recorded, %d reached the server", calls, logprobs.Load())
+	}
+}
+
+// An experiment file's verifier: block (and --verifier-* with -f) goes to
+// the runs whose strategy asks a verifier only: a cot run gets none and
+// passes Check; a bad block is refused with its line.
+func TestExperimentVerifierBlock(t *testing.T) {
+	dir := t.TempDir()
+	write := func(text string) string {
+		path := filepath.Join(dir, "e.yaml")
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	base := DefaultConfig()
+	base.Verify.Kind = verify.ORM
+	exp, err := LoadExperiment(write("task: game24\nrange: \"900:901\"\nverifier: {kind: prm, sep: \"ки\", model: prm-x, base_url: \"http://127.0.0.1:1\"}\nstrategies:\n  - cot: {k: 2}\n"), base, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(exp.Runs) != 1 || exp.Runs[0].Verify != (VerifierConfig{}) {
+		t.Errorf("runs %+v: a cot run got a verifier", exp.Runs)
+	}
+	for text, says := range map[string]string{
+		"task: game24\nverifier: {kind: rm}\nstrategies:\n  - cot: {k: 2}\n":      `--verifier-kind "rm"`,
+		"task: game24\nverifier: {sepp: x}\nstrategies:\n  - cot: {k: 2}\n":       "e.yaml:2: unknown key verifier.sepp",
+		"task: game24\nverifier: {samples: many}\nstrategies:\n  - cot: {k: 2}\n": "verifier.samples",
+		"task: game24\nverifier: prm\nstrategies:\n  - cot: {k: 2}\n":             "verifier: want a mapping",
+	} {
+		if _, err := LoadExperiment(write(text), DefaultConfig(), 0); err == nil || !strings.Contains(err.Error(), says) {
+			t.Errorf("%q: %v, want %q", text, err, says)
+		}
 	}
 }
