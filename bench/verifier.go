@@ -278,3 +278,12 @@ func asksVerifier(spec strategies.Spec, values strategies.Values) bool {
 	s, err := spec.New(values)
 	return err == nil && verifies(s) != ""
 }
+
+// verifierField is a run's verifier flags for bench merge ("" for none).
+func verifierField(v VerifierConfig) string {
+	if v == (VerifierConfig{}) {
+		return ""
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}

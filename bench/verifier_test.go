@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/verify"
@@ -308,5 +309,31 @@ func TestExperimentVerifierBlock(t *testing.T) {
 		if _, err := LoadExperiment(write(text), DefaultConfig(), 0); err == nil || !strings.Contains(err.Error(), says) {
 			t.Errorf("%q: %v, want %q", text, err, says)
 		}
+	}
+}
+
+// bench merge refuses shards that ran with different verifiers.
+func TestMergeInfoNamesTheVerifier(t *testing.T) {
+	field := func(v VerifierConfig) string {
+		cfg := DefaultConfig()
+		cfg.Verify = v
+		spec, _ := json.Marshal(recordedSpec{Config: cfg})
+		info, err := MergeInfo(store.Run{Spec: spec})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range info.Fields {
+			if f.Name == "verifier" {
+				return f.Value
+			}
+		}
+		t.Fatal("no verifier field")
+		return ""
+	}
+	if a, b := field(VerifierConfig{Kind: "prm"}), field(VerifierConfig{Kind: "orm"}); a == b {
+		t.Errorf("prm and orm shards agree: %q", a)
+	}
+	if f := field(VerifierConfig{}); f != "" {
+		t.Errorf("no verifier: %q", f)
 	}
 }
