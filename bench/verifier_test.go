@@ -337,3 +337,25 @@ func TestMergeInfoNamesTheVerifier(t *testing.T) {
 		t.Errorf("no verifier: %q", f)
 	}
 }
+
+// With no flags the simulator verifies with its simulated prm and a real
+// model as an llm verifier of itself; flags override each part.
+func TestVerifierDefaults(t *testing.T) {
+	for _, tc := range []struct {
+		model, url          string
+		v                   VerifierConfig
+		wModel, wURL, wKind string
+	}{
+		{SimModel, "", VerifierConfig{}, SimModel, "", verify.PRM},
+		{SimModel, "http://h/v1", VerifierConfig{}, SimModel, "http://h/v1", verify.PRM},
+		{"gpt-4o", "http://h/v1", VerifierConfig{}, "gpt-4o", "http://h/v1", verify.LLM},
+		{"gpt-4o", "http://h/v1", VerifierConfig{Model: "prm", BaseURL: "http://p", Kind: verify.PRM}, "prm", "http://p", verify.PRM},
+		{"gpt-4o", "http://h/v1", VerifierConfig{Model: "judge"}, "judge", "http://h/v1", verify.LLM},
+	} {
+		c := DefaultConfig()
+		c.Model, c.BaseURL, c.Verify = tc.model, tc.url, tc.v
+		if m, u, k := c.Verifier(); m != tc.wModel || u != tc.wURL || k != tc.wKind {
+			t.Errorf("%+v: %s %s %s, want %s %s %s", tc, m, u, k, tc.wModel, tc.wURL, tc.wKind)
+		}
+	}
+}
