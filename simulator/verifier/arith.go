@@ -46,7 +46,7 @@ func equations(text string) []equation {
 		for ok && len(toks) > 0 {
 			if v, nums, ops, good := evaluate(toks); good {
 				if ops > 0 {
-					rhs, _ := strconv.ParseFloat(strings.ReplaceAll(rhsText, ",", ""), 64)
+					rhs, _ := parseNumber(strings.ReplaceAll(rhsText, ",", ""))
 					out = append(out, equation{lhs: lhs, value: v, rhs: rhs, rhsText: rhsText, nums: nums})
 				}
 				break
@@ -107,6 +107,14 @@ func rightNumber(s string) (string, bool) {
 	if num == "" {
 		return "", false
 	}
+	if k := len(num); k == j && k+1 < len(s) && s[k] == '/' && isDigit(s[k+1]) {
+		// A fraction, as Game of 24's steps write one: "1/4".
+		d := k + 1
+		for d < len(s) && isDigit(s[d]) {
+			d++
+		}
+		num = s[:d]
+	}
 	if neg {
 		num = "-" + num
 	}
@@ -131,6 +139,15 @@ func tokenize(s string) ([]string, bool) {
 			j := i
 			for j < len(s) && (isDigit(s[j]) || s[j] == '.') {
 				j++
+			}
+			if j+1 < len(s) && s[j] == '/' && isDigit(s[j+1]) {
+				// "1/4" written tight is one number (Game of 24's
+				// fractions: "6 / 1/4 = 24"); a division written tight
+				// ("48/2") has the same value.
+				j++
+				for j < len(s) && isDigit(s[j]) {
+					j++
+				}
 			}
 			toks = append(toks, s[i:j])
 			i = j
@@ -215,20 +232,44 @@ func (p *parser) atom() (float64, bool) {
 		}
 		p.i++
 		return v, true
-	case t == "-": // a negative number
+	case t == "-": // a negation: of a number, a negative number ("20 - -4")
 		p.i++
+		n := len(p.nums)
 		v, ok := p.atom()
+		if ok && len(p.nums) == n+1 && p.i > 0 && p.toks[p.i-1] != ")" {
+			p.nums[n] = -p.nums[n]
+		}
 		return -v, ok
 	case t != "" && (isDigit(t[0]) || t[0] == '.'):
-		v, err := strconv.ParseFloat(t, 64)
+		v, err := parseNumber(t)
 		if err != nil {
 			return 0, false
 		}
 		p.i++
 		p.nums = append(p.nums, v)
+		if strings.Contains(t, "/") { // "48/2" is a division as well as a number
+			p.ops++
+		}
 		return v, true
 	}
 	return 0, false
+}
+
+// parseNumber reads a decimal or a fraction ("1/4", "-11/6").
+func parseNumber(s string) (float64, error) {
+	num, den, ok := strings.Cut(s, "/")
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil || !ok {
+		return v, err
+	}
+	d, err := strconv.ParseFloat(den, 64)
+	if err != nil {
+		return 0, err
+	}
+	if d == 0 {
+		return math.NaN(), nil
+	}
+	return v / d, nil
 }
 
 // puzzleNumbers are the numbers of a problem made of numbers only (Game of
@@ -261,7 +302,7 @@ func leftNumbers(step string) ([]float64, bool) {
 	}
 	var out []float64
 	for _, w := range strings.Fields(rest) {
-		v, err := strconv.ParseFloat(w, 64)
+		v, err := parseNumber(w)
 		if err != nil {
 			return nil, false
 		}

@@ -31,6 +31,11 @@ func TestEquations(t *testing.T) {
 		{"It costs $1,200 + $300 = $1,500.", right},
 		{"(6 - 4) * (4 + 8) = 24", right},
 		{"5 / 0 = 5", wrong},
+		{"2 / 8 = 1/4 (left: 1/4 5 11)", right},
+		{"6 / 1/4 = 24", right},
+		{"2 / 12 = -11/6", wrong},
+		{"5/11 - 1/4 = 9/44", right},
+		{"12/3 * 2 = 8", right},
 		{"Let x = 5 be the number of apples.", unchecked},
 		{"We add them up.", unchecked},
 		{"", unchecked},
@@ -54,6 +59,20 @@ func TestGame24Bookkeeping(t *testing.T) {
 	} {
 		if got := c.checkStep(tc.step); got != tc.want {
 			t.Errorf("%q: %v, want %v", tc.step, got, tc.want)
+		}
+	}
+	// Negative numbers on the table.
+	c = newChecker("4 5 6 10")
+	for _, step := range []string{"6 - 10 = -4 (left: -4 4 5)", "4 * 5 = 20 (left: -4 20)", "20 - -4 = 24 (left: 24)", "Answer: 4 * 5 - (6 - 10) = 24"} {
+		if got := c.checkStep(step); got != right {
+			t.Errorf("%q: %v, want right", step, got)
+		}
+	}
+	// Fractions on the table.
+	c = newChecker("2 5 8 11")
+	for _, step := range []string{"2 / 8 = 1/4 (left: 1/4 5 11)", "11 - 5 = 6 (left: 1/4 6)", "6 / 1/4 = 24 (left: 24)", "Answer: (11 - 5) / (2 / 8) = 24"} {
+		if got := c.checkStep(step); got != right {
+			t.Errorf("%q: %v, want right", step, got)
 		}
 	}
 	for _, tc := range []struct{ step string }{
