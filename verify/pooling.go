@@ -43,7 +43,7 @@ type PoolingConfig struct {
 	Model   string
 	Server  string // VLLM ("" too) or SGLang
 	Timeout time.Duration
-	// HTTPClient defaults to http.DefaultClient.
+	// HTTPClient defaults to a client keeping up to 64 idle connections.
 	HTTPClient *http.Client
 }
 
@@ -74,7 +74,10 @@ func NewPooling(c PoolingConfig) (*Pooling, error) {
 	base := strings.TrimSuffix(strings.TrimRight(c.BaseURL, "/"), "/v1")
 	hc := c.HTTPClient
 	if hc == nil {
-		hc = http.DefaultClient
+		// As the OpenAI client's: a run's verifications go out many at once.
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		tr.MaxIdleConnsPerHost = 64
+		hc = &http.Client{Transport: tr}
 	}
 	if c.Timeout <= 0 {
 		c.Timeout = llm.DefaultOpenAITimeout
