@@ -3,6 +3,7 @@ package bench
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/url"
 	"slices"
 	"strings"
@@ -286,4 +287,20 @@ func verifierField(v VerifierConfig) string {
 	}
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// WithRewardModel serves reward beside chat: vLLM's /pooling and SGLang's
+// /classify go to reward as a process reward model with step tag sep
+// (verify.PoolingServer), everything else to chat. bench serve-sim and the
+// tests' served simulator serve the simulated verifier so, which is where a
+// run over HTTP with --model sim finds its verifier by default.
+func WithRewardModel(chat http.Handler, reward llm.Sampler, sep string) http.Handler {
+	ps := verify.NewPoolingServer(reward, sep, SimModel)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if ps.Handles(r.URL.Path) {
+			ps.ServeHTTP(w, r)
+			return
+		}
+		chat.ServeHTTP(w, r)
+	})
 }

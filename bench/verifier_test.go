@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -357,5 +358,37 @@ func TestVerifierDefaults(t *testing.T) {
 		if m, u, k := c.Verifier(); m != tc.wModel || u != tc.wURL || k != tc.wKind {
 			t.Errorf("%+v: %s %s %s, want %s %s %s", tc, m, u, k, tc.wModel, tc.wURL, tc.wKind)
 		}
+	}
+}
+
+// With no verifier flags, a run on the simulator verifies alike in process
+// and over HTTP (the served simulator's /pooling, where --model sim
+// --base-url finds its verifier), at any concurrency.
+func TestDefaultVerifierInProcessAndOverHTTP(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Task, cfg.Strategy, cfg.Range = "game24", "cot", "900:906"
+	sum, err := runVerifying(t, &Engine{Store: tempStore(t)}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := tempStore(t)
+	cfg.Concurrency = 1
+	sum1, err := runVerifying(t, &Engine{Store: st}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := recordOf(t, st, sum1.RunID)
+	srv, _ := simServer(t, cfg, llm.ServerOptions{})
+	cfg.BaseURL, cfg.Concurrency = srv.URL+"/v1", 16
+	st2 := tempStore(t)
+	sum2, err := runVerifying(t, &Engine{Store: st2}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := recordOf(t, st2, sum2.RunID); !reflect.DeepEqual(got, want) {
+		t.Errorf("over HTTP differs:\n%s", firstDiff(got.Items, want.Items))
+	}
+	if want.Calls != 12 || sum.N != 6 {
+		t.Errorf("%d calls, %d items", want.Calls, sum.N)
 	}
 }

@@ -50,14 +50,7 @@ func cmdServeSim(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		ReasoningField: *reasoningField, RejectParams: reject, NoUsage: *noUsage}
 	// The simulated verifier is served as a process reward model is, on
 	// vLLM's /pooling and SGLang's /classify, beside the chat API.
-	chat, reward := llm.NewServer(model, opts), verify.NewPoolingServer(sm, *stepTag, bench.SimModel)
-	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if reward.Handles(r.URL.Path) {
-			reward.ServeHTTP(w, r)
-			return
-		}
-		chat.ServeHTTP(w, r)
-	})
+	handler := bench.WithRewardModel(llm.NewServer(model, opts), sm, *stepTag)
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stdout, "serving the simulated model at http://%s/v1 (skill %.2f, slip %.2f, misjudge %.2f)\n",
 		ln.Addr(), params.Skill, params.Slip, params.Misjudge)
