@@ -18,8 +18,8 @@ import (
 	"time"
 
 	"github.com/reasonbench/reasonbench/llm"
-	"github.com/reasonbench/reasonbench/verify"
 	"github.com/reasonbench/reasonbench/store"
+	"github.com/reasonbench/reasonbench/verify"
 )
 
 func tempStore(t testing.TB) *store.Store {
