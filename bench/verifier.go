@@ -138,7 +138,11 @@ func (p *plan) verifierIdentity() string {
 		b, _ := json.Marshal(p.cfg.Sim)
 		return "verifier " + kind + " sim " + string(b)
 	case kind == verify.LLM:
-		return "verifier llm " + model + " @ " + PublicEndpoint(baseURL)
+		id := "verifier llm " + model + " @ " + PublicEndpoint(baseURL)
+		if p.cfg.API == llm.APICompletions { // its client speaks the run's API
+			id += " (completions)"
+		}
+		return id
 	}
 	return "verifier " + kind + " " + model + " @ " + PublicEndpoint(baseURL) + " (" + orDefault(p.cfg.Verify.Server, verify.VLLM) + ")"
 }
