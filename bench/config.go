@@ -79,6 +79,8 @@ type Config struct {
 	// and endpoint.
 	JudgeModel   string `json:"judge_model,omitempty"`
 	JudgeBaseURL string `json:"judge_base_url,omitempty"`
+	// Verify is the verifier role (--verifier-*, verifier.go).
+	Verify VerifierConfig `json:"verifier,omitzero"`
 }
 
 // Judge returns the judge's model and endpoint: the run's unless set.
@@ -166,6 +168,9 @@ func (c Config) Validate() error {
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return fmt.Errorf("--judge-base-url %q: want http(s)://HOST[:PORT]/v1", c.JudgeBaseURL)
 		}
+	}
+	if err := c.Verify.validate(); err != nil {
+		return err
 	}
 	for _, b := range c.Endpoints() {
 		u, err := url.Parse(b)

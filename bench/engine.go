@@ -73,6 +73,9 @@ type plan struct {
 	// runs none); runner is its sandbox, bounded by --concurrency.
 	executes string
 	runner   sandbox.Runner
+	// verifier is the verifier's backend (verifierBackend) while the run
+	// executes; nil when the strategy asks none.
+	verifier llm.Sampler
 }
 
 // CallsByIdentity marks runs whose calls each draw by their identity
@@ -212,6 +215,9 @@ func checkNew(p *plan) error {
 	if o, ok := p.strategy.(strategies.Ordered); ok && p.cfg.Shard != nil && o.InOrder() != "" {
 		return fmt.Errorf("--shard: %s, so each item depends on the items before it, which another shard solves; run it unsharded", o.InOrder())
 	}
+	if err := checkVerifier(p); err != nil {
+		return err
+	}
 	return checkTemplates(p)
 }
 
@@ -283,7 +289,9 @@ func (p *plan) configKey() string {
 		Shard string `json:",omitempty"`
 		// A judge other than the run's model or endpoint.
 		Judge string `json:",omitempty"`
-	}{Calls: p.calls, Task: c.Task, Strategy: c.Strategy, Range: p.rng.String(), Model: c.Model, Endpoint: PublicEndpoint(c.BaseURL),
+		// The verifier of a strategy that asks one (verifier.go).
+		Verifier string `json:",omitempty"`
+	}{Verifier: p.verifierKey(), Calls: p.calls, Task: c.Task, Strategy: c.Strategy, Range: p.rng.String(), Model: c.Model, Endpoint: PublicEndpoint(c.BaseURL),
 		Prompts: c.PromptDir, Params: p.params, Seed: c.Seed, ModelParams: c.ModelParams}
 	if d := datasetOf(p.task); d != nil && d.Path != "" {
 		key.Data = d.SHA256 + " " + d.SpecSHA256
@@ -655,6 +663,9 @@ func (e *Engine) execute(ctx context.Context, id int64, p *plan, backend llm.Sam
 	if err != nil {
 		return Summary{}, err
 	}
+	if p.verifier, err = e.verifierBackend(p, shared, budget); err != nil {
+		return Summary{}, err
+	}
 	runErr := e.solveAll(ctx, id, p, shared, judge, budget)
 	if err := e.recordReplicas(context.WithoutCancel(ctx), id, p); err != nil && runErr == nil {
 		runErr = err
@@ -876,6 +887,17 @@ func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base, judge
 		js := llm.Chain(judgeBase, budget.Gate(), identify, llm.Record(itemRecorder{log: calls, eager: !p.cfg.InProcess()}),
 			p.think, llm.Cache(e.Store.ResponseCache(runID), p.cfg.Cache, judgeID))
 		env.Task, judgeErr = jt.WithJudge(ctx, tasks.Judge{Sampler: js, Prompts: p.prompts})
+	}
+	if p.verifier != nil {
+		// The verifier's calls join the item's log and the run's cache
+		// under the verifier's identity.
+		v, err := p.itemVerifier(p.verifier, budget.Gate(), identify,
+			llm.Record(itemRecorder{log: calls, eager: !p.cfg.InProcess()}), p.think,
+			llm.Cache(e.Store.ResponseCache(runID), p.cfg.Cache, p.verifierIdentity()))
+		if err != nil {
+			return store.Item{}, err
+		}
+		env.Verifier = v
 	}
 	start := time.Now()
 	res, err := p.strategy.Solve(ctx, env, inst)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/store"
+	"github.com/reasonbench/reasonbench/verify"
 )
 
 func tempStore(t testing.TB) *store.Store {
@@ -46,7 +47,7 @@ func simServer(t *testing.T, cfg Config, o llm.ServerOptions) (*httptest.Server,
 		t.Fatal(err)
 	}
 	h := llm.NewServer(model, o)
-	srv := httptest.NewServer(h)
+	srv := httptest.NewServer(WithRewardModel(h, model, verify.DefaultSep)) // as serve-sim: the simulated verifier too
 	t.Cleanup(srv.Close)
 	return srv, h
 }

@@ -143,7 +143,11 @@ func requests(n, maxN int) int {
 // dryRun runs one configuration on the simulator at one skill and counts
 // what reached the model with the real tokenizer.
 func dryRun(ctx context.Context, st *store.Store, cfg Config, skill float64, counter *tokens.Counter, price llm.Price, priced bool) (EstimateRow, error) {
+	if p, err := load(cfg); err == nil && verifies(p.strategy) != "" {
+		_, _, cfg.Verify.Kind = cfg.Verifier() // the kind the real run would have
+	}
 	cfg.Model, cfg.BaseURL, cfg.APIKey = SimModel, "", ""
+	cfg.Verify.Model, cfg.Verify.BaseURL, cfg.Verify.Server = "", "", "" // the simulated verifier, of the same kind
 	cfg.Sim.Skill = skill
 	cfg.MaxCost, cfg.Prices, cfg.ConcurrencyAuto = 0, nil, false
 	cfg.Cache = llm.CacheReadWrite // an empty cache, as on a first run

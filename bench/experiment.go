@@ -26,9 +26,9 @@ type Experiment struct {
 
 // experimentKeys are the top-level keys an experiment file may have.
 var experimentKeys = []string{"name", "task", "range", "model", "base_url", "concurrency", "seed", "seeds", "repeats",
-	"cache", "timeout_seconds", "retries", "prompts", "sim", "strategies", "task_spec", "scorer", "baseline"}
+	"cache", "timeout_seconds", "retries", "prompts", "sim", "strategies", "task_spec", "scorer", "baseline", "verifier"}
 
-var simKeys = []string{"skill", "slip", "misjudge", "boost", "focus"}
+var simKeys = []string{"skill", "slip", "misjudge", "boost", "focus", "verify_flip", "verify_spread"}
 
 // modelKeys are the keys of a model: block (model: NAME is the short form).
 var modelKeys = []string{"name", "api", "think", "think_tags", "max_tokens_field", "params", "base_urls"}
@@ -70,6 +70,10 @@ func ParseExperiment(name string, data []byte, base Config, forceRepeats int) (E
 	}
 	exp := Experiment{ID: strings.TrimSuffix(name, filepath.Ext(name))}
 	cfg := base
+	// The verifier (--verifier-* or a verifier: block) goes to the runs
+	// whose strategy asks one.
+	ver := base.Verify
+	cfg.Verify = VerifierConfig{}
 	var seeds []int64
 	repeats := 1
 	var entries *yaml.Node
@@ -136,6 +140,12 @@ func ParseExperiment(name string, data []byte, base Config, forceRepeats int) (E
 			}
 		case "strategies":
 			entries = v
+		case "verifier":
+			if err = decodeVerifier(v, &ver, bad); err != nil {
+				if fe, ok := err.(fileError); ok {
+					return exp, fe
+				}
+			}
 		case "baseline":
 			cfg.Baseline, err = scalarString(v)
 			if err == nil && strings.TrimSpace(cfg.Baseline) == "" {
@@ -179,8 +189,12 @@ func ParseExperiment(name string, data []byte, base Config, forceRepeats int) (E
 			for _, seed := range seeds {
 				c := cfg
 				c.Strategy, c.Params, c.Seed = spec.Name, params.values, seed
-				if _, err := strategies.Resolve(spec.Params, params.values); err != nil {
+				vals, err := strategies.Resolve(spec.Params, params.values)
+				if err != nil {
 					return exp, fileError{name, params.line, fmt.Sprintf("%s: %v", spec.Name, err)}
+				}
+				if asksVerifier(spec, vals) {
+					c.Verify = ver
 				}
 				exp.Runs = append(exp.Runs, c)
 			}
@@ -366,6 +380,10 @@ func decodeSim(n *yaml.Node, cfg *Config, bad func(*yaml.Node, string, ...any) e
 			cfg.Sim.Boost = f
 		case "focus":
 			cfg.Sim.Focus = f
+		case "verify_flip":
+			cfg.Sim.VerifyFlip = f
+		case "verify_spread":
+			cfg.Sim.VerifySpread = f
 		default:
 			return bad(k, "unknown key sim.%s (allowed: %s)", k.Value, strings.Join(simKeys, ", "))
 		}

@@ -48,6 +48,7 @@ func MergeInfo(r store.Run) (store.MergeInfo, error) {
 			{Name: "scoring rule", Value: spec.Rule},
 			{Name: "seed", Value: strconv.FormatInt(r.Seed, 10)},
 			{Name: "simulator", Value: sim},
+			{Name: "verifier", Value: verifierField(c.Verify)},
 			{Name: "range", Value: r.Range},
 			{Name: "code version", Value: r.CodeVersion},
 		},

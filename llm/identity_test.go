@@ -18,6 +18,7 @@ func fullRequest() Request {
 		N: 2, Temperature: Temp(0.7), MaxTokens: 10, Stop: []string{"\n"}, Seed: 5,
 		Tools: []ToolSpec{{Name: "search", Description: "d", Parameters: json.RawMessage(`{"type":"object"}`)}},
 		Extra: map[string]json.RawMessage{"top_p": json.RawMessage(`0.9`)}, Purpose: "p", Call: "s1/propose", Share: "",
+		TopLogprobs: 3, Reward: &Reward{Kind: "prm", Sep: "<extra_0>"},
 	}
 }
 
@@ -85,7 +86,11 @@ func mutate(v reflect.Value) bool {
 		v.SetString(v.String() + "x")
 	case reflect.Int, reflect.Int64:
 		v.SetInt(v.Int() + 1)
-	case reflect.Pointer: // *float64
+	case reflect.Pointer: // *float64, *Reward
+		if r, ok := v.Interface().(*Reward); ok {
+			v.Set(reflect.ValueOf(&Reward{Kind: r.Kind + "x", Sep: r.Sep}))
+			return true
+		}
 		x := v.Elem().Float() + 0.1
 		v.Set(reflect.ValueOf(&x))
 	case reflect.Slice:

@@ -61,6 +61,23 @@ type Request struct {
 	// cache): the call is then one draw per identity across the whole run,
 	// whichever item asks first, instead of one per item.
 	Share string `json:"share,omitempty"`
+	// TopLogprobs, when positive, asks for each content token's log
+	// probability and this many alternatives (logprobs=true,
+	// top_logprobs=N): a generative verifier reads P("Yes") from them.
+	TopLogprobs int `json:"top_logprobs,omitempty"`
+	// Reward, when set, asks a reward model to score the conversation
+	// rather than continue it (package verify): only a reward backend (a
+	// pooling endpoint, the simulated verifier) answers it, with the
+	// scores as a JSON array in the first choice's content.
+	Reward *Reward `json:"reward,omitempty"`
+}
+
+// Reward says how a reward model is to score a request: Kind "prm" wants a
+// score per step, "orm" one for the whole answer; the steps are the last
+// assistant turn's text split at Sep (each step followed by it).
+type Reward struct {
+	Kind string `json:"kind"`
+	Sep  string `json:"sep,omitempty"`
 }
 
 // DefaultTemperature is the temperature a model samples at when none is
@@ -93,6 +110,23 @@ type Choice struct {
 	Reasoning    string     `json:"reasoning,omitempty"`
 	ToolCalls    []ToolCall `json:"tool_calls,omitempty"`
 	FinishReason string     `json:"finish_reason,omitempty"`
+	// Logprobs are the content tokens' log probabilities, when the request
+	// asked for them (TopLogprobs) and the server returned them.
+	Logprobs []TokenLogprob `json:"logprobs,omitempty"`
+}
+
+// TokenLogprob is one generated token's log probability and the most
+// likely alternatives at its position.
+type TokenLogprob struct {
+	Token   string       `json:"token"`
+	Logprob float64      `json:"logprob"`
+	Top     []TopLogprob `json:"top,omitempty"`
+}
+
+// TopLogprob is one alternative token at a position.
+type TopLogprob struct {
+	Token   string  `json:"token"`
+	Logprob float64 `json:"logprob"`
 }
 
 // Message returns the choice as an assistant turn to append to a history.

@@ -233,6 +233,9 @@ type sendFunc func(ctx context.Context, seed int64, k int, into **http.Response)
 // sender maps everything in req except n and seed to the API's parameters
 // and returns the function that sends them.
 func (o *OpenAI) sender(req Request) (sendFunc, error) {
+	if req.Reward != nil {
+		return nil, fmt.Errorf("a %s reward request needs a reward model's endpoint (verify.Pooling), not a completion API", req.Reward.Kind)
+	}
 	if o.api == APICompletions {
 		p, err := o.completionParams(req)
 		if err != nil {
@@ -370,6 +373,13 @@ func convertChoice(ch openai.ChatCompletionChoice) Choice {
 		FinishReason: ch.FinishReason,
 		Reasoning:    reasoningField(ch.Message.JSON.ExtraFields),
 	}
+	for _, t := range ch.Logprobs.Content {
+		tl := TokenLogprob{Token: t.Token, Logprob: t.Logprob}
+		for _, a := range t.TopLogprobs {
+			tl.Top = append(tl.Top, TopLogprob{Token: a.Token, Logprob: a.Logprob})
+		}
+		c.Logprobs = append(c.Logprobs, tl)
+	}
 	for _, tc := range ch.Message.ToolCalls {
 		call := ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments}
 		if tc.Type == "custom" {
@@ -413,6 +423,10 @@ func (o *OpenAI) params(req Request) (openai.ChatCompletionNewParams, error) {
 	}
 	if len(req.Stop) > 0 {
 		p.Stop = openai.ChatCompletionNewParamsStopUnion{OfStringArray: req.Stop}
+	}
+	if req.TopLogprobs > 0 {
+		p.Logprobs = openai.Bool(true)
+		p.TopLogprobs = openai.Int(int64(req.TopLogprobs))
 	}
 	for i, m := range req.Messages {
 		mp, err := messageParam(m)

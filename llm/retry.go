@@ -123,6 +123,10 @@ func Retryable(err error) bool {
 	if err == nil {
 		return false
 	}
+	var marked retryableError
+	if errors.As(err, &marked) {
+		return true
+	}
 	if _, ok := RejectedParam(err); ok { // the same request is refused again
 		return false
 	}
@@ -166,6 +170,16 @@ func Retryable(err error) bool {
 	}
 	return false
 }
+
+// retryableError is an error a client other than the OpenAI one marked
+// worth another attempt (a reward model server's 429 or 5xx).
+type retryableError struct{ error }
+
+func (e retryableError) Unwrap() error { return e.error }
+
+// MarkRetryable marks err as worth another attempt to Retry, as an HTTP
+// 429 or 5xx from a server that is not spoken to through openai-go.
+func MarkRetryable(err error) error { return retryableError{err} }
 
 // retryAfter reads Retry-After-Ms or Retry-After (seconds or an HTTP date)
 // from the response behind an *openai.Error.

@@ -105,6 +105,8 @@ type (
 		Stop                json.RawMessage `json:"stop"`
 		Seed                *int64          `json:"seed"`
 		Tools               []wireTool      `json:"tools"`
+		Logprobs            bool            `json:"logprobs"`
+		TopLogprobs         *int            `json:"top_logprobs"`
 		Stream              bool            `json:"stream"`
 		StreamOptions       *streamOptions  `json:"stream_options"`
 	}
@@ -148,8 +150,24 @@ type (
 	wireChoice struct {
 		Index        int            `json:"index"`
 		Message      map[string]any `json:"message"` // role, content, tool_calls and the reasoning field
-		Logprobs     *struct{}      `json:"logprobs"`
+		Logprobs     *wireLogprobs  `json:"logprobs"`
 		FinishReason string         `json:"finish_reason"`
+	}
+	// wireLogprobs are a choice's content tokens with their log
+	// probabilities, as OpenAI returns them for logprobs=true.
+	wireLogprobs struct {
+		Content []wireTokenLogprob `json:"content"`
+	}
+	wireTokenLogprob struct {
+		Token       string           `json:"token"`
+		Logprob     float64          `json:"logprob"`
+		Bytes       []int            `json:"bytes"`
+		TopLogprobs []wireTopLogprob `json:"top_logprobs"`
+	}
+	wireTopLogprob struct {
+		Token   string  `json:"token"`
+		Logprob float64 `json:"logprob"`
+		Bytes   []int   `json:"bytes"`
 	}
 	wireUsage struct {
 		PromptTokens            int           `json:"prompt_tokens"`
@@ -169,13 +187,14 @@ type outChoice struct {
 	reasoning string  // for the reasoning field; "" once written inline
 	toolCalls []wireToolCall
 	finish    string
+	logprobs  *wireLogprobs // nil unless asked for and the sampler gave them
 }
 
 // render lays out the choices of response id.
 func (sv *Server) render(id int64, resp Response) []outChoice {
 	out := make([]outChoice, len(resp.Choices))
 	for i, c := range resp.Choices {
-		oc := outChoice{reasoning: c.Reasoning}
+		oc := outChoice{reasoning: c.Reasoning, logprobs: wireLogprobsOf(c.Logprobs)}
 		if c.Content != "" || len(c.ToolCalls) == 0 || (sv.o.ThinkInline && c.Reasoning != "") {
 			content := c.Content
 			if sv.o.ThinkInline && c.Reasoning != "" {
@@ -201,6 +220,31 @@ func (sv *Server) render(id int64, resp Response) []outChoice {
 		out[i] = oc
 	}
 	return out
+}
+
+// wireLogprobsOf renders a choice's token log probabilities; nil when it
+// has none (the request did not ask, or the sampler gives none).
+func wireLogprobsOf(ls []TokenLogprob) *wireLogprobs {
+	if len(ls) == 0 {
+		return nil
+	}
+	out := &wireLogprobs{Content: make([]wireTokenLogprob, len(ls))}
+	for i, l := range ls {
+		t := wireTokenLogprob{Token: l.Token, Logprob: l.Logprob, Bytes: utf8Bytes(l.Token), TopLogprobs: []wireTopLogprob{}}
+		for _, a := range l.Top {
+			t.TopLogprobs = append(t.TopLogprobs, wireTopLogprob{Token: a.Token, Logprob: a.Logprob, Bytes: utf8Bytes(a.Token)})
+		}
+		out.Content[i] = t
+	}
+	return out
+}
+
+func utf8Bytes(s string) []int {
+	b := make([]int, len(s))
+	for i := range len(s) {
+		b[i] = int(s[i])
+	}
+	return b
 }
 
 // usage is the wire usage of a response, nil with NoUsage.
@@ -322,7 +366,7 @@ func (sv *Server) chat(w http.ResponseWriter, r *http.Request) {
 		if c.reasoning != "" {
 			msg[sv.o.ReasoningField] = c.reasoning
 		}
-		out.Choices[i] = wireChoice{Index: i, Message: msg, FinishReason: c.finish}
+		out.Choices[i] = wireChoice{Index: i, Message: msg, Logprobs: c.logprobs, FinishReason: c.finish}
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -362,6 +406,17 @@ func (wr *wireRequest) toRequest() (Request, error) {
 	}
 	if wr.Seed != nil {
 		req.Seed = *wr.Seed
+	}
+	switch {
+	case wr.TopLogprobs != nil && (*wr.TopLogprobs < 0 || *wr.TopLogprobs > 20):
+		return req, fmt.Errorf("top_logprobs: must be between 0 and 20, got %d", *wr.TopLogprobs)
+	case wr.TopLogprobs != nil && *wr.TopLogprobs > 0 && !wr.Logprobs:
+		return req, errors.New("top_logprobs: logprobs must be true when top_logprobs is set")
+	case wr.Logprobs:
+		req.TopLogprobs = 1 // the sampled token itself at least
+		if wr.TopLogprobs != nil {
+			req.TopLogprobs = max(1, *wr.TopLogprobs)
+		}
 	}
 	stop, err := decodeStop(wr.Stop)
 	if err != nil {

@@ -23,6 +23,7 @@ import (
 	"github.com/reasonbench/reasonbench/simulator/hotpotqa"
 	"github.com/reasonbench/reasonbench/simulator/math500"
 	"github.com/reasonbench/reasonbench/simulator/qa"
+	"github.com/reasonbench/reasonbench/simulator/verifier"
 )
 
 // New builds the simulated model answering every bundled task and file
@@ -33,6 +34,7 @@ import (
 // through serve-sim.
 func New(p sim.Params) (*sim.Model, error) {
 	return sim.New(p,
+		verifier.Responder{}, // first: it answers only reward requests and its own judge prompt
 		qa.Responder{},
 		math500.Responder{},
 		game24.NewResponder(),

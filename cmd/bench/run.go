@@ -31,6 +31,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	apiKey := fs.String("api-key", "", "API key (default $OPENAI_API_KEY; never stored)")
 	fs.StringVar(&cfg.JudgeModel, "judge-model", "", "model scoring a judged task's outputs (creative: coherency); default the run's model")
 	fs.StringVar(&cfg.JudgeBaseURL, "judge-base-url", "", "endpoint of the judge model; default the run's endpoint")
+	verifierFlags(fs, &cfg)
 	loadBudget := budgetFlags(fs, &cfg)
 	loadModel := modelFlags(fs, &cfg)
 	fs.Int64Var(&cfg.Seed, "seed", cfg.Seed, "seed sent with every request")

@@ -12,6 +12,7 @@ import (
 	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
+	"github.com/reasonbench/reasonbench/verify"
 )
 
 func cmdServeSim(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -25,6 +26,7 @@ func cmdServeSim(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	var reject stringList
 	fs.Var(&reject, "reject-param", "answer 400 naming this request field when a request carries it, in OpenAI's error shape (repeatable), e.g. temperature as OpenAI's reasoning models do")
 	noUsage := fs.Bool("no-usage", false, "send no usage in responses, as some servers do")
+	stepTag := fs.String("step-tag", verify.DefaultSep, "the simulated verifier's step tag on /pooling and /classify (a prm server's step pooler)")
 	params := simFlags(fs)
 	if err := parse(fs, args); err != nil {
 		return err
@@ -46,7 +48,10 @@ func cmdServeSim(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	opts := llm.ServerOptions{Latency: *latency, MaxN: *maxN, IgnoreN: *ignoreN, ThinkInline: *thinkInline,
 		ReasoningField: *reasoningField, RejectParams: reject, NoUsage: *noUsage}
-	srv := &http.Server{Handler: llm.NewServer(model, opts), ReadHeaderTimeout: 10 * time.Second}
+	// The simulated verifier is served as a process reward model is, on
+	// vLLM's /pooling and SGLang's /classify, beside the chat API.
+	handler := bench.WithRewardModel(llm.NewServer(model, opts), sm, *stepTag)
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stdout, "serving the simulated model at http://%s/v1 (skill %.2f, slip %.2f, misjudge %.2f)\n",
 		ln.Addr(), params.Skill, params.Slip, params.Misjudge)
 	go func() {

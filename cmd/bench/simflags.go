@@ -14,5 +14,7 @@ func simFlags(fs *flag.FlagSet) *sim.Params {
 	fs.Float64Var(&p.Misjudge, "sim-misjudge", p.Misjudge, "simulated model: probability an evaluation is wrong")
 	fs.Float64Var(&p.Boost, "sim-boost", p.Boost, "simulated model: skill gained from a reflection that names the failure")
 	fs.Float64Var(&p.Focus, "sim-focus", p.Focus, "simulated model: how strongly samples repeat the same choices (0: uniform)")
+	fs.Float64Var(&p.VerifyFlip, "sim-verify-flip", p.VerifyFlip, "simulated verifier: probability it misreads a step it re-checks (a right step judged wrong or a wrong one right)")
+	fs.Float64Var(&p.VerifySpread, "sim-verify-spread", p.VerifySpread, "simulated verifier: half-width of the uniform scatter of its scores around 0.9 (step judged right) or 0.1 (judged wrong)")
 	return &p
 }

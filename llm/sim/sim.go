@@ -51,6 +51,52 @@ type Params struct {
 	// ranking of the options (a model's prior taste), so 0 is uniform and
 	// larger values make samples agree more, right or wrong.
 	Focus float64 `json:"focus"`
+	// VerifyFlip is the probability that the simulated verifier
+	// (simulator/verifier) misreads a step it re-checks: a right step
+	// judged wrong or a wrong one right.
+	VerifyFlip float64 `json:"verify_flip"`
+	// VerifySpread is how far the simulated verifier's scores scatter
+	// around its verdict (the half-width of a uniform spread, in score
+	// units): 0 gives exactly 0.9 for a step judged right and 0.1 for one
+	// judged wrong.
+	VerifySpread float64 `json:"verify_spread"`
+}
+
+// Defaults of the verifier's parameters, which were added after runs
+// were recorded: left at them, they are left out of the parameters' JSON
+// (config keys, cache identities and stored sim_params of earlier runs are
+// unchanged), and a record without them reads as them.
+const (
+	DefaultVerifyFlip   = 0.1
+	DefaultVerifySpread = 0.15
+)
+
+// MarshalJSON leaves the verifier's parameters out at their defaults.
+func (p Params) MarshalJSON() ([]byte, error) {
+	type plain Params
+	out := struct {
+		plain
+		VerifyFlip   *float64 `json:"verify_flip,omitempty"`
+		VerifySpread *float64 `json:"verify_spread,omitempty"`
+	}{plain: plain(p)}
+	if p.VerifyFlip != DefaultVerifyFlip {
+		out.VerifyFlip = &p.VerifyFlip
+	}
+	if p.VerifySpread != DefaultVerifySpread {
+		out.VerifySpread = &p.VerifySpread
+	}
+	return json.Marshal(out)
+}
+
+// UnmarshalJSON reads absent verifier parameters as their defaults.
+func (p *Params) UnmarshalJSON(b []byte) error {
+	type plain Params
+	q := plain{VerifyFlip: DefaultVerifyFlip, VerifySpread: DefaultVerifySpread}
+	if err := json.Unmarshal(b, &q); err != nil {
+		return err
+	}
+	*p = Params(q)
+	return nil
 }
 
 // DefaultParams are the defaults of bench's --sim-* flags.
@@ -59,7 +105,8 @@ type Params struct {
 // on Game of 24 puzzles 900-919 are (about 52 distinct answers per 100
 // samples, the commonest taking 16%); the others are a middling model.
 func DefaultParams() Params {
-	return Params{Skill: 0.5, Slip: 0.1, Misjudge: 0.15, Boost: 0.15, Focus: 2}
+	return Params{Skill: 0.5, Slip: 0.1, Misjudge: 0.15, Boost: 0.15, Focus: 2,
+		VerifyFlip: DefaultVerifyFlip, VerifySpread: DefaultVerifySpread}
 }
 
 // Validate checks that every parameter is a probability.
@@ -67,10 +114,13 @@ func (p Params) Validate() error {
 	for _, f := range []struct {
 		name string
 		v    float64
-	}{{"skill", p.Skill}, {"slip", p.Slip}, {"misjudge", p.Misjudge}, {"boost", p.Boost}} {
+	}{{"skill", p.Skill}, {"slip", p.Slip}, {"misjudge", p.Misjudge}, {"boost", p.Boost}, {"verify_flip", p.VerifyFlip}} {
 		if f.v < 0 || f.v > 1 {
 			return fmt.Errorf("sim %s=%v: must be between 0 and 1", f.name, f.v)
 		}
+	}
+	if p.VerifySpread < 0 || p.VerifySpread > 0.4 {
+		return fmt.Errorf("sim verify_spread=%v: must be between 0 and 0.4 (scores stay in [0,1])", p.VerifySpread)
 	}
 	if p.Focus < 0 || p.Focus > 10 {
 		return fmt.Errorf("sim focus=%v: must be between 0 and 10", p.Focus)
@@ -152,6 +202,12 @@ type Prompt struct {
 	Tools       []llm.ToolSpec
 	Temperature float64
 	Stop        []string
+	// Reward is set when a reward model is asked to score the
+	// conversation (llm.Request.Reward): the simulated verifier answers.
+	Reward *llm.Reward
+	// TopLogprobs is how many alternatives per token the request asked
+	// for (0: none; a responder gives log probabilities only when asked).
+	TopLogprobs int
 }
 
 // Last returns the content of the last message with the given role.
@@ -212,7 +268,7 @@ func (m *Model) Sample(ctx context.Context, req llm.Request) (llm.Response, erro
 		return llm.Response{}, errors.New("sim: request has no messages")
 	}
 	temp := req.TemperatureOr(llm.DefaultTemperature) // unsent: the default, as a server would
-	p := Prompt{Messages: req.Messages, Tools: req.Tools, Temperature: temp, Stop: req.Stop}
+	p := Prompt{Messages: req.Messages, Tools: req.Tools, Temperature: temp, Stop: req.Stop, Reward: req.Reward, TopLogprobs: req.TopLogprobs}
 	base := promptHash(req)
 	resp := llm.Response{Model: "sim", Usage: llm.Usage{Requests: 1, PromptTokens: countTokens(p.Text())}}
 	for i := range req.Samples() {
@@ -220,6 +276,7 @@ func (m *Model) Sample(ctx context.Context, req llm.Request) (llm.Response, erro
 		if temp > 0 { // greedy decoding repeats itself
 			seed += uint64(i)
 		}
+
 		rng := rand.New(rand.NewPCG(base, seed))
 		c := llm.Choice{Content: Fallback, FinishReason: "stop"}
 		for _, r := range m.responders {
@@ -230,6 +287,10 @@ func (m *Model) Sample(ctx context.Context, req llm.Request) (llm.Response, erro
 		}
 		c.Index = i
 		c.Content = cutAtStop(c.Content, req.Stop)
+		if req.Reward != nil { // a reward model reads; it writes nothing
+			resp.Choices = append(resp.Choices, c)
+			continue
+		}
 		if len(c.ToolCalls) > 0 {
 			c.FinishReason = "tool_calls"
 		} else if c.FinishReason == "" {

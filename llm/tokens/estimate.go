@@ -22,7 +22,9 @@ func EstimateMissing(c *Counter) llm.Middleware {
 			// answering n choices in one request read the prompt once.
 			requests := max(1, resp.Usage.Requests)
 			resp.Usage.PromptTokens = requests * c.Prompt(req.Messages, req.Tools)
-			resp.Usage.CompletionTokens = c.Completion(resp)
+			if req.Reward == nil { // a reward model's scores are read, not generated
+				resp.Usage.CompletionTokens = c.Completion(resp)
+			}
 			resp.Usage.Estimated = true
 			return resp, nil
 		})

@@ -33,6 +33,17 @@ func TestEstimateMissing(t *testing.T) {
 			t.Errorf("%s: usage %+v (%v), want %+v", tc.name, got.Usage, err, tc.want)
 		}
 	}
+	// A reward model reports no usage: its prompt is counted, its scores
+	// are no completion.
+	reward := req
+	reward.Reward = &llm.Reward{Kind: "prm", Sep: "<extra_0>"}
+	s := EstimateMissing(c)(llm.SamplerFunc(func(context.Context, llm.Request) (llm.Response, error) {
+		return llm.Response{Choices: []llm.Choice{{Content: "[0.91,0.12]"}}, Usage: llm.Usage{Requests: 1}}, nil
+	}))
+	got, err := s.Sample(context.Background(), reward)
+	if want := (llm.Usage{PromptTokens: c.Prompt(req.Messages, nil), Requests: 1, Estimated: true}); err != nil || got.Usage != want {
+		t.Errorf("reward: usage %+v (%v), want %+v", got.Usage, err, want)
+	}
 	if c.Prompt(req.Messages, nil) == 0 {
 		t.Fatal("the prompt counts no tokens")
 	}
