@@ -64,7 +64,9 @@ func newBeam(v Values) (Strategy, error) {
 func (s *beam) CheckTask(t tasks.Task) error { return s.checkTask(t) }
 
 // NeedsVerifier implements VerifierUser.
-func (s *beam) NeedsVerifier() string { return "beam ranks partial solutions by the verifier's step scores" }
+func (s *beam) NeedsVerifier() string {
+	return "beam ranks partial solutions by the verifier's step scores"
+}
 
 // beamState is one beam.
 type beamState struct {
