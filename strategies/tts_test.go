@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"maps"
+	"math"
 	"math/big"
 	"reflect"
 	"strings"
@@ -109,8 +109,8 @@ func TestSelectionRules(t *testing.T) {
 	c := func(key *string, score float64) Candidate { return Candidate{Key: key, Score: score} }
 	a, b, d := strptr("a"), strptr("b"), strptr("d")
 	cases := []struct {
-		name                    string
-		cs                      []Candidate
+		name                     string
+		cs                       []Candidate
 		best, weighted, majority int
 	}{
 		{"weighted sums beat the single best", []Candidate{c(a, 0.25), c(b, 0.875), c(a, 0.75)}, 1, 0, 0},
