@@ -436,8 +436,14 @@ func TestTTSHostileModelOutput(t *testing.T) {
 				}
 				// At most: beam's 4 beams, or dvts's 2 subtrees' request and
 				// 2 lookaheads, a step for 40 steps.
-				if calls := len(sampler.reqs); calls > 4*40*3 {
+				calls := len(sampler.reqs)
+				if calls > 4*40*3 {
 					t.Errorf("%d calls", calls)
+				}
+				// Output that ends a solution ends the search at once: one
+				// request (bon), the 4 beams' first step, 2 subtrees' first.
+				if ends := name != "no answer" && name != "many"; ends && calls != map[string]int{"bon": 1, "beam": 4, "dvts": 2}[strat] {
+					t.Errorf("%d calls: %s output should end every solution at the first step", calls, name)
 				}
 			})
 		}
@@ -525,3 +531,51 @@ func TestTTSParameterChecks(t *testing.T) {
 }
 
 var _ tasks.Task = game24.NewTask()
+
+// ruleVerifier knows Game of 24's rule: the last step of a solution scores
+// 1 when it is an answer the rule accepts for the problem's numbers (read
+// from the request's problem, as any verifier may), else 0; earlier steps
+// 0.5. A perfect outcome verifier under agg=last.
+type ruleVerifier struct{}
+
+func (ruleVerifier) Kind() string { return verify.PRM }
+
+func (ruleVerifier) Verify(_ context.Context, req verify.Request) (verify.Scores, error) {
+	nums, err := game24.ParsePuzzle(req.Problem)
+	if err != nil {
+		return nil, err
+	}
+	out := make(verify.Scores, len(req.Steps))
+	for i := range out {
+		out[i] = 0.5
+	}
+	out[len(out)-1] = boolFloat(game24.Check(nums, req.Steps[len(req.Steps)-1]).Correct)
+	return out, nil
+}
+
+// TestPerfectVerifierReachesTheOracle: with a verifier that is never wrong
+// about answers, best and weighted choose a right answer whenever one of
+// the n solutions is right (acc = best_of_k on every item), which majority
+// does not.
+func TestPerfectVerifierReachesTheOracle(t *testing.T) {
+	puzzles := []string{"4 5 6 10", "1 2 4 7", "2 9 10 12", "3 3 8 8", "1 1 4 6", "1 4 8 8", "2 5 5 10", "1 3 4 6"}
+	majorityMissed := 0
+	for _, p := range puzzles {
+		env, _ := simEnv(t)
+		env.Verifier = ruleVerifier{}
+		res, err := resolve(t, "bon", map[string]any{"n": 8, "temperature": 0.7}).Solve(context.Background(), env, puzzle(t, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := res.Metrics
+		if m["acc_best"] != m["best_of_k"] || m["acc_weighted"] != m["best_of_k"] || res.Accuracy != m["best_of_k"] {
+			t.Errorf("%s: best %v weighted %v accuracy %v, oracle %v", p, m["acc_best"], m["acc_weighted"], res.Accuracy, m["best_of_k"])
+		}
+		if m["acc_majority"] < m["best_of_k"] {
+			majorityMissed++
+		}
+	}
+	if majorityMissed == 0 {
+		t.Error("majority never missed a right answer among the samples: the puzzles do not tell the rules apart")
+	}
+}
