@@ -74,6 +74,8 @@ type beamState struct {
 	scores []float64
 	score  float64
 	done   bool
+	node   int // its last node in the traced tree (0: the root)
+	added  []string
 }
 
 // BeamIteration is one iteration of beam as stored in the detail.
@@ -97,13 +99,17 @@ func (s *beam) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result,
 	}
 	var completed []*beamState
 	var log []BeamIteration
+	// The traced tree: the root, then each iteration's beams in position
+	// order, numbered after the iteration so that IDs do not depend on
+	// scheduling.
+	tree := []TreeNode{{ID: 0, Parent: -1}}
 	keep := s.n / s.width
 	for it := range s.iterations {
 		if len(active) != s.n {
 			ext := make([]*beamState, s.n)
 			for j := range ext {
 				b := active[j%len(active)]
-				ext[j] = &beamState{steps: slices.Clone(b.steps)}
+				ext[j] = &beamState{steps: slices.Clone(b.steps), node: b.node}
 			}
 			active = ext
 		}
@@ -119,7 +125,7 @@ func (s *beam) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result,
 				return errNoChoices("beam " + call)
 			}
 			added, done := readStep(resp.Choices[0], b.steps)
-			b.steps, b.done = concat(b.steps, added), done || last
+			b.steps, b.done, b.added = concat(b.steps, added), done || last, added
 			b.scores, b.score, err = scoreSteps(ctx, env, call+"/verify", inst.Input, b.steps, s.agg)
 			return err
 		})
@@ -129,6 +135,13 @@ func (s *beam) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result,
 		rec := BeamIteration{}
 		var next []*beamState
 		var pos []int
+		nodeOf := make([]int, len(active))
+		for j, b := range active {
+			nodeOf[j] = len(tree)
+			tree = append(tree, TreeNode{ID: len(tree), Parent: b.node, Depth: it + 1, Thought: joinSteps(b.added),
+				Value: b.score, Terminal: b.done, Pruned: !b.done})
+			b.node = nodeOf[j]
+		}
 		for j, b := range active {
 			rec.Scores = append(rec.Scores, b.score)
 			if b.done {
@@ -161,6 +174,7 @@ func (s *beam) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result,
 			if kept[k] {
 				active = append(active, b)
 				rec.Kept = append(rec.Kept, pos[k])
+				tree[nodeOf[pos[k]]].Pruned, tree[nodeOf[pos[k]]].Selected = false, true
 			}
 		}
 		log = append(log, rec)
@@ -187,7 +201,14 @@ func (s *beam) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result,
 		b := completed[j%len(completed)]
 		cs = append(cs, Candidate{Output: joinSteps(b.steps), Scores: b.scores, Score: b.score, Steps: len(b.steps)})
 	}
-	return s.finish(env, inst, cs, true, log), nil
+	res := s.finish(env, inst, cs, true, log)
+	if d := res.Detail.(TTSDetail); d.Pick >= 0 {
+		tree[completed[d.Pick%len(completed)].node].Selected = true
+	}
+	if err := env.tracer().Tree(ctx, tree); err != nil {
+		return Result{}, err
+	}
+	return res, nil
 }
 
 // topK marks the k beams with the highest scores: the last k of a stable

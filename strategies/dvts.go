@@ -69,7 +69,8 @@ type subtree struct {
 	steps, prev []string // the text so far, and before the last chosen step
 	last        []expansion
 	pruned      bool
-	chosen      []int // the expansion chosen at each iteration
+	chosen      []int         // the expansion chosen at each iteration
+	history     [][]expansion // every iteration's expansions, for the tree
 }
 
 // DVTSTree is one subtree as stored in the detail.
@@ -106,7 +107,36 @@ func (s *dvts) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result,
 			cs = append(cs, Candidate{Output: joinSteps(steps), Scores: x.scores, Score: x.score, Steps: len(steps)})
 		}
 	}
-	return s.finish(env, inst, cs, true, log), nil
+	res := s.finish(env, inst, cs, true, log)
+	if err := env.tracer().Tree(ctx, dvtsTree(trees, res.Detail.(TTSDetail).Pick)); err != nil {
+		return Result{}, err
+	}
+	return res, nil
+}
+
+// dvtsTree is the traced tree: the root, then subtree by subtree and step
+// by step every expansion, the chosen ones Selected (each step's others
+// hang off the same parent); the final pick (candidate index) is marked
+// too. IDs follow that order, whatever the scheduling was.
+func dvtsTree(trees []*subtree, pick int) []TreeNode {
+	nodes := []TreeNode{{ID: 0, Parent: -1}}
+	cand := 0
+	for _, t := range trees {
+		parent := 0
+		for it, xs := range t.history {
+			first := len(nodes)
+			for j, x := range xs {
+				nodes = append(nodes, TreeNode{ID: len(nodes), Parent: parent, Depth: it + 1, Thought: joinSteps(x.added),
+					Value: x.score, Terminal: x.done, Selected: j == t.chosen[it]})
+			}
+			if it == len(t.history)-1 && pick >= cand && pick < cand+len(xs) {
+				nodes[first+pick-cand].Selected = true
+			}
+			parent = first + t.chosen[it]
+		}
+		cand += len(t.last)
+	}
+	return nodes
 }
 
 // grow runs subtree k to its end.
@@ -147,6 +177,7 @@ func (s *dvts) grow(ctx context.Context, env Env, inst tasks.Instance, prompt st
 			}
 		}
 		t.prev, t.last = t.steps, xs
+		t.history = append(t.history, xs)
 		t.steps = concat(t.steps, xs[best].added)
 		t.chosen = append(t.chosen, best)
 		if xs[best].done || len(xs) < s.width {

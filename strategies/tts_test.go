@@ -215,6 +215,8 @@ func TestBeamKeepsTheTopNOverM(t *testing.T) {
 	v := tableVerifier{table: map[string]float64{"A0": 0.5, "A1": 0.9, "A2": 0.5, "A3": 0.2}}
 	env := testEnv(t, sampler)
 	env.Verifier = v
+	var tree []TreeNode
+	env.Trace = treeCatcher{&tree}
 	res, err := resolve(t, "beam", map[string]any{"n": 4, "beam_width": 2, "num_iterations": 3}).Solve(context.Background(), env, puzzle(t, "4 5 6 10"))
 	if err != nil {
 		t.Fatal(err)
@@ -243,6 +245,20 @@ func TestBeamKeepsTheTopNOverM(t *testing.T) {
 	}
 	if len(d.Candidates) != 4 {
 		t.Fatalf("%d candidates, want n=4", len(d.Candidates))
+	}
+	// The tree: the root, 4 first steps (positions 1 and 2 selected, 0 and
+	// 3 pruned), 4 answers hanging off nodes 2, 3, 2, 3.
+	if len(tree) != 9 {
+		t.Fatalf("tree of %d nodes, want 9: %+v", len(tree), tree)
+	}
+	for id, want := range map[int]struct {
+		parent           int
+		selected, pruned bool
+	}{1: {0, false, true}, 2: {0, true, false}, 3: {0, true, false}, 4: {0, false, true}, 5: {2, false, false}, 6: {3, false, false}, 7: {2, false, false}, 8: {3, false, false}} {
+		n := tree[id]
+		if n.Parent != want.parent || n.Pruned != want.pruned || (id < 5 && n.Selected != want.selected) {
+			t.Errorf("node %d %+v, want parent %d selected %v pruned %v", id, n, want.parent, want.selected, want.pruned)
+		}
 	}
 	for i, c := range d.Candidates {
 		wantPrefix := []string{"A1", "A2", "A1", "A2"}[i] + "\n\nAnswer: from "
@@ -327,6 +343,8 @@ func TestDVTSPicksTheBestExpansion(t *testing.T) {
 	v := tableVerifier{table: map[string]float64{"S0x0": 0.25, "S0x1": 0.75, "S0x2": 0.5, "S1x0": 0.875, "S1x1": 0.5, "S1x2": 0.875, "look": 1}}
 	env := testEnv(t, sampler)
 	env.Verifier = v
+	var tree []TreeNode
+	env.Trace = treeCatcher{&tree}
 	res, err := resolve(t, "dvts", map[string]any{"n": 3, "beam_width": 3, "num_iterations": 3, "agg": "min"}).Solve(context.Background(), env, puzzle(t, "4 5 6 10"))
 	if err != nil {
 		t.Fatal(err)
@@ -337,6 +355,15 @@ func TestDVTSPicksTheBestExpansion(t *testing.T) {
 	}
 	if len(d.Candidates) != 3 || !strings.HasPrefix(d.Candidates[0].Output, "S0x1\n\nS1x0\n\nAnswer: 0") {
 		t.Errorf("candidates %+v", d.Candidates)
+	}
+	// The tree: the root, then 3 expansions a step, each step's hanging
+	// off the last chosen one (S0x1 = node 2, S1x0 = node 4).
+	var parents []int
+	for _, n := range tree[1:] {
+		parents = append(parents, n.Parent)
+	}
+	if want := []int{0, 0, 0, 2, 2, 2, 4, 4, 4}; !reflect.DeepEqual(parents, want) || !tree[2].Selected || !tree[4].Selected || tree[1].Selected {
+		t.Errorf("tree parents %v (want %v): %+v", parents, want, tree)
 	}
 	// Lookahead calls continue each expansion greedily.
 	looks := 0
