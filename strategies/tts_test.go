@@ -7,6 +7,7 @@ import (
 	"maps"
 	"math"
 	"math/big"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"sync"
@@ -15,6 +16,7 @@ import (
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/simulator"
+	"github.com/reasonbench/reasonbench/stats"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/game24"
 	"github.com/reasonbench/reasonbench/verify"
@@ -604,5 +606,32 @@ func TestPerfectVerifierReachesTheOracle(t *testing.T) {
 	}
 	if majorityMissed == 0 {
 		t.Error("majority never missed a right answer among the samples: the puzzles do not tell the rules apart")
+	}
+}
+
+// TestPicksAreStatsPicks holds bon's rules and the stats package's
+// subset curves (bench report's every N' ≤ N) together.
+func TestPicksAreStatsPicks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 500 {
+		k := 1 + rng.IntN(9)
+		cs := make([]Candidate, k)
+		keys, scores, idx := make([]int, k), make([]float64, k), make([]int, k)
+		for i := range cs {
+			keys[i], scores[i], idx[i] = rng.IntN(4)-1, float64(rng.IntN(5))/4, i
+			cs[i].Score = scores[i]
+			if keys[i] >= 0 {
+				cs[i].Key = strptr(fmt.Sprint(keys[i]))
+			}
+		}
+		if got, want := pickWeighted(cs), stats.WeightedPick(keys, scores, idx); got != want {
+			t.Fatalf("%v %v: weighted %d, stats %d", keys, scores, got, want)
+		}
+		if got, want := pickBest(cs), stats.BestPick(scores, idx); got != want {
+			t.Fatalf("%v: best %d, stats %d", scores, got, want)
+		}
+		if got, want := pickMajority(cs), stats.Winner(keys, idx); got != want {
+			t.Fatalf("%v: majority %d, stats.Winner %d", keys, got, want)
+		}
 	}
 }
