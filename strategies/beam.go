@@ -76,6 +76,7 @@ type beamState struct {
 	done   bool
 	node   int // its last node in the traced tree (0: the root)
 	added  []string
+	bad    string // why its last scoring was invalid
 }
 
 // BeamIteration is one iteration of beam as stored in the detail.
@@ -93,6 +94,7 @@ func (s *beam) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result,
 	if err != nil {
 		return Result{}, err
 	}
+	sc := &stepScorer{env: env, problem: inst.Input, agg: s.agg}
 	active := make([]*beamState, s.n)
 	for i := range active {
 		active[i] = &beamState{}
@@ -126,7 +128,7 @@ func (s *beam) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result,
 			}
 			added, done := readStep(resp.Choices[0], b.steps)
 			b.steps, b.done, b.added = concat(b.steps, added), done || last, added
-			b.scores, b.score, err = scoreSteps(ctx, env, call+"/verify", inst.Input, b.steps, s.agg)
+			b.scores, b.score, b.bad, err = sc.score(ctx, call+"/verify", b.steps)
 			return err
 		})
 		if err != nil {
@@ -199,9 +201,9 @@ func (s *beam) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result,
 			break
 		}
 		b := completed[j%len(completed)]
-		cs = append(cs, Candidate{Output: joinSteps(b.steps), Scores: b.scores, Score: b.score, Steps: len(b.steps)})
+		cs = append(cs, Candidate{Output: joinSteps(b.steps), Scores: b.scores, Score: b.score, Steps: len(b.steps), VerifierError: b.bad})
 	}
-	res := s.finish(env, inst, cs, true, log)
+	res := s.finish(env, inst, cs, sc, log)
 	if d := res.Detail.(TTSDetail); d.Pick >= 0 {
 		tree[completed[d.Pick%len(completed)].node].Selected = true
 	}

@@ -55,16 +55,17 @@ func (s *bon) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result, 
 		steps[i] = splitSteps(ch.Content)
 		cs[i] = Candidate{Output: ch.Content, Steps: len(steps[i])}
 	}
-	scored := s.NeedsVerifier() != ""
-	if scored {
+	var sc *stepScorer
+	if s.NeedsVerifier() != "" {
+		sc = &stepScorer{env: env, problem: inst.Input, agg: s.agg}
 		err := parallel(len(cs), func(i int) error {
-			sc, agg, err := scoreSteps(ctx, env, fmt.Sprintf("s%d/verify", i), inst.Input, steps[i], s.agg)
-			cs[i].Scores, cs[i].Score = sc, agg
+			var err error
+			cs[i].Scores, cs[i].Score, cs[i].VerifierError, err = sc.score(ctx, fmt.Sprintf("s%d/verify", i), steps[i])
 			return err
 		})
 		if err != nil {
 			return Result{}, err
 		}
 	}
-	return s.finish(env, inst, cs, scored, nil), nil
+	return s.finish(env, inst, cs, sc, nil), nil
 }

@@ -62,6 +62,7 @@ type expansion struct {
 	done   bool
 	scores []float64
 	score  float64
+	bad    string // why its scoring was invalid
 }
 
 // subtree is one of dvts's independent searches.
@@ -92,8 +93,9 @@ func (s *dvts) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result,
 		trees[k] = &subtree{}
 	}
 	// Subtrees are independent: each runs its own loop, all at once.
+	sc := &stepScorer{env: env, problem: inst.Input, agg: s.agg}
 	err = parallel(len(trees), func(k int) error {
-		return s.grow(ctx, env, inst, prompt, k, trees[k])
+		return s.grow(ctx, env, sc, prompt, k, trees[k])
 	})
 	if err != nil {
 		return Result{}, err
@@ -104,10 +106,10 @@ func (s *dvts) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result,
 		log = append(log, DVTSTree{Chosen: t.chosen, Steps: len(t.steps)})
 		for _, x := range t.last {
 			steps := concat(t.prev, x.added)
-			cs = append(cs, Candidate{Output: joinSteps(steps), Scores: x.scores, Score: x.score, Steps: len(steps)})
+			cs = append(cs, Candidate{Output: joinSteps(steps), Scores: x.scores, Score: x.score, Steps: len(steps), VerifierError: x.bad})
 		}
 	}
-	res := s.finish(env, inst, cs, true, log)
+	res := s.finish(env, inst, cs, sc, log)
 	if err := env.tracer().Tree(ctx, dvtsTree(trees, res.Detail.(TTSDetail).Pick)); err != nil {
 		return Result{}, err
 	}
@@ -140,7 +142,7 @@ func dvtsTree(trees []*subtree, pick int) []TreeNode {
 }
 
 // grow runs subtree k to its end.
-func (s *dvts) grow(ctx context.Context, env Env, inst tasks.Instance, prompt string, k int, t *subtree) error {
+func (s *dvts) grow(ctx context.Context, env Env, sc *stepScorer, prompt string, k int, t *subtree) error {
 	for it := 0; it < s.iterations && !t.pruned; it++ {
 		last := it == s.iterations-1
 		site := fmt.Sprintf("t%d/s%d", k, it)
@@ -164,7 +166,7 @@ func (s *dvts) grow(ctx context.Context, env Env, inst tasks.Instance, prompt st
 				}
 				scored = concat(scored, look)
 			}
-			x.scores, x.score, err = scoreSteps(ctx, env, fmt.Sprintf("%s/x%d/verify", site, j), inst.Input, scored, s.agg)
+			x.scores, x.score, x.bad, err = sc.score(ctx, fmt.Sprintf("%s/x%d/verify", site, j), scored)
 			return err
 		})
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/tasks"
@@ -124,31 +125,47 @@ func concat(a, b []string) []string {
 	return append(append(make([]string, 0, len(a)+len(b)), a...), b...)
 }
 
-// scoreSteps asks the verifier to score a (partial) solution and folds its
-// step scores by agg. A solution without steps is not sent: it scores 0.
-// A verifier's answer is hostile input: no scores, or scores that are not
-// numbers in [0,1], are an error naming the call.
-func scoreSteps(ctx context.Context, env Env, call, problem string, steps []string, agg string) (verify.Scores, float64, error) {
+// stepScorer asks the verifier to score (partial) solutions of one item
+// and folds their step scores by agg.
+type stepScorer struct {
+	env          Env
+	problem, agg string
+	invalid      atomic.Int64 // answers that were no valid scores
+}
+
+// score scores steps at the call identity. A solution without steps is not
+// sent: it scores 0. The verifier is a model and its answer hostile input:
+// no scores, or scores that are not numbers in [0,1], score 0 and are
+// recorded (the returned reason, the item's verifier_invalid count), as a
+// garbled generation is a wrong item and not a failed run; an error of the
+// verifier's call (after its retries) is returned.
+func (s *stepScorer) score(ctx context.Context, call string, steps []string) (verify.Scores, float64, string, error) {
 	if len(steps) == 0 {
-		return nil, 0, nil
+		return nil, 0, "", nil
 	}
-	s, err := env.Verifier.Verify(ctx, verify.Request{Call: call, Problem: problem, Steps: steps})
+	sc, err := s.env.Verifier.Verify(ctx, verify.Request{Call: call, Problem: s.problem, Steps: steps})
 	if err != nil {
-		return nil, 0, fmt.Errorf("verify %s: %w", call, err)
+		return nil, 0, "", fmt.Errorf("verify %s: %w", call, err)
 	}
-	if len(s) == 0 {
-		return nil, 0, fmt.Errorf("verify %s: the verifier returned no scores", call)
+	reason := ""
+	if len(sc) == 0 {
+		reason = "the verifier returned no scores"
 	}
-	for _, v := range s {
+	for _, v := range sc {
 		if math.IsNaN(v) || v < 0 || v > 1 {
-			return nil, 0, fmt.Errorf("verify %s: score %v is not in [0,1]", call, v)
+			reason = fmt.Sprintf("the verifier returned score %v, not in [0,1]", v)
+			break
 		}
 	}
-	a, err := verify.Aggregate(agg, s)
-	if err != nil {
-		return nil, 0, err
+	if reason != "" {
+		s.invalid.Add(1)
+		return nil, 0, reason, nil
 	}
-	return s, a, nil
+	a, err := verify.Aggregate(s.agg, sc)
+	if err != nil {
+		return nil, 0, "", err
+	}
+	return sc, a, "", nil
 }
 
 // parallel runs f(0..n-1) at once (the run's --concurrency bounds the calls
@@ -193,6 +210,9 @@ type Candidate struct {
 	Scores verify.Scores `json:"scores,omitempty"`
 	Score  float64       `json:"score"`
 	Steps  int           `json:"steps"`
+	// VerifierError says why the verifier's answer was no valid scores
+	// (the candidate then scores 0).
+	VerifierError string `json:"verifier_error,omitempty"`
 }
 
 // TTSDetail is the stored detail of bon, beam and dvts.
@@ -341,8 +361,10 @@ func needVerifier(env Env, why string) error {
 // finish scores the candidates with the task, applies every rule, and
 // builds the result of the configured one. Metrics: the accuracy of each
 // rule on this item (acc_best, acc_weighted, acc_majority: one run gives
-// all three), sample_accuracy and best_of_k (an oracle's pick).
-func (c ttsCommon) finish(env Env, inst tasks.Instance, cs []Candidate, scored bool, search any) Result {
+// all three), sample_accuracy, best_of_k (an oracle's pick) and, with a
+// verifier, verifier_invalid (its answers that were no valid scores).
+func (c ttsCommon) finish(env Env, inst tasks.Instance, cs []Candidate, sc *stepScorer, search any) Result {
+	scored := sc != nil
 	outputs := make([]string, len(cs))
 	for i := range cs {
 		outputs[i] = cs[i].Output
@@ -360,6 +382,9 @@ func (c ttsCommon) finish(env Env, inst tasks.Instance, cs []Candidate, scored b
 	}
 	d := TTSDetail{Select: c.sel, Agg: c.agg, VoteKey: key, Picks: map[string]int{}, Candidates: cs, Search: search}
 	metrics := map[string]float64{"best_of_k": boolFloat(correct > 0)}
+	if scored {
+		metrics["verifier_invalid"] = float64(sc.invalid.Load())
+	}
 	if len(cs) > 0 {
 		metrics["sample_accuracy"] = float64(correct) / float64(len(cs))
 	}

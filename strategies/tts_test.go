@@ -477,6 +477,8 @@ func TestTTSHostileModelOutput(t *testing.T) {
 			})
 		}
 	}
+	// A verifier's garbage scores 0 and is counted, an item not a failed
+	// run; its call's error (an unreachable server) is the run's error.
 	for name, v := range map[string]verify.Verifier{
 		"no scores":    tableVerifier{fixed: verify.Scores{}},
 		"NaN":          tableVerifier{fixed: verify.Scores{math.NaN()}},
@@ -487,9 +489,19 @@ func TestTTSHostileModelOutput(t *testing.T) {
 			t.Run(strat+"/verifier "+name, func(t *testing.T) {
 				env := testEnv(t, &byCall{f: func(llm.Request, int) llm.Choice { return llm.Choice{Content: "1 + 2 = 3"} }})
 				env.Verifier = v
-				_, err := resolve(t, strat, map[string]any{"n": 2, "beam_width": 2}).Solve(context.Background(), env, puzzle(t, "4 5 6 10"))
-				if err == nil || !strings.Contains(err.Error(), "verify") {
-					t.Errorf("err = %v, want a verify error", err)
+				res, err := resolve(t, strat, map[string]any{"n": 2, "beam_width": 2}).Solve(context.Background(), env, puzzle(t, "4 5 6 10"))
+				if name == "error" {
+					if err == nil || !strings.Contains(err.Error(), "verifier down") {
+						t.Errorf("err = %v, want the verifier's error", err)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				d := res.Detail.(TTSDetail)
+				if res.Metrics["verifier_invalid"] == 0 || d.Candidates[0].VerifierError == "" || d.Candidates[0].Score != 0 {
+					t.Errorf("metrics %v, candidate %+v: want the invalid answer recorded and scored 0", res.Metrics, d.Candidates[0])
 				}
 			})
 		}
