@@ -166,8 +166,9 @@ func (s *dvts) grow(ctx context.Context, env Env, sc *stepScorer, prompt string,
 				}
 				scored = concat(scored, look)
 			}
-			x.scores, x.score, x.bad, err = sc.score(ctx, fmt.Sprintf("%s/x%d/verify", site, j), scored)
-			return err
+			var verr error
+			x.scores, x.score, x.bad, verr = sc.score(ctx, fmt.Sprintf("%s/x%d/verify", site, j), scored)
+			return verr
 		})
 		if err != nil {
 			return err
