@@ -30,12 +30,12 @@ import (
 //     first with the highest aggregated score (select=best; weighted and
 //     majority choose among the same n).
 //
-// Where it differs: search-and-learn's final argmax aggregates the list of
-// every iteration's score lists (all_scores), which for agg=last is the
-// last list itself; here a beam's score is its last scoring's step scores
-// folded by agg, the score it was ranked by. lookahead is left out:
-// beam_search.py generates the lookahead steps but scores the beam's text
-// without them, so they change the cost and nothing chosen.
+// A beam's score is its last scoring's step scores folded by agg, as the
+// reference keeps all_scores = score[0] (a fork that appends every
+// iteration's list instead would aggregate lists). Where it differs:
+// lookahead is left out: beam_search.py generates the lookahead steps but
+// scores the beam's text without them, so they change the cost and
+// nothing chosen.
 type beam struct {
 	ttsCommon
 	width, iterations int
