@@ -647,3 +647,54 @@ func TestPicksAreStatsPicks(t *testing.T) {
 		}
 	}
 }
+
+func TestReadStep(t *testing.T) {
+	cases := []struct {
+		name    string
+		content string
+		finish  string
+		before  []string
+		added   []string
+		done    bool
+	}{
+		{"one step", "4 + 5 = 9 (left: 6 9 10)", "stop", nil, []string{"4 + 5 = 9 (left: 6 9 10)"}, false},
+		{"boxed", "So the total is \\boxed{18}.", "stop", []string{"a"}, []string{"So the total is \\boxed{18}."}, true},
+		{"answer line", "x\nAnswer: (4 + 5) * 6 - 10 * 3 = 24", "stop", nil, []string{"x\nAnswer: (4 + 5) * 6 - 10 * 3 = 24"}, true},
+		{"answer word mid-line is no answer", "The Answer: is near", "stop", nil, []string{"The Answer: is near"}, false},
+		{"no answer yet", "The answer will come.", "stop", nil, []string{"The answer will come."}, false},
+		{"empty", "", "stop", []string{"a"}, nil, true},
+		{"blank", " \n\n\t", "stop", nil, nil, true},
+		{"length", "4 + 5", "length", nil, []string{"4 + 5"}, true},
+		{"stop ignored: several steps", "a\n\nb\n\n\\boxed{1}", "stop", nil, []string{"a", "b", "\\boxed{1}"}, true},
+		{"too long", strings.Repeat("y", maxSolutionBytes), "stop", []string{"z"}, []string{strings.Repeat("y", maxSolutionBytes)}, true},
+	}
+	for _, c := range cases {
+		added, done := readStep(llm.Choice{Content: c.content, FinishReason: c.finish}, c.before)
+		if !reflect.DeepEqual(added, c.added) || done != c.done {
+			t.Errorf("%s: added %q done %v, want %q %v", c.name, added, done, c.added, c.done)
+		}
+	}
+}
+
+// FuzzSplitSteps: steps are never empty, never hold a blank-line separator
+// or surrounding space, and splitting the joined steps gives them back.
+func FuzzSplitSteps(f *testing.F) {
+	for _, s := range []string{"", "a\n\nb", "\n\n\n", " a \n\n\n\n b\n", "4 + 5 = 9\n\nAnswer: 1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		steps := splitSteps(text)
+		for _, s := range steps {
+			if s == "" || strings.Contains(s, stepSep) || s != strings.TrimSpace(s) {
+				t.Fatalf("%q: step %q", text, s)
+			}
+		}
+		if again := splitSteps(joinSteps(steps)); !reflect.DeepEqual(again, steps) && len(steps) > 0 {
+			t.Fatalf("%q: steps %q, rejoined and split %q", text, steps, again)
+		}
+		added, done := readStep(llm.Choice{Content: text}, nil)
+		if len(added) == 0 && !done {
+			t.Fatalf("%q: nothing added and not done", text)
+		}
+	})
+}
