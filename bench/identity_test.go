@@ -96,6 +96,11 @@ func extraIdentityConfigs() []identityConfig {
 		// A stop phrase the simulated critic never writes: its functions
 		// mostly pass their examples at once, and every refine call
 		// identity should be drawn.
+		// bon, beam and dvts: their other selection rules and switches.
+		{"bon-majority", mk("gsm8k", "bon", "0:5", map[string]any{"n": 4, "select": "majority", "temperature": t07})},
+		{"bon-weighted-game24", mk("game24", "bon", "900:904", map[string]any{"n": 4, "select": "weighted", "agg": "min", "temperature": t07})},
+		{"beam-dedup-sorted-gsm8k", mk("gsm8k", "beam", "0:4", map[string]any{"n": 4, "beam_width": 2, "num_iterations": 6, "filter_duplicates": true, "sort_completed": true, "temperature": t07})},
+		{"dvts-no-lookahead-game24", mk("game24", "dvts", "900:904", map[string]any{"n": 4, "beam_width": 2, "num_iterations": 6, "lookahead": 0, "select": "weighted", "temperature": t07})},
 		{"selfrefine-humaneval-code", codePreset("selfrefine-humaneval/code", "0:3", map[string]any{"iterations": 3, "stop_phrase": "refinement over", "temperature": t07})},
 	}
 }

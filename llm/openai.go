@@ -457,9 +457,16 @@ func (o *OpenAI) params(req Request) (openai.ChatCompletionNewParams, error) {
 var ErrNeedsChat = errors.New("the completions API takes one user turn as its prompt: this request needs the chat API")
 
 // completionParams maps a single-turn request to the completions API: the
-// prompt is the user turn's text verbatim.
+// prompt is the user turn's text verbatim. A step continuation (a user turn
+// and a partial assistant turn with continue_final_message, as bon, beam
+// and dvts send) is one prompt too: the user turn without its trailing
+// whitespace, a newline, and the partial solution verbatim; the chat
+// template's two fields are not sent, there being no chat template.
 func (o *OpenAI) completionParams(req Request) (openai.CompletionNewParams, error) {
 	p := openai.CompletionNewParams{Model: openai.CompletionNewParamsModel(o.model)}
+	if prompt, extra, ok := continuationPrompt(req); ok {
+		req.Messages, req.Extra = []Message{{Role: "user", Content: prompt}}, extra
+	}
 	if len(req.Messages) != 1 || req.Messages[0].Role != "user" || len(req.Tools) > 0 {
 		return p, fmt.Errorf("%d messages, %d tools: %w", len(req.Messages), len(req.Tools), ErrNeedsChat)
 	}
@@ -474,6 +481,22 @@ func (o *OpenAI) completionParams(req Request) (openai.CompletionNewParams, erro
 		p.Stop = openai.CompletionNewParamsStopUnion{OfStringArray: req.Stop}
 	}
 	return p, setExtra(&p, req.Extra)
+}
+
+// continuationPrompt flattens a step continuation for the completions API
+// (see completionParams); ok is false for any other request.
+func continuationPrompt(req Request) (prompt string, extra map[string]json.RawMessage, ok bool) {
+	if len(req.Messages) != 2 || req.Messages[0].Role != "user" || req.Messages[1].Role != "assistant" ||
+		len(req.Tools) > 0 || len(req.Messages[1].ToolCalls) > 0 || string(req.Extra["continue_final_message"]) != "true" {
+		return "", nil, false
+	}
+	extra = make(map[string]json.RawMessage, len(req.Extra))
+	for k, v := range req.Extra {
+		if k != "continue_final_message" && k != "add_generation_prompt" {
+			extra[k] = v
+		}
+	}
+	return strings.TrimRight(req.Messages[0].Content, " \t\n") + "\n" + req.Messages[1].Content, extra, true
 }
 
 // setExtra checks the verbatim fields and hands them to the SDK's

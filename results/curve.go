@@ -54,6 +54,9 @@ func SampleKeys(detail json.RawMessage) (keys []*string, correct []bool, fromAns
 // run would have spent: the prompt once plus k'/k of the completions, as
 // one request with n = k' asks. ok is false when the run has no samples.
 func VoteCurve(ctx context.Context, st *store.Store, s report.Row, o stats.CurveOptions) (rows []report.SeriesRow, note string, ok bool, err error) {
+	if s.Strategy == "bon" {
+		return scoredCurve(ctx, st, s, o)
+	}
 	if s.Strategy != "cotsc" && s.Strategy != "pal" {
 		return nil, "", false, nil // io and cot keep samples too, but do not vote
 	}

@@ -45,6 +45,9 @@ func (r Responder) Respond(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm
 	if c, ok := r.moves.respondReAct(p, rng, params); ok {
 		return c, true
 	}
+	if c, ok := r.moves.respondSteps(p, rng, params); ok {
+		return c, true
+	}
 	text := p.Last("user")
 	var out string
 	var ok bool

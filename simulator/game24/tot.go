@@ -179,6 +179,19 @@ func promisingState(puzzle []int, steps string) bool {
 // continueSteps replays the steps written after "Steps:" and plays on from
 // where they leave off: the simulated model continuing a chain of thought.
 func (c *moveCache) continueSteps(puzzle []int, written string, rng *rand.Rand, p sim.Params) string {
+	steps, expr := c.play(replay(puzzle, written), rng, p)
+	var out strings.Builder
+	for _, s := range steps {
+		out.WriteString(s)
+		out.WriteByte('\n')
+	}
+	fmt.Fprintf(&out, "Answer: %s = 24", expr)
+	return out.String()
+}
+
+// replay is the board after the step lines written, read as written, up to
+// the first line that is not a step of the numbers left.
+func replay(puzzle []int, written string) board {
 	b := newBoard(game24.Rats(puzzle))
 	for _, line := range strings.Split(strings.TrimSpace(written), "\n") {
 		if strings.TrimSpace(line) == "" {
@@ -195,14 +208,7 @@ func (c *moveCache) continueSteps(puzzle []int, written string, rng *rand.Rand, 
 		}
 		b = b.combine(i, j, st.Op, st.Result)
 	}
-	steps, expr := c.play(b, rng, p)
-	var out strings.Builder
-	for _, s := range steps {
-		out.WriteString(s)
-		out.WriteByte('\n')
-	}
-	fmt.Fprintf(&out, "Answer: %s = 24", expr)
-	return out.String()
+	return b
 }
 
 func indexOf(state []*big.Rat, x *big.Rat, skip int) int {

@@ -73,6 +73,9 @@ func (Responder) Respond(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm.C
 		return llm.Choice{}, false
 	}
 	params = sim.Boosted(p, params)
+	if c, ok := respondSteps(p, rng, params); ok {
+		return c, true
+	}
 	text := p.Last("user")
 	avoid := reading.Avoid(reading.Rejected(p), sameAnswer)
 	switch sim.Which(text, sim.MarkerReflect, sim.MarkerSelfEval, sim.MarkerFeedback, sim.MarkerRefine,
