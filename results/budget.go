@@ -240,7 +240,7 @@ func Budget(ctx context.Context, st *store.Store, runs []store.Run, o BudgetOpti
 			return nil, nil, err
 		}
 		head := RowOf(s)
-		items, err := budgetItems(ctx, st, run.ID)
+		items, err := budgetItems(ctx, st, run.ID, run.Strategy == "bon")
 		if err != nil {
 			return nil, nil, err
 		}
@@ -407,7 +407,7 @@ func budgetCurve(base report.BudgetRow, items []budgetItem, o stats.CurveOptions
 
 // budgetItems reads a run's items with their tokens by purpose and their
 // samples.
-func budgetItems(ctx context.Context, st *store.Store, runID int64) ([]budgetItem, error) {
+func budgetItems(ctx context.Context, st *store.Store, runID int64, bon bool) ([]budgetItem, error) {
 	items, err := st.Items(ctx, runID)
 	if err != nil {
 		return nil, err
@@ -428,7 +428,21 @@ func budgetItems(ctx context.Context, st *store.Store, runID int64) ([]budgetIte
 				b.gen += float64(t.CompletionTokens)
 			}
 		}
-		if keys, correct, _, ok := SampleKeys(it.Detail); ok {
+		if bon {
+			// best-of-N keeps its candidates (strategies.TTSDetail): each
+			// an independent sample with its answer key and aggregated
+			// verifier score. (beam and dvts candidates are not independent
+			// samples: they get one row.)
+			var d bonDetail
+			if json.Unmarshal(it.Detail, &d) == nil && len(d.Candidates) > 0 {
+				keys := make([]*string, len(d.Candidates))
+				b.sampleC, b.scores = make([]bool, len(d.Candidates)), make([]float64, len(d.Candidates))
+				for i, c := range d.Candidates {
+					keys[i], b.sampleC[i], b.scores[i] = c.Key, c.Correct, c.Score
+				}
+				b.keys = voteIDs(keys)
+			}
+		} else if keys, correct, _, ok := SampleKeys(it.Detail); ok {
 			b.keys, b.sampleC = voteIDs(keys), correct
 			var d sampleDetail
 			if json.Unmarshal(it.Detail, &d) == nil && len(d.Samples) == len(keys) {

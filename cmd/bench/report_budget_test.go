@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -242,5 +243,49 @@ func TestReportByBudget(t *testing.T) {
 	}
 	if code, _, stderr := cli(t, "plot", "--db", db, "--frontier", "--by", "budget", "--x", "calls", "--out", filepath.Join(dir, "g.svg")); code != 2 || !strings.Contains(stderr, "tokens or generated") {
 		t.Errorf("plot --frontier --by budget --x calls: exit %d: %s", code, stderr)
+	}
+}
+
+// TestReportByBudgetBoN checks a best-of-N run's budget rows: its
+// candidates are samples with verifier scores, so it gets a row per N' and
+// per selection rule, and the row of its own rule at N' = N is the run's
+// accuracy; its verifier tokens are counted apart from the generated ones.
+// Broken on purpose (bon's candidates not read) it fails: the run gets a
+// single row.
+func TestReportByBudgetBoN(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "b.db")
+	if code, _, stderr := cli(t, "run", "--db", db, "--task", "game24", "--range", "900:906",
+		"--strategy", "bon", "--set", "n=4", "--set", "select=weighted"); code != 0 {
+		t.Fatal(stderr)
+	}
+	items := exportItems(t, db, "1")
+	acc := 0.0
+	for _, it := range items {
+		if it.Correct {
+			acc++
+		}
+	}
+	acc /= float64(len(items))
+	code, out, stderr := cli(t, "report", "--db", db, "--by", "budget", "--format", "json")
+	var rows []budgetJSON
+	if err := json.Unmarshal([]byte(out), &rows); code != 0 || err != nil {
+		t.Fatalf("--by budget: exit %d, %v: %s\n%s", code, err, stderr, out)
+	}
+	found := false
+	selects := map[string]bool{}
+	for _, r := range rows {
+		selects[r.Select] = true
+		if r.VerifierTokens <= 0 {
+			t.Errorf("row %+v: no verifier tokens", r)
+		}
+		if r.Select == "weighted" && r.K == 4 {
+			found = true
+			if math.Abs(r.Accuracy-acc) > 1e-9 {
+				t.Errorf("weighted at N'=4: accuracy %v, the run's is %v", r.Accuracy, acc)
+			}
+		}
+	}
+	if !found || len(selects) < 3 {
+		t.Fatalf("want vote, best and weighted rows up to N'=4, got %+v", rows)
 	}
 }
