@@ -85,7 +85,7 @@ const (
 type ProgramDetail struct {
 	// Failure is the one-line reason the item has no answer; "" when the
 	// program answered.
-	Failure  string  `json:"failure,omitempty"`
+	Failure  string `json:"failure,omitempty"`
 	ExitCode int    `json:"exit_code"`
 	Signal   string `json:"signal,omitempty"`
 	// Requests reached the item's endpoint; Refused of them were refused
