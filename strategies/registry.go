@@ -54,8 +54,8 @@ func Registry() []Spec {
 		{Name: "pal", Doc: "program-aided reasoning (PAL): the model writes solution() in Python, run in the sandbox; its return value is the answer; k > 1 votes on the executed answers (PAL-SC)", Params: palParams, New: newPAL, Shares: "nothing: the k programs are one request with n=k (choice i drawn with seed+i); program i runs at site s<i>/run",
 			Templates: fixedTemplates("pal"), Probe: Probe{Task: "gsm8k", Range: "0:5", Params: map[string]any{"k": 3, "temperature": 0.7}}},
 		{Name: "program", Doc: "a strategy written as a program in any language (--set cmd='python3 my_method.py'): per item it reads the item as one JSON line on stdin, calls the model at $OPENAI_BASE_URL (a recording endpoint over the item's sampler stack) and prints its answer; a crash, timeout or no answer is the item's recorded failure", Params: programParams, New: newProgram,
-			Shares: "nothing: a call is named by its X-Bench-Call header (a repeat is name#2, …) or by its content, p/<sha256 of the request, 12 hex>#k for the k-th identical request of the item; each is its own draw",
-			Probe:  Probe{Task: "game24", Range: "900:904", Params: map[string]any{"cmd": programProbe, "temperature": 0.7}}},
+			Shares:    "nothing: a call is named by its X-Bench-Call header (a repeat is name#2, …) or by its content, p/<sha256 of the request, 12 hex>#k for the k-th identical request of the item; each is its own draw",
+			Templates: fixedTemplates(), Probe: Probe{Task: "game24", Range: "900:904", Params: map[string]any{"cmd": programProbe, "temperature": 0.7}}},
 		{Name: "selfrefine", Doc: "Self-Refine: answer, self-feedback, refine with the history, until the feedback says no change is needed", Params: selfRefineParams, New: newSelfRefine, Shares: "nothing: every iteration's answer and feedback are new draws",
 			Templates: selfRefineTemplates, Probe: Probe{Task: "game24", Range: "900:906", Params: map[string]any{"iterations": 3, "temperature": 0.7}}},
 	}
