@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/reasonbench/reasonbench/endpoint"
 	"github.com/reasonbench/reasonbench/tasks"
@@ -75,9 +77,9 @@ type ProgramItem struct {
 const (
 	programStdoutMax  = 8 << 20 // more is the item's failure
 	programStderrTail = 2048
-	// programGrace is how long bench waits for a program's pipes after
-	// its process exited (a background child may hold them) before closing
-	// them.
+	// programGrace is how long bench reads a program's pipes after its
+	// process group is killed (a child that left the group may hold them)
+	// before closing them.
 	programGrace = 2 * time.Second
 )
 
@@ -164,19 +166,54 @@ func (s *program) run(ctx context.Context, stdin []byte, baseURL string, index i
 	cmd := exec.CommandContext(tctx, "/bin/sh", "-c", s.cmd)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return killGroup(cmd) }
-	cmd.WaitDelay = programGrace
 	cmd.Env = append(programEnv(os.Environ()),
 		"OPENAI_BASE_URL="+baseURL, "OPENAI_API_BASE="+baseURL, "OPENAI_API_KEY="+s.token,
 		"BENCH_ITEM_INDEX="+strconv.Itoa(index), "BENCH_MODEL="+ProgramModel)
 	cmd.Stdin = bytes.NewReader(stdin)
 	stdout := &capped{max: programStdoutMax}
 	stderr := &tail{max: programStderrTail}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	if err := cmd.Start(); err != nil {
+	// Pipes of our own, so that Wait returns when the program exits
+	// (not when every child holding its output has), and the group is
+	// killed at once.
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return programRun{}, fmt.Errorf("program: %w", err)
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return programRun{}, fmt.Errorf("program: %w", err)
+	}
+	cmd.Stdout, cmd.Stderr = outW, errW
+	err = cmd.Start()
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		outR.Close()
+		errR.Close()
 		return programRun{}, fmt.Errorf("program: start /bin/sh: %w", err)
 	}
-	err := cmd.Wait()
+	drained := make(chan struct{}, 2)
+	go func() { _, _ = io.Copy(stdout, outR); drained <- struct{}{} }()
+	go func() { _, _ = io.Copy(stderr, errR); drained <- struct{}{} }()
+	err = cmd.Wait()
 	_ = killGroup(cmd)
+	// A child that left the group (setsid) may still hold the pipes:
+	// read what it wrote for a grace period at most.
+	grace := time.NewTimer(programGrace)
+	for range 2 {
+		select {
+		case <-drained:
+		case <-grace.C:
+			outR.Close()
+			errR.Close()
+			<-drained
+		}
+	}
+	grace.Stop()
+	outR.Close()
+	errR.Close()
 	r := programRun{stdout: stdout.buf.Bytes(), overflow: stdout.over, exitErr: err,
 		detail: ProgramDetail{ExitCode: cmd.ProcessState.ExitCode(), StderrTail: stderr.String()}}
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
@@ -214,6 +251,9 @@ func (r programRun) answer() (string, string) {
 // or any JSON value, re-encoded as text), else all of stdout trimmed. The
 // second result says why there is no answer ("" when there is one).
 func ParseProgramOutput(stdout []byte) (string, string) {
+	if !utf8.Valid(stdout) {
+		return "", "no answer: standard output is not UTF-8 text"
+	}
 	text := strings.TrimSpace(string(stdout))
 	if text == "" {
 		return "", "no answer: standard output is empty"
@@ -225,16 +265,17 @@ func ParseProgramOutput(stdout []byte) (string, string) {
 	var obj map[string]json.RawMessage
 	if strings.HasPrefix(last, "{") && json.Unmarshal([]byte(last), &obj) == nil {
 		if raw, ok := obj["output"]; ok {
+			if string(raw) == "null" {
+				return "", "no answer: \"output\" is null"
+			}
 			var s string
 			if json.Unmarshal(raw, &s) == nil {
 				return s, ""
 			}
 			var v any
-			if json.Unmarshal(raw, &v) == nil && v != nil {
-				b, _ := json.Marshal(v)
-				return string(b), ""
-			}
-			return "", "no answer: \"output\" is null"
+			_ = json.Unmarshal(raw, &v) // valid: the object parsed
+			b, _ := json.Marshal(v)
+			return string(b), ""
 		}
 	}
 	return text, ""
