@@ -245,3 +245,29 @@ func TestProgramFailuresAreItems(t *testing.T) {
 		}
 	}
 }
+
+// The registry's probe program answers every item with its three calls
+// (two identical requests, two draws; one named call), so the identity
+// and determinism tests that run it test calls, not failures.
+func TestProgramProbeAnswers(t *testing.T) {
+	spec, err := strategies.Lookup("program")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := tempStore(t)
+	sum, err := (&Engine{Store: st}).Run(context.Background(), probeConfig(spec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.N != 4 || sum.Metrics["failed"] != 0 || sum.Calls != 12 {
+		t.Fatalf("%+v", sum)
+	}
+	calls, _ := st.Calls(context.Background(), sum.RunID, 900)
+	var ids []string
+	for _, c := range calls {
+		ids = append(ids, sentRequest(t, c.Request).Call)
+	}
+	if len(ids) != 3 || ids[2] != "check" || ids[0][len(ids[0])-2:] != "#1" || ids[1] != ids[0][:len(ids[0])-2]+"#2" {
+		t.Errorf("identities %q", ids)
+	}
+}
