@@ -70,8 +70,9 @@ func TestProgramOutcomes(t *testing.T) {
 		failure   string // wanted start of the failure reason
 		refusal   string // wanted in the first refusal
 		stderr    string // wanted in the stderr tail
+		call      string // wanted start of the one call's identity
 	}{
-		{name: "answers", cmd: postCmd(t, "ok"), output: right},
+		{name: "answers", cmd: postCmd(t, "ok"), output: right, call: "p/"},
 		{name: "streams", cmd: postCmd(t, "stream"), output: right},
 		{name: "plain text", cmd: `printf 'thinking\n\n%s\n\n' "Answer: 1 + 2 = 3"`, output: "thinking\n\nAnswer: 1 + 2 = 3"},
 		{name: "json non-string output", cmd: `echo '{"output": {"a": [1, 2]}}'`, output: `{"a":[1,2]}`},
@@ -89,7 +90,7 @@ func TestProgramOutcomes(t *testing.T) {
 		{name: "no key", cmd: postCmd(t, "nokey"), failure: "exit status 1", refusal: "401"},
 		{name: "no token in path", cmd: postCmd(t, "notoken"), failure: "exit status 1", refusal: "404 POST /v1/chat/completions: unknown path"},
 		{name: "unknown path", cmd: postCmd(t, "badpath"), failure: "exit status 1", refusal: "404 POST /<token>/v1/embeddings: unknown path"},
-		{name: "bad n", cmd: postCmd(t, "ok") + " X-Bench-Call=a", output: right},
+		{name: "named call", cmd: postCmd(t, "ok") + " X-Bench-Call=a/b", output: right, call: "a/b"},
 	}
 	inst := puzzle(t, "4 4 6 8")
 	for _, c := range cases {
@@ -107,6 +108,9 @@ func TestProgramOutcomes(t *testing.T) {
 				if res.Score.Correct != (c.output == right) || res.Metrics["failed"] != 0 {
 					t.Errorf("scored %+v, metrics %v", res.Score, res.Metrics)
 				}
+				if c.call != "" && (len(model.s.reqs) != 1 || !strings.HasPrefix(model.s.reqs[0].Call, c.call) || model.s.reqs[0].Purpose != "program") {
+					t.Errorf("calls %+v, want one %s…", model.s.reqs, c.call)
+				}
 				return
 			}
 			if !strings.HasPrefix(d.Failure, c.failure) || res.Output != "" || res.Score.Correct || res.Metrics["failed"] != 1 {
@@ -121,7 +125,7 @@ func TestProgramOutcomes(t *testing.T) {
 			if !strings.Contains(d.StderrTail, c.stderr) {
 				t.Errorf("stderr tail %q; want %q", d.StderrTail, c.stderr)
 			}
-			if len(model.s.reqs) != 0 && c.name != "bad n" {
+			if len(model.s.reqs) != 0 {
 				t.Errorf("%d calls reached the model", len(model.s.reqs))
 			}
 		})
