@@ -14,6 +14,9 @@ import (
 	"time"
 
 	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/prompts"
+	"github.com/reasonbench/reasonbench/tasks"
+	"github.com/reasonbench/reasonbench/tasks/game24"
 )
 
 // lockedScript is a scripted model safe for a program's concurrent calls.
@@ -276,5 +279,36 @@ func TestParseProgramOutput(t *testing.T) {
 		if out != c.out || why != c.why {
 			t.Errorf("%q: got %q, %q; want %q, %q", c.in, out, why, c.out, c.why)
 		}
+	}
+}
+
+// BenchmarkProgramItem is the fixed cost of one item of a program run
+// beyond its calls: the item's endpoint started and closed, the program
+// started by /bin/sh, its answer read; for a shell command and for Python
+// (the interpreter's start dominates).
+func BenchmarkProgramItem(b *testing.B) {
+	lib, err := prompts.Bundled()
+	if err != nil {
+		b.Fatal(err)
+	}
+	env := Env{Sampler: &lockedScript{}, Task: game24.NewTask(), Prompts: lib}
+	inst := tasks.Instance{Index: 0, Key: "4 4 6 8", Input: "4 4 6 8"}
+	for _, c := range []struct{ name, cmd string }{
+		{"sh", `echo '{"output": "x"}'`},
+		{"python3", `python3 -c 'import json, sys; json.loads(sys.stdin.readline()); print(json.dumps({"output": "x"}))'`},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			v, _ := Resolve(programParams, map[string]any{"cmd": c.cmd})
+			s, err := newProgram(v)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				res, err := s.Solve(context.Background(), env, inst)
+				if err != nil || res.Output != "x" {
+					b.Fatalf("%v %+v", err, res)
+				}
+			}
+		})
 	}
 }
