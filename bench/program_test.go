@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -270,4 +272,47 @@ func TestProgramProbeAnswers(t *testing.T) {
 	if len(ids) != 3 || ids[2] != "check" || ids[0][len(ids[0])-2:] != "#1" || ids[1] != ids[0][:len(ids[0])-2]+"#2" {
 		t.Errorf("identities %q", ids)
 	}
+}
+
+// An experiment file passes a program's own parameters (any name, lists
+// expanded like any strategy's) and still refuses unknown names for
+// strategies that declare theirs.
+func TestProgramInExperimentFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(body string) string {
+		p := filepath.Join(dir, "e.yaml")
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	exp, err := LoadExperiment(write("task: game24\nrange: \"900:902\"\nstrategies:\n  - program: {cmd: \"python3 m.py\", k: [3, 5], mode: fast}\n"), DefaultConfig(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(exp.Runs) != 2 {
+		t.Fatalf("%d runs", len(exp.Runs))
+	}
+	for i, k := range []float64{3, 5} {
+		p := exp.Runs[i].Params
+		v, err := strategies.Resolve(mustSpec(t, "program").Params, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v["k"] != k || v["mode"] != "fast" || v["cmd"] != "python3 m.py" {
+			t.Errorf("run %d: %v", i, v)
+		}
+	}
+	if _, err := LoadExperiment(write("task: game24\nstrategies:\n  - cotsc: {k: 3, mode: fast}\n"), DefaultConfig(), 0); err == nil || !strings.Contains(err.Error(), `unknown parameter "mode"`) {
+		t.Errorf("cotsc with an unknown parameter: %v", err)
+	}
+}
+
+func mustSpec(t *testing.T, name string) strategies.Spec {
+	t.Helper()
+	s, err := strategies.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
