@@ -96,6 +96,8 @@ func extraIdentityConfigs() []identityConfig {
 		// mostly pass their examples at once, and every refine call
 		// identity should be drawn.
 		{"selfrefine-humaneval-code", codePreset("selfrefine-humaneval/code", "0:3", map[string]any{"iterations": 3, "stop_phrase": "refinement over", "temperature": t07})},
+		// A program's concurrent identical completions (program_test.go).
+		{"program-completions-concurrent", mk("game24", "program", "900:904", map[string]any{"cmd": programCompletions, "temperature": t07})},
 	}
 }
 

@@ -316,3 +316,27 @@ func mustSpec(t *testing.T, name string) strategies.Spec {
 	}
 	return s
 }
+
+// programCompletions is a program for the identity tests: three identical
+// completions requests sent at once (numbered #1..#3 in arrival order, so
+// which thread gets which draw varies, not the set of draws) and one chat
+// request with the same text (another API, another identity); it answers
+// with the sorted completions, so its output is the same whatever the
+// order.
+const programCompletions = `python3 -c '
+import json, os, sys, threading, urllib.request as u
+item = json.loads(sys.stdin.readline())
+def post(path, body):
+    h = {"Authorization": "Bearer " + os.environ["OPENAI_API_KEY"], "Content-Type": "application/json"}
+    r = u.Request(os.environ["OPENAI_BASE_URL"] + path, json.dumps(body).encode(), h)
+    return json.load(u.urlopen(r))["choices"]
+p = "Use numbers and basic arithmetic operations (+ - * /) to obtain 24.\nInput: " + item["input"] + "\nAnswer:"
+outs = []
+def one():
+    outs.append(post("/completions", {"model": "m", "prompt": p, "temperature": item["params"]["temperature"]})[0]["text"])
+ts = [threading.Thread(target=one) for _ in range(3)]
+[t.start() for t in ts]
+[t.join() for t in ts]
+chat = post("/chat/completions", {"model": "m", "messages": [{"role": "user", "content": p}], "temperature": item["params"]["temperature"]})
+print(json.dumps({"output": "\n".join(sorted(outs) + [chat[0]["message"]["content"]])}))
+'`
