@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/prompts"
@@ -311,4 +312,36 @@ func BenchmarkProgramItem(b *testing.B) {
 			}
 		})
 	}
+}
+
+// FuzzParseProgramOutput: any standard output gives an answer or a reason,
+// never both and never neither; an answer is UTF-8 and, unless it came
+// from a last line's "output", is the whole output trimmed.
+func FuzzParseProgramOutput(f *testing.F) {
+	for _, s := range []string{"", "42", "x\n{\"output\": \"7\"}", "{\"output\": null}", "{\"output\": [1]}", "\xff", "{\"output\":"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, stdout []byte) {
+		out, why := ParseProgramOutput(stdout)
+		if why == "" && strings.TrimSpace(string(stdout)) == "" {
+			t.Fatalf("%q: no answer and no reason", stdout)
+		}
+		if why != "" {
+			if out != "" || strings.Contains(why, "\n") {
+				t.Fatalf("%q: answer %q with reason %q", stdout, out, why)
+			}
+			return
+		}
+		if !utf8.ValidString(out) {
+			t.Fatalf("%q: answer not UTF-8", stdout)
+		}
+		text := strings.TrimSpace(string(stdout))
+		last := text[strings.LastIndexByte(text, '\n')+1:]
+		var obj map[string]json.RawMessage
+		if json.Unmarshal([]byte(strings.TrimSpace(last)), &obj) != nil || obj["output"] == nil {
+			if out != text {
+				t.Fatalf("%q: answer %q, want all of stdout", stdout, out)
+			}
+		}
+	})
 }
