@@ -42,9 +42,6 @@ var programParams = []Param{
 
 func newProgram(v Values) (Strategy, error) {
 	cmd := strings.TrimSpace(v.String("cmd"))
-	if cmd == "" {
-		return nil, errors.New("parameter cmd: required (--set cmd='python3 my_method.py')")
-	}
 	timeout, err := time.ParseDuration(v.String("timeout"))
 	if err != nil || timeout <= 0 {
 		return nil, fmt.Errorf("parameter timeout=%s: want a positive duration such as 60s or 10m", v.String("timeout"))
@@ -60,6 +57,15 @@ func newProgram(v Values) (Strategy, error) {
 		}
 	}
 	return &program{cmd: cmd, timeout: timeout, params: params, token: token}, nil
+}
+
+// CheckTask refuses a run without a command before it is stored (the
+// defaults build a strategy, as every registry line's must).
+func (s *program) CheckTask(tasks.Task) error {
+	if s.cmd == "" {
+		return errors.New("parameter cmd: required (--set cmd='python3 my_method.py')")
+	}
+	return nil
 }
 
 // ProgramItem is the JSON object a program reads from stdin: never the

@@ -345,3 +345,22 @@ func FuzzParseProgramOutput(f *testing.F) {
 		}
 	})
 }
+
+// A run without a command is refused before it starts.
+func TestProgramNeedsCmd(t *testing.T) {
+	v, _ := Resolve(programParams, nil)
+	s, err := newProgram(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.(TaskChecker).CheckTask(game24.NewTask()); err == nil || !strings.Contains(err.Error(), "cmd: required") {
+		t.Errorf("no cmd: %v", err)
+	}
+	if _, err := Resolve(programParams, map[string]any{"timeout": "soon"}); err != nil {
+		t.Fatal(err)
+	}
+	v, _ = Resolve(programParams, map[string]any{"cmd": "true", "timeout": "soon"})
+	if _, err := newProgram(v); err == nil {
+		t.Error("timeout=soon accepted")
+	}
+}
