@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"strings"
@@ -127,5 +128,21 @@ func TestProxyRecordsAndReplays(t *testing.T) {
 		if first[i] != again[i] {
 			t.Errorf("answer %d: %q, then %q", i, first[i], again[i])
 		}
+	}
+}
+
+// A proxy session killed before it finished is refused by resume with a
+// reason, not as an unknown task.
+func TestProxyRunIsNotResumed(t *testing.T) {
+	st := tempStore(t)
+	id, err := st.CreateRun(context.Background(), store.Run{Task: ProxyTask, Strategy: ProxyStrategy, Params: []byte(`{"name":"a"}`), Model: "sim",
+		Spec: []byte(`{"config":{"task":"proxy","strategy":"proxy","model":"sim"}}`), SimParams: []byte("{}")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = (&Engine{Store: st}).Resume(context.Background(), id, "")
+	var ce ConfigError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "bench proxy session") {
+		t.Errorf("resume: %v", err)
 	}
 }
