@@ -172,6 +172,9 @@ func (s *program) run(ctx context.Context, stdin []byte, baseURL string, index i
 	cmd := exec.CommandContext(tctx, "/bin/sh", "-c", s.cmd)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return killGroup(cmd) }
+	// The item's JSON is copied to stdin by exec; a child that keeps
+	// stdin open without reading it must not hold Wait.
+	cmd.WaitDelay = programGrace
 	cmd.Env = append(programEnv(os.Environ()),
 		"OPENAI_BASE_URL="+baseURL, "OPENAI_API_BASE="+baseURL, "OPENAI_API_KEY="+s.token,
 		"BENCH_ITEM_INDEX="+strconv.Itoa(index), "BENCH_MODEL="+ProgramModel)
