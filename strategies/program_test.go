@@ -18,6 +18,7 @@ import (
 	"github.com/reasonbench/reasonbench/prompts"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/game24"
+	"github.com/reasonbench/reasonbench/tasks/hotpotqa"
 )
 
 // lockedScript is a scripted model safe for a program's concurrent calls.
@@ -362,5 +363,33 @@ func TestProgramNeedsCmd(t *testing.T) {
 	v, _ = Resolve(programParams, map[string]any{"cmd": "true", "timeout": "soon"})
 	if _, err := newProgram(v); err == nil {
 		t.Error("timeout=soon accepted")
+	}
+}
+
+// A task with reading material passes it as the item's context (the
+// task's default mode, as a built-in strategy renders it); the item has
+// no other field, so no gold answer.
+func TestProgramItemContext(t *testing.T) {
+	task := hotpotqa.NewTask()
+	insts, err := task.Instances()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lib, _ := prompts.Bundled()
+	env := Env{Sampler: &lockedScript{}, Task: task, Prompts: lib}
+	res, err := newProgramFor(t, `python3 -c 'import sys, json; print(json.dumps({"output": sys.stdin.readline()}))'`, nil).Solve(context.Background(), env, insts[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var item map[string]any
+	if err := json.Unmarshal([]byte(res.Output), &item); err != nil {
+		t.Fatalf("%v: %q", err, res.Output)
+	}
+	want, err := promptData(task, insts[0], "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if item["context"] != want.Context || want.Context == "" || item["input"] != insts[0].Input || len(item) != 6 {
+		t.Errorf("item %v", item)
 	}
 }
