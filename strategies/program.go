@@ -145,7 +145,12 @@ func (s *program) Solve(ctx context.Context, env Env, inst tasks.Instance) (Resu
 		if d.Refused > 0 {
 			d.Failure += fmt.Sprintf("; the endpoint refused %d request(s), first: %s", d.Refused, d.Reasons[0])
 		}
-		return Result{Score: tasks.Score{Reason: d.Failure}, Metrics: map[string]float64{"failed": 1}, Detail: d}, nil
+		// Scored as any strategy's empty output is (cotsc without a
+		// vote), so the task's metrics (em, f1) count the item, and
+		// incorrect whatever the task makes of "".
+		sc := env.Task.Score(inst, "")
+		sc.Correct, sc.Reason = false, d.Failure
+		return Result{Score: sc, Metrics: mergeMetrics(map[string]float64{"failed": 1}, sc.Metrics), Detail: d}, nil
 	}
 	res := Result{Output: out, Detail: d}
 	res.Score = env.Task.Score(inst, out)

@@ -393,3 +393,23 @@ func TestProgramItemContext(t *testing.T) {
 		t.Errorf("item %v", item)
 	}
 }
+
+// A failed item still counts in the task's own metrics, at the empty
+// output's values, so they average over every item.
+func TestProgramFailureKeepsTaskMetrics(t *testing.T) {
+	task := hotpotqa.NewTask()
+	insts, err := task.Instances()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lib, _ := prompts.Bundled()
+	res, err := newProgramFor(t, `exit 1`, nil).Solve(context.Background(), Env{Sampler: &lockedScript{}, Task: task, Prompts: lib}, insts[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	em, hasEM := res.Metrics["em"]
+	f1, hasF1 := res.Metrics["f1"]
+	if !hasEM || !hasF1 || em != 0 || f1 != 0 || res.Metrics["failed"] != 1 || res.Score.Correct || res.Score.Reason != "exit status 1" {
+		t.Errorf("metrics %v, score %+v", res.Metrics, res.Score)
+	}
+}
