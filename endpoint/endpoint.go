@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/reasonbench/reasonbench/llm"
 )
@@ -86,6 +88,9 @@ func (l *Log) Err() error {
 	return l.err
 }
 
+// maxCallName bounds an explicit call name: it is stored with every call.
+const maxCallName = 256
+
 // ItemServer is the OpenAI-compatible server of one item's calls: its
 // sampler stack behind Identity(purpose), with failures of the stack kept
 // in log.
@@ -105,7 +110,12 @@ func ItemServer(s llm.Sampler, purpose string, log *Log) http.Handler {
 		if strings.HasSuffix(strings.TrimSuffix(r.URL.Path, "/"), "/completions") && !strings.HasSuffix(strings.TrimSuffix(r.URL.Path, "/"), "/chat/completions") {
 			api = APICompletions
 		}
-		r = r.WithContext(withCall(r.Context(), strings.TrimSpace(r.Header.Get(CallHeader)), api))
+		name := strings.TrimSpace(r.Header.Get(CallHeader))
+		if len(name) > maxCallName || strings.ContainsFunc(name, unicode.IsControl) || !utf8.ValidString(name) {
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("%s: at most %d bytes of printable UTF-8", CallHeader, maxCallName))
+			return
+		}
+		r = r.WithContext(withCall(r.Context(), name, api))
 		srv.ServeHTTP(w, r)
 	})
 }

@@ -108,10 +108,15 @@ func TestHandlerRefuses(t *testing.T) {
 		{"unknown path", l.URL + "/embeddings", token, chatBody, 404, "404 POST /<token>/v1/embeddings: unknown path /v1/embeddings"},
 		{"malformed JSON", l.URL + "/chat/completions", token, `{"messages": [`, 400, "400 POST /<token>/v1/chat/completions: malformed JSON body"},
 		{"no messages", l.URL + "/chat/completions", token, `{"model":"m"}`, 400, "400 POST /<token>/v1/chat/completions: messages: must be a non-empty array"},
+		{"call name too long", l.URL + "/chat/completions", token, chatBody, 400, "X-Bench-Call: at most 256 bytes"},
 		{"n too large", l.URL + "/chat/completions", token, `{"messages":[{"role":"user","content":"x"}],"n":100000000}`, 400, "n: must be at most"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			status, _ := post(t, c.url, c.key, c.body)
+			var h []string
+			if c.name == "call name too long" {
+				h = []string{CallHeader, strings.Repeat("a", 257)}
+			}
+			status, _ := post(t, c.url, c.key, c.body, h...)
 			n, reasons := log.Refused()
 			if status != c.status || n != i+1 || len(reasons) != 1 {
 				t.Fatalf("status %d, %d refusals; want %d", status, n, c.status)
@@ -130,7 +135,7 @@ func TestHandlerRefuses(t *testing.T) {
 	if status, body := post(t, l.URL+"/chat/completions", token, chatBody); status != 200 || !strings.Contains(body, `"content":"p/`) {
 		t.Errorf("%d %s", status, body)
 	}
-	if log.Requests() != 9 || log.Err() != nil {
+	if log.Requests() != 10 || log.Err() != nil {
 		t.Errorf("%d requests, error %v", log.Requests(), log.Err())
 	}
 }
