@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -340,3 +341,32 @@ ts = [threading.Thread(target=one) for _ in range(3)]
 chat = post("/chat/completions", {"model": "m", "messages": [{"role": "user", "content": p}], "temperature": item["params"]["temperature"]})
 print(json.dumps({"output": "\n".join(sorted(outs) + [chat[0]["message"]["content"]])}))
 '`
+
+// --max-cost stops a program run as it stops any run: the call the
+// ceiling refuses is the run's stop, not the item's failure, so no item is
+// stored as failed, and a resume under a higher ceiling finishes the run.
+func TestProgramRunStopsAtMaxCost(t *testing.T) {
+	cfg, _ := programCoTSC(t)
+	cfg.Range = "900:910"
+	srv, _ := simServer(t, cfg, llm.ServerOptions{})
+	cfg.Model, cfg.BaseURL, cfg.Concurrency = "gpt-4", srv.URL+"/v1", 1
+	cfg.MaxCost = 0.05 // about three items at gpt-4's prices
+	st := tempStore(t)
+	e := &Engine{Store: st}
+	sum, err := e.Run(context.Background(), cfg)
+	if !errors.Is(err, llm.ErrMaxCost) || sum.Status != store.StatusStopped {
+		t.Fatalf("status %s, err %v; want the ceiling to stop the run", sum.Status, err)
+	}
+	if sum.N == 0 || sum.N >= 10 || sum.Metrics["failed"] != 0 {
+		t.Fatalf("stopped with %d items, failed %v", sum.N, sum.Metrics["failed"])
+	}
+	none := 0.0
+	done, err := e.ResumeWith(context.Background(), sum.RunID, ResumeOptions{MaxCost: &none})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if done.N != 10 || done.Status != store.StatusDone || done.Metrics["failed"] != 0 || done.Calls != 10 {
+		t.Errorf("resumed: %+v", done)
+	}
+	t.Logf("stopped after %d items at $%.3f; resumed to %d items, $%.3f", sum.N, sum.Cost, done.N, done.Cost)
+}
