@@ -559,6 +559,9 @@ func (e *Engine) ResumeWith(ctx context.Context, runID int64, o ResumeOptions) (
 	if run.Status == store.StatusDone {
 		return Summarize(ctx, e.Store, runID)
 	}
+	if run.Task == ProxyTask && run.Strategy == ProxyStrategy {
+		return Summary{}, ConfigError{fmt.Errorf("run %d is a bench proxy session whose process ended without finishing it: its calls were stored as they arrived and there is nothing to redo (bench proxy again with the same --name replays requests it repeats)", runID)}
+	}
 	var spec recordedSpec
 	if err := json.Unmarshal(run.Spec, &spec); err != nil {
 		return Summary{}, fmt.Errorf("run %d: unreadable spec: %w", runID, err)

@@ -232,7 +232,7 @@ func expandParams(n *yaml.Node, decl []strategies.Param, bad func(*yaml.Node, st
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		if !slices.Contains(names, k.Value) {
+		if !slices.Contains(names, k.Value) && !slices.Contains(names, strategies.OtherParams) {
 			return nil, bad(k, "unknown parameter %q (allowed: %s)", k.Value, strings.Join(names, ", "))
 		}
 		var options []*yaml.Node

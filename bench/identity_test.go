@@ -102,6 +102,8 @@ func extraIdentityConfigs() []identityConfig {
 		{"beam-dedup-sorted-gsm8k", mk("gsm8k", "beam", "0:4", map[string]any{"n": 4, "beam_width": 2, "num_iterations": 6, "filter_duplicates": true, "sort_completed": true, "temperature": t07})},
 		{"dvts-no-lookahead-game24", mk("game24", "dvts", "900:904", map[string]any{"n": 4, "beam_width": 2, "num_iterations": 6, "lookahead": 0, "select": "weighted", "temperature": t07})},
 		{"selfrefine-humaneval-code", codePreset("selfrefine-humaneval/code", "0:3", map[string]any{"iterations": 3, "stop_phrase": "refinement over", "temperature": t07})},
+		// A program's concurrent identical completions (program_test.go).
+		{"program-completions-concurrent", mk("game24", "program", "900:904", map[string]any{"cmd": programCompletions, "temperature": t07})},
 	}
 }
 

@@ -47,6 +47,37 @@ type Param struct {
 	Late bool
 }
 
+// OtherParams, as a declared Param's Name, accepts the parameters the
+// strategy does not declare (the program strategy hands them to its
+// program): each is kept as a JSON value, and a --set string that reads as
+// a JSON number, boolean or null as that value, so `--set k=5` and an
+// experiment file's `k: 5` are one configuration.
+const OtherParams = "*"
+
+// otherValue is an undeclared parameter's value in its JSON form (numbers
+// are float64), the same whether it came from --set, YAML or a stored run.
+func otherValue(name string, x any) (any, error) {
+	if s, ok := x.(string); ok {
+		var v any
+		if json.Unmarshal([]byte(s), &v) == nil {
+			switch v.(type) {
+			case float64, bool, nil:
+				return v, nil
+			}
+		}
+		return s, nil
+	}
+	b, err := json.Marshal(x)
+	if err != nil {
+		return nil, fmt.Errorf("parameter %s=%v: not a JSON value: %w", name, x, err)
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return nil, fmt.Errorf("parameter %s=%v: %w", name, x, err)
+	}
+	return v, nil
+}
+
 // ModelDefaultValue is the value of a ModelDefault parameter left to the
 // model: `--set temperature=default`.
 const ModelDefaultValue = "default"
@@ -110,6 +141,10 @@ func (v Values) Summary(decl []Param) string {
 	v = v.WithDefaults(decl) // a Late parameter left out is at its default
 	var parts []string
 	for _, p := range decl {
+		if p.Name == OtherParams {
+			parts = append(parts, others(v, decl)...)
+			continue
+		}
 		if v[p.Name] != p.Default || p.Show {
 			parts = append(parts, fmt.Sprintf("%s=%v", p.Name, v[p.Name]))
 		}
@@ -149,7 +184,15 @@ func Resolve(decl []Param, raw map[string]any) (Values, error) {
 	out := Values{}
 	for _, k := range names {
 		p, ok := byName[k]
-		if !ok {
+		if _, open := byName[OtherParams]; !ok && open && k != OtherParams {
+			v, err := otherValue(k, raw[k])
+			if err != nil {
+				return nil, err
+			}
+			out[k] = v
+			continue
+		}
+		if !ok || k == OtherParams {
 			return nil, fmt.Errorf("unknown parameter %q (known: %s)", k, paramNames(decl))
 		}
 		v, err := p.coerce(raw[k])
@@ -162,7 +205,7 @@ func Resolve(decl []Param, raw map[string]any) (Values, error) {
 		out[k] = v
 	}
 	for _, p := range decl {
-		if _, ok := out[p.Name]; !ok && !p.Late {
+		if _, ok := out[p.Name]; !ok && !p.Late && p.Name != OtherParams {
 			out[p.Name] = p.Default
 		}
 	}
@@ -177,10 +220,30 @@ func (v Values) WithDefaults(decl []Param) Values {
 		out[k] = x
 	}
 	for _, p := range decl {
-		if _, ok := out[p.Name]; !ok {
+		if _, ok := out[p.Name]; !ok && p.Name != OtherParams {
 			out[p.Name] = p.Default
 		}
 	}
+	return out
+}
+
+// others renders the undeclared values of v, "name=value" by name.
+func others(v Values, decl []Param) []string {
+	declared := map[string]bool{}
+	for _, p := range decl {
+		declared[p.Name] = true
+	}
+	var out []string
+	for k, x := range v {
+		if !declared[k] {
+			b, _ := json.Marshal(x)
+			if s, ok := x.(string); ok {
+				b = []byte(s)
+			}
+			out = append(out, k+"="+string(b))
+		}
+	}
+	sort.Strings(out)
 	return out
 }
 

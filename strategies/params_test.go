@@ -2,6 +2,7 @@ package strategies
 
 import (
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -123,5 +124,32 @@ func TestLateParamsKeepEarlierValues(t *testing.T) {
 	s, _ := newReAct(Values{"protocol": "text", "max_steps": 3, "temperature": 0.0, "max_tokens": 0})
 	if r := s.(*react); r.tools != ToolsTask || r.limits.Wall != 5*time.Second {
 		t.Errorf("react without its late parameters: tools %q, limits %+v", r.tools, r.limits)
+	}
+}
+
+// A declaration with OtherParams keeps undeclared values as JSON values
+// (a --set string reading as a number, boolean or null as that value),
+// shows them in the summary, and still checks the declared ones.
+func TestOtherParams(t *testing.T) {
+	decl := []Param{{Name: "cmd", Kind: String, Default: ""}, {Name: "n", Kind: Int, Default: 1}, {Name: OtherParams, Kind: String, Default: ""}}
+	v, err := Resolve(decl, map[string]any{"cmd": "x", "k": "5", "t": 0.7, "on": "true", "name": "007", "list": []any{1, "a"}, "y": 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Values{"cmd": "x", "n": 1, "k": 5.0, "t": 0.7, "on": true, "name": "007", "list": []any{1.0, "a"}, "y": 3.0}
+	if !reflect.DeepEqual(v, want) {
+		t.Errorf("got %#v\nwant %#v", v, want)
+	}
+	if got := v.Summary(decl); got != `cmd=x k=5 list=[1,"a"] name=007 on=true t=0.7 y=3` {
+		t.Errorf("summary %q", got)
+	}
+	if _, err := Resolve(decl, map[string]any{"n": "x"}); err == nil {
+		t.Error("a declared parameter is still checked")
+	}
+	if _, err := Resolve(decl, map[string]any{OtherParams: "x"}); err == nil {
+		t.Error("* itself was accepted")
+	}
+	if _, err := Resolve(decl[:2], map[string]any{"k": "5"}); err == nil {
+		t.Error("an undeclared parameter was accepted without OtherParams")
 	}
 }

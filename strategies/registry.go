@@ -59,6 +59,9 @@ func Registry() []Spec {
 			Templates: fixedTemplates(stepsTemplate), Probe: Probe{Task: "game24", Range: "900:904", Params: map[string]any{"n": 4, "beam_width": 2, "num_iterations": 6, "temperature": 0.7}}},
 		{Name: "dvts", Doc: "diverse verifier tree search (search-and-learn's dvts): n/beam_width independent subtrees, each greedy by the verifier with lookahead", Params: dvtsParams, New: newDVTS, Shares: "nothing: subtree k's beam_width expansions at step i are one request (t<k>/s<i>, choice j at seed+j), lookahead t<k>/s<i>/x<j>/look<l>, verified at t<k>/s<i>/x<j>/verify",
 			Templates: fixedTemplates(stepsTemplate), Probe: Probe{Task: "gsm8k", Range: "0:4", Params: map[string]any{"n": 4, "beam_width": 2, "num_iterations": 8, "temperature": 0.7}}},
+		{Name: "program", Doc: "a strategy written as a program in any language (--set cmd='python3 my_method.py'): per item it reads the item as one JSON line on stdin, calls the model at $OPENAI_BASE_URL (a recording endpoint over the item's sampler stack) and prints its answer; a crash, timeout or no answer is the item's recorded failure", Params: programParams, New: newProgram,
+			Shares:    "nothing: a call is named by its X-Bench-Call header (a repeat is name#2, …) or by its content, p/<sha256 of the request, 12 hex>#k for the k-th identical request of the item; each is its own draw",
+			Templates: fixedTemplates(), Probe: Probe{Task: "game24", Range: "900:904", Params: map[string]any{"cmd": programProbe, "temperature": 0.7}}},
 		{Name: "selfrefine", Doc: "Self-Refine: answer, self-feedback, refine with the history, until the feedback says no change is needed", Params: selfRefineParams, New: newSelfRefine, Shares: "nothing: every iteration's answer and feedback are new draws",
 			Templates: selfRefineTemplates, Probe: Probe{Task: "game24", Range: "900:906", Params: map[string]any{"iterations": 3, "temperature": 0.7}}},
 	}

@@ -74,6 +74,7 @@ func cmdShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if found.Error != "" {
 		fmt.Fprintf(stdout, "error: %s\n", found.Error)
 	}
+	writeProgramFailure(stdout, found.Detail)
 	fmt.Fprintf(stdout, "output:\n%s\n", indent(found.Output))
 	nodes, err := st.Nodes(ctx, runID, *item)
 	if err != nil {
