@@ -428,20 +428,19 @@ func budgetItems(ctx context.Context, st *store.Store, runID int64, bon bool) ([
 				b.gen += float64(t.CompletionTokens)
 			}
 		}
-		if bon {
-			// best-of-N keeps its candidates (strategies.TTSDetail): each
-			// an independent sample with its answer key and aggregated
-			// verifier score. (beam and dvts candidates are not independent
-			// samples: they get one row.)
-			var d bonDetail
-			if json.Unmarshal(it.Detail, &d) == nil && len(d.Candidates) > 0 {
-				keys := make([]*string, len(d.Candidates))
-				b.sampleC, b.scores = make([]bool, len(d.Candidates)), make([]float64, len(d.Candidates))
-				for i, c := range d.Candidates {
-					keys[i], b.sampleC[i], b.scores[i] = c.Key, c.Correct, c.Score
-				}
-				b.keys = voteIDs(keys)
+		// best-of-N keeps its candidates (strategies.TTSDetail): each an
+		// independent sample with its answer key and aggregated verifier
+		// score. (beam and dvts candidates are not independent samples:
+		// they get one row.) Other runs keep CoT-SC's samples, scored
+		// when each has a score.
+		var bd bonDetail
+		if bon && json.Unmarshal(it.Detail, &bd) == nil && len(bd.Candidates) > 0 {
+			keys := make([]*string, len(bd.Candidates))
+			b.sampleC, b.scores = make([]bool, len(bd.Candidates)), make([]float64, len(bd.Candidates))
+			for i, c := range bd.Candidates {
+				keys[i], b.sampleC[i], b.scores[i] = c.Key, c.Correct, c.Score
 			}
+			b.keys = voteIDs(keys)
 		} else if keys, correct, _, ok := SampleKeys(it.Detail); ok {
 			b.keys, b.sampleC = voteIDs(keys), correct
 			var d sampleDetail
