@@ -124,6 +124,11 @@ figures: build
 	$(BIN) report --db $(FIG_DB) --experiment tot-crosswords --format md > docs/tot-crosswords.md
 	$(BIN) run --db $(FIG_DB) -f experiments/tot-creative.yaml >/dev/null
 	$(BIN) report --db $(FIG_DB) --experiment tot-creative --format md > docs/tot-creative.md
+	$(BIN) run --db $(FIG_DB) -f experiments/tts-game24.yaml >/dev/null
+	$(BIN) run --db $(FIG_DB) --task game24 --range 900:1000 --strategy cotsc --set k=16 --seed 2 --experiment tts-game24-levels >/dev/null
+	lv=$$($(BIN) report --db $(FIG_DB) --experiment tts-game24-levels --group=false --format csv | awk -F, 'NR==2 {print $$1}'); \
+	$(BIN) report --db $(FIG_DB) --experiment tts-game24 --by budget,difficulty --difficulty-from $$lv --format md > docs/tts-game24-budget.md && \
+	$(BIN) plot --db $(FIG_DB) --experiment tts-game24 --frontier --by difficulty --difficulty-from $$lv --out docs/tts-game24-frontier.svg > docs/tts-game24-frontier.txt
 
 # The README's bench view screenshots (a ToT tree, a comparison), taken by the
 # browser test in headless Chromium (scripts/install-chromium.sh).
