@@ -359,14 +359,23 @@ func budgetCurve(base report.BudgetRow, items []budgetItem, o stats.CurveOptions
 		selects = append(selects, SelectBest, SelectWeighted)
 	}
 	pts := stats.VoteCurve(vis, o)
-	mcs := make([][]float64, len(sampled)) // weighted's sampled estimates per item, for every N' at once
+	// best and weighted: bon's own rules over N'-subsets (stats.ScoredCurve,
+	// as --by k computes them), over the same items (those with at least N'
+	// samples).
+	var scored []stats.ScoredPoint
+	if allScored {
+		sis := make([]stats.ScoredItem, len(sampled))
+		for i, it := range sampled {
+			sis[i] = stats.ScoredItem{Keys: it.keys, Scores: it.scores, Correct: it.sampleC}
+		}
+		scored = stats.ScoredCurve(sis, o)
+	}
 	var out []report.BudgetRow
 	for _, sel := range selects {
 		for _, kp := range ks {
 			r := base
 			r.Select, r.K, r.KOf, r.Estimated = sel, kp, kmax, kp < kmax
-			var varSum float64
-			for n, it := range sampled {
+			for _, it := range sampled {
 				k := len(it.keys)
 				if k < kp {
 					continue
@@ -375,15 +384,6 @@ func budgetCurve(base report.BudgetRow, items []budgetItem, o stats.CurveOptions
 				f := float64(kp) / float64(k)
 				r.GeneratedTokens += it.gen * f
 				r.VerifierTokens += it.ver * f
-				switch sel {
-				case SelectBest:
-					r.Accuracy += bestExpected(scoredItem{it.keys, it.sampleC, it.scores}, kp)
-				case SelectWeighted:
-					p, exact, se := weightedExpected(scoredItem{it.keys, it.sampleC, it.scores}, kp, o, &mcs[n], uint64(n))
-					r.Accuracy += p
-					r.Exact = r.Exact && exact
-					varSum += se * se
-				}
 			}
 			if r.Items == 0 {
 				continue
@@ -391,13 +391,14 @@ func budgetCurve(base report.BudgetRow, items []budgetItem, o stats.CurveOptions
 			m := float64(r.Items)
 			r.GeneratedTokens /= m
 			r.VerifierTokens /= m
-			if sel == SelectVote {
+			switch sel {
+			case SelectVote:
 				// The vote's own computation, so the figure is --by k's.
-				pt := pts[kp-1]
-				r.Accuracy, r.Exact, r.MCSE = pt.Vote, pt.Exact, pt.VoteSE
-			} else {
-				r.Accuracy /= m
-				r.MCSE = math.Sqrt(varSum) / m
+				r.Accuracy, r.Exact, r.MCSE = pts[kp-1].Vote, pts[kp-1].Exact, pts[kp-1].VoteSE
+			case SelectBest:
+				r.Accuracy, r.Exact = scored[kp-1].Best, true
+			case SelectWeighted:
+				r.Accuracy, r.Exact, r.MCSE = scored[kp-1].Weighted, scored[kp-1].Exact, scored[kp-1].WeightedSE
 			}
 			out = append(out, r)
 		}

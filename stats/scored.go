@@ -1,8 +1,10 @@
 package stats
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
+	"slices"
 )
 
 // ScoredItem is one item's candidates chosen among by a verifier (bon's
@@ -93,12 +95,12 @@ func ScoredCurve(items []ScoredItem, o CurveOptions) []ScoredPoint {
 	}
 	for n, it := range items {
 		k := len(it.Keys)
-		above := rankedAbove(it.Scores)
+		order := bestOrder(it.Scores)
 		var mc []float64
 		for kp := 1; kp <= k; kp++ {
 			pt := &pts[kp-1]
 			pt.Items++
-			pt.Best += bestExpected(it.Correct, above, kp)
+			pt.Best += bestExpected(it.Correct, order, kp)
 			if Choose(k, kp) <= o.MaxSubsets {
 				pt.Weighted += exactWeighted(it, kp)
 				continue
@@ -122,36 +124,34 @@ func ScoredCurve(items []ScoredItem, o CurveOptions) []ScoredPoint {
 	return pts
 }
 
-// rankedAbove counts, for each candidate, those BestPick prefers to it:
-// a higher score, or an equal one at a lower index.
-func rankedAbove(scores []float64) []int {
-	out := make([]int, len(scores))
-	for i, s := range scores {
-		for j, t := range scores {
-			if t > s || (t == s && j < i) {
-				out[i]++
-			}
-		}
+// bestOrder lists the candidates in the order BestPick prefers them: a
+// higher score first, an equal one at a lower index first.
+func bestOrder(scores []float64) []int {
+	order := make([]int, len(scores))
+	for i := range order {
+		order[i] = i
 	}
-	return out
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(scores[b], scores[a]) })
+	return order
 }
 
 // bestExpected is the probability that the highest-ranked candidate of a
-// uniform k'-subset is right: candidate i is picked when it is in the
-// subset (k'/k) and none of the above[i] ranked above it is among the
-// other k'−1 drawn from the k−1 others.
-func bestExpected(correct []bool, above []int, kp int) float64 {
+// uniform k'-subset is right. The candidate ranked r-th (0-based, in
+// order) is picked exactly when it is in the subset and the r ranked above
+// it are not: C(k-1-r, k'-1) of the C(k, k') subsets, kept as a running
+// product (k'/k · Π_{j<r} (k-k'-j)/(k-1-j)), since the binomials overflow
+// at k = 1024. O(k) for each k'.
+func bestExpected(correct []bool, order []int, kp int) float64 {
 	k := len(correct)
 	p := 0.0
-	for i, ok := range correct {
-		if !ok {
-			continue
+	pick := float64(kp) / float64(k)
+	for r, i := range order {
+		if correct[i] {
+			p += pick
 		}
-		q := float64(kp) / float64(k)
-		for j := range kp - 1 {
-			q *= float64(k-1-above[i]-j) / float64(k-1-j)
+		if r+1 < k {
+			pick *= float64(k-kp-r) / float64(k-1-r)
 		}
-		p += max(q, 0)
 	}
 	return p
 }
@@ -186,27 +186,54 @@ func exactWeighted(it ScoredItem, kp int) float64 {
 }
 
 // prefixWeighted estimates, for every k', the share of k'-subsets whose
-// weighted pick is right from draws random permutations (a permutation's
-// first k' candidates are a uniform k'-subset, taken in index order).
+// weighted pick is right from draws random permutations: a permutation's
+// first k' candidates are a uniform k'-subset. The pick is kept up to date
+// as candidates join (O(k) a permutation): only the joining candidate's
+// answer can overtake the leader, by its larger sum or, at an equal sum,
+// by now holding the earliest candidate (ties go to the answer seen first
+// in index order, as WeightedPick). Sums are added in the permutation's
+// order, so an exact tie between float sums (0.1 + 0.2 against 0.3) may
+// fall otherwise than in WeightedPick: within an estimate's noise. When
+// every candidate so far abstains the pick is BestPick's.
 func prefixWeighted(it ScoredItem, draws int, rng *rand.Rand) []float64 {
 	k := len(it.Keys)
+	nk := 0
+	for _, key := range it.Keys {
+		nk = max(nk, key+1)
+	}
 	right := make([]float64, k)
 	perm := make([]int, k)
-	sub := make([]int, 0, k)
+	sum := make([]float64, nk)
+	first := make([]int, nk)
 	for range draws {
 		for i := range perm {
 			perm[i] = i
 		}
 		rng.Shuffle(k, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
-		sub = sub[:0]
-		for p, s := range perm {
-			// insert s keeping sub ascending
-			sub = append(sub, s)
-			for q := len(sub) - 1; q > 0 && sub[q] < sub[q-1]; q-- {
-				sub[q], sub[q-1] = sub[q-1], sub[q]
+		clear(sum)
+		for i := range first {
+			first[i] = -1
+		}
+		lead, top := -1, -1 // the leading answer; the best-scored candidate so far
+		for n, c := range perm {
+			if top < 0 || it.Scores[c] > it.Scores[top] || (it.Scores[c] == it.Scores[top] && c < top) {
+				top = c
 			}
-			if w := WeightedPick(it.Keys, it.Scores, sub); w >= 0 && it.Correct[w] {
-				right[p]++
+			if key := it.Keys[c]; key >= 0 {
+				sum[key] += it.Scores[c]
+				if first[key] < 0 || c < first[key] {
+					first[key] = c
+				}
+				if lead < 0 || sum[key] > sum[lead] || (sum[key] == sum[lead] && first[key] < first[lead]) {
+					lead = key
+				}
+			}
+			pick := top
+			if lead >= 0 {
+				pick = first[lead]
+			}
+			if it.Correct[pick] {
+				right[n]++
 			}
 		}
 	}

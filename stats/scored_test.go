@@ -98,3 +98,25 @@ func TestWeightedAndBestPick(t *testing.T) {
 		}
 	}
 }
+
+// TestScoredCurveLargeN: with 1024 candidates the best rule's running
+// product stays finite where the binomials would overflow, and a subset
+// of 512 almost surely holds one of the top-scored (right) candidates.
+func TestScoredCurveLargeN(t *testing.T) {
+	it := ScoredItem{Keys: make([]int, 1024), Scores: make([]float64, 1024), Correct: make([]bool, 1024)}
+	for i := range it.Scores {
+		it.Keys[i] = i % 10
+		it.Scores[i] = float64(i % 10)
+		it.Correct[i] = i%10 == 9
+	}
+	pts := ScoredCurve([]ScoredItem{it}, CurveOptions{MaxSubsets: 100, Draws: 50, Seed: 1})
+	if p := pts[511].Best; math.IsNaN(p) || math.Abs(p-1) > 1e-9 {
+		t.Errorf("k=1024, k'=512: best %g; want 1 - C(922,512)/C(1024,512) ≈ 1", p)
+	}
+	if p := pts[0].Best; math.Abs(p-0.1) > 0.01 {
+		t.Errorf("k'=1: best %g, want the share of right candidates (≈0.1)", p)
+	}
+	if p := pts[1023].Weighted; p != 1 {
+		t.Errorf("k'=1024: weighted %g, want 1 (answer 9 sums highest)", p)
+	}
+}
