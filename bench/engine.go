@@ -866,7 +866,7 @@ func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base, judge
 	mws = append(mws, llm.Cache(e.Store.ResponseCache(runID), p.cfg.Cache, p.cfg.BackendIdentity()))
 	sampler := llm.Chain(base, mws...)
 	trace := itemTrace{st: e.Store, run: runID, index: inst.Index}
-	env := strategies.Env{Sampler: sampler, Task: p.task, Prompts: p.prompts, Seed: seed,
+	env := strategies.Env{Sampler: sampler, Task: p.task, Prompts: p.prompts, Seed: seed, Model: p.cfg.Model,
 		Trace:      trace,
 		Checkpoint: itemCheckpoint{itemTrace: trace, calls: calls},
 		Memory:     runMemory{st: e.Store, run: runID, task: p.task.Name()}}

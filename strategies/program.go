@@ -123,7 +123,11 @@ func (s *program) Solve(ctx context.Context, env Env, inst tasks.Instance) (Resu
 	if err != nil {
 		return Result{}, err
 	}
-	run, runErr := s.run(ctx, append(stdin, '\n'), l.URL, inst.Index)
+	model := env.Model
+	if model == "" {
+		model = ProgramModel
+	}
+	run, runErr := s.run(ctx, append(stdin, '\n'), l.URL, model, inst.Index)
 	_ = l.Close() // calls still in flight (a killed program's) are cancelled
 	if ctx.Err() != nil {
 		return Result{}, ctx.Err() // interrupted: the item is redone on resume
@@ -171,7 +175,7 @@ type programRun struct {
 // run executes the program once: stdin written, stdout kept up to its
 // limit, the tail of stderr, the whole process group killed on timeout,
 // on cancellation and after it exits (so no child it left survives).
-func (s *program) run(ctx context.Context, stdin []byte, baseURL string, index int) (programRun, error) {
+func (s *program) run(ctx context.Context, stdin []byte, baseURL, model string, index int) (programRun, error) {
 	tctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	cmd := exec.CommandContext(tctx, "/bin/sh", "-c", s.cmd)
@@ -182,7 +186,7 @@ func (s *program) run(ctx context.Context, stdin []byte, baseURL string, index i
 	cmd.WaitDelay = programGrace
 	cmd.Env = append(programEnv(os.Environ()),
 		"OPENAI_BASE_URL="+baseURL, "OPENAI_API_BASE="+baseURL, "OPENAI_API_KEY="+s.token,
-		"BENCH_ITEM_INDEX="+strconv.Itoa(index), "BENCH_MODEL="+ProgramModel)
+		"BENCH_ITEM_INDEX="+strconv.Itoa(index), "BENCH_MODEL="+model)
 	cmd.Stdin = bytes.NewReader(stdin)
 	stdout := &capped{max: programStdoutMax}
 	stderr := &tail{max: programStderrTail}
@@ -239,8 +243,9 @@ func (s *program) run(ctx context.Context, stdin []byte, baseURL string, index i
 	return r, nil
 }
 
-// ProgramModel is the model name a program is told to send (BENCH_MODEL);
-// the endpoint answers with the run's model whatever a request names.
+// ProgramModel is the model name a program is told to send (BENCH_MODEL)
+// when the engine gives none (Env.Model); the endpoint answers with the
+// run's model whatever a request names.
 const ProgramModel = "bench"
 
 // answer is the program's answer, or why it has none.

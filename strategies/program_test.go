@@ -216,7 +216,9 @@ import json, os, sys
 item = json.loads(sys.stdin.readline())
 env = {k: v for k, v in os.environ.items() if k.startswith(("OPENAI", "BENCH", "MY_"))}
 print(json.dumps({"output": {"item": item, "env": env}}))'`
-	res, err := newProgramFor(t, cmd, map[string]any{"k": "5", "note": "hello", "temperature": 0.5}).Solve(context.Background(), testEnv(t, &lockedScript{}), puzzle(t, "4 4 6 8"))
+	env := testEnv(t, &lockedScript{})
+	env.Model = "gpt-4o-2024-08-06"
+	res, err := newProgramFor(t, cmd, map[string]any{"k": "5", "note": "hello", "temperature": 0.5}).Solve(context.Background(), env, puzzle(t, "4 4 6 8"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +245,7 @@ print(json.dumps({"output": {"item": item, "env": env}}))'`
 	if _, ok := got.Env["MY_SERVICE_TOKEN"]; ok {
 		t.Error("a token variable reached the program")
 	}
-	if got.Env["BENCH_ITEM_INDEX"] != "0" || got.Env["BENCH_MODEL"] != ProgramModel {
+	if got.Env["BENCH_ITEM_INDEX"] != "0" || got.Env["BENCH_MODEL"] != env.Model {
 		t.Errorf("env %v", got.Env)
 	}
 }

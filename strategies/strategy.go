@@ -41,6 +41,9 @@ type Env struct {
 	// when the run has none (a strategy that needs one says so with
 	// NeedsVerifier and the engine refuses the run before it starts).
 	Verifier verify.Verifier
+	// Model is the run's model name (--model), for a strategy that hands it
+	// on (a program is told it in BENCH_MODEL); requests need not name it.
+	Model string
 }
 
 // VerifierUser is implemented by strategies that ask a verifier (bon,
