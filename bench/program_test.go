@@ -133,9 +133,9 @@ func TestProgramCoTSCMatchesNative(t *testing.T) {
 	if r := float64(prog.CompletionTokens) / float64(native.CompletionTokens); math.Abs(r-1) > 0.25 {
 		t.Errorf("completion tokens %d vs %d", prog.CompletionTokens, native.CompletionTokens)
 	}
-	t.Logf("program: accuracy %.3f, %d calls, %d+%d tokens, %.2fs; native: accuracy %.3f, %d calls, %d+%d tokens",
+	t.Logf("program: accuracy %.3f, %d calls, %d+%d tokens, %.2fs; native: accuracy %.3f, %d calls, %d+%d tokens; paired 95%% interval of the difference [%.3f, %.3f]",
 		prog.Accuracy, prog.Calls, prog.PromptTokens, prog.CompletionTokens, prog.WallSeconds,
-		native.Accuracy, native.Calls, native.PromptTokens, native.CompletionTokens)
+		native.Accuracy, native.Calls, native.PromptTokens, native.CompletionTokens, cmp.Low, cmp.High)
 }
 
 // sentRequest decodes a recorded request.
