@@ -30,14 +30,17 @@ const python = "/usr/bin/python3"
 
 // programCoTSC is the README's CoT-SC program, python/examples/cotsc.py,
 // run as the README runs it (--set cmd='/usr/bin/python3 <path>'), and
-// the native cotsc with the same k and temperature.
+// the native cotsc with the same k and temperature. The path is relative
+// to the test's working directory (bench runs cmd there): cmd is part of
+// the run's configuration, hence of its draws, so an absolute path would
+// make the figures depend on where the checkout is.
 func programCoTSC(t *testing.T) (prog, native Config) {
 	t.Helper()
 	if _, err := os.Stat(python); err != nil {
 		t.Skipf("%s absent (%v): scripts/install-sandbox.sh installs it", python, err)
 	}
-	script, err := filepath.Abs("../python/examples/cotsc.py")
-	if err != nil {
+	const script = "../python/examples/cotsc.py"
+	if _, err := os.Stat(script); err != nil {
 		t.Fatal(err)
 	}
 	prog = DefaultConfig()

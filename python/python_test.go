@@ -2,7 +2,8 @@
 // (python/reasonbench.py, the examples, the openai stand-in): each example
 // runs with the system's /usr/bin/python3 against serve-sim's handler on
 // loopback, fed one item on standard input, as `bench run --strategy
-// program` will run it.
+// program` runs it; TestMinimalExampleAsBenchRun runs one through bench
+// run itself (bench's and cmd/bench's program tests run cotsc.py so).
 package python
 
 import (
@@ -123,8 +124,8 @@ func programItem(task string, inst tasks.Instance, params map[string]any) map[st
 
 // runProgram runs a Python program on one item against the endpoint at
 // baseURL with the protocol's environment, and returns its last stdout
-// line decoded, its exit error and its stderr. When the program strategy is
-// merged this is the one place to swap for `bench run --strategy program`.
+// line decoded, its exit error and its stderr: the protocol without bench,
+// so a test sees every request the example sends.
 func runProgram(t *testing.T, baseURL, script string, item map[string]any, extraEnv ...string) (map[string]any, error, string) {
 	t.Helper()
 	in, err := json.Marshal(item)
