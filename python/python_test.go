@@ -2,7 +2,8 @@
 // (python/reasonbench.py, the examples, the openai stand-in): each example
 // runs with the system's /usr/bin/python3 against serve-sim's handler on
 // loopback, fed one item on standard input, as `bench run --strategy
-// program` will run it.
+// program` runs it; TestMinimalExampleAsBenchRun runs one through bench
+// run itself (bench's and cmd/bench's program tests run cotsc.py so).
 package python
 
 import (
@@ -16,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -27,6 +29,7 @@ import (
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/prompts"
+	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/game24"
@@ -121,8 +124,8 @@ func programItem(task string, inst tasks.Instance, params map[string]any) map[st
 
 // runProgram runs a Python program on one item against the endpoint at
 // baseURL with the protocol's environment, and returns its last stdout
-// line decoded, its exit error and its stderr. When the program strategy is
-// merged this is the one place to swap for `bench run --strategy program`.
+// line decoded, its exit error and its stderr: the protocol without bench,
+// so a test sees every request the example sends.
 func runProgram(t *testing.T, baseURL, script string, item map[string]any, extraEnv ...string) (map[string]any, error, string) {
 	t.Helper()
 	in, err := json.Marshal(item)
@@ -732,4 +735,136 @@ print(json.dumps(out))`)
 		}
 	}
 	t.Logf("render reproduces %d of %d bundled templates (and %d synthetic)", len(accepted)-len(synthetic), len(lib.Names()), len(synthetic))
+}
+
+// buildBench builds cmd/bench for a test that runs the README's command
+// lines as written.
+func buildBench(t *testing.T) string {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	bin := filepath.Join(t.TempDir(), "bench")
+	if out, err := exec.Command(goTool, "build", "-o", bin, "../cmd/bench").CombinedOutput(); err != nil {
+		t.Fatalf("go build ./cmd/bench: %v: %s", err, out)
+	}
+	return bin
+}
+
+// The README's ten-line example as the README runs it, end to end: `bench
+// run --strategy program --set cmd='/usr/bin/python3
+// python/examples/minimal.py'` from the checkout's root, over the
+// simulator. Every item is stored with its one call (purpose program, the
+// native cot prompt, n=5, temperature 0.7, a content identity, five
+// chains) and as its output the most common Answer line of the chains
+// that call recorded, scored by the task.
+func TestMinimalExampleAsBenchRun(t *testing.T) {
+	needPython(t)
+	if testing.Short() {
+		t.Skip("builds and runs bench")
+	}
+	bin := buildBench(t)
+	db := filepath.Join(t.TempDir(), "m.db")
+	cmd := exec.Command(bin, "run", "--db", db, "--task", "game24", "--range", "900:903", "--json",
+		"--strategy", "program", "--set", "cmd="+python+" python/examples/minimal.py")
+	cmd.Dir = ".." // the checkout's root, where the README's commands run
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("bench run: %v: %s", err, stderr.String())
+	}
+	var sum bench.Summary
+	if err := json.Unmarshal(stdout.Bytes(), &sum); err != nil {
+		t.Fatalf("%v: %s", err, stdout.String())
+	}
+	if sum.N != 3 || sum.Status != "done" || sum.Calls != 3 || sum.Metrics["failed"] != 0 {
+		t.Fatalf("summary %+v", sum)
+	}
+	ctx := context.Background()
+	st, err := store.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	items, err := st.Items(ctx, sum.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	task, insts := instances(t, "game24", 900, 903)
+	if len(items) != len(insts) {
+		t.Fatalf("%d items stored", len(items))
+	}
+	correct := 0
+	for i, it := range items {
+		inst := insts[i]
+		calls, err := st.Calls(ctx, sum.RunID, it.Index)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if it.Index != inst.Index || it.Calls != 1 || len(calls) != 1 || calls[0].Purpose != "program" || calls[0].Error != "" {
+			t.Fatalf("item %d: %+v with calls %+v", it.Index, it, calls)
+		}
+		var req llm.Request
+		var resp llm.Response
+		if err := json.Unmarshal(calls[0].Request, &req); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(calls[0].Response, &resp); err != nil {
+			t.Fatal(err)
+		}
+		native := nativeRequests(t, "cotsc", map[string]any{"k": 5}, task, inst)[0]
+		if len(req.Messages) != 1 || req.Messages[0].Content != native.Messages[0].Content || req.Samples() != 5 ||
+			req.Temperature == nil || *req.Temperature != 0.7 || !strings.HasPrefix(req.Call, "p/") || !strings.HasSuffix(req.Call, "#1") {
+			t.Errorf("item %d: recorded request %+v", it.Index, req)
+		}
+		chains := resp.Texts()
+		if len(chains) != 5 {
+			t.Fatalf("item %d: %d chains recorded", it.Index, len(chains))
+		}
+		if want := mostCommonAnswerLine(chains); it.Output != want {
+			t.Errorf("item %d: stored output %q, the most common Answer line of its recorded chains %q", it.Index, it.Output, want)
+		}
+		if it.Correct != task.Score(inst, it.Output).Correct {
+			t.Errorf("item %d: stored correct=%v, the task scores %q otherwise", it.Index, it.Correct, it.Output)
+		}
+		if it.Correct {
+			correct++
+		}
+	}
+	if float64(correct)/3 != sum.Accuracy {
+		t.Errorf("accuracy %v, %d of 3 items correct", sum.Accuracy, correct)
+	}
+	t.Logf("minimal.py under bench run: accuracy %.3f, %d calls, %d+%d tokens", sum.Accuracy, sum.Calls, sum.PromptTokens, sum.CompletionTokens)
+}
+
+// mostCommonAnswerLine is minimal.py's choice, written again in Go: the
+// chains whose last line starts with "Answer:" (any case) vote with that
+// line trimmed, ties to the line seen first; with no such line, the first
+// chain.
+func mostCommonAnswerLine(chains []string) string {
+	counts := map[string]int{}
+	var order []string
+	for _, c := range chains {
+		lines := strings.Split(strings.TrimSuffix(strings.ReplaceAll(c, "\r\n", "\n"), "\n"), "\n")
+		last := lines[len(lines)-1]
+		if c == "" || !strings.HasPrefix(strings.ToLower(last), "answer:") {
+			continue
+		}
+		a := strings.TrimSpace(last)
+		if counts[a] == 0 {
+			order = append(order, a)
+		}
+		counts[a]++
+	}
+	best := ""
+	for _, a := range order {
+		if best == "" || counts[a] > counts[best] {
+			best = a
+		}
+	}
+	if best == "" {
+		return chains[0]
+	}
+	return best
 }

@@ -1,7 +1,12 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +15,7 @@ import (
 	"time"
 
 	"github.com/reasonbench/reasonbench/prompts"
+	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/game24"
 )
@@ -144,4 +150,90 @@ func renderedData(t *testing.T, name string, data any) string {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// The recording endpoint passes the same npm openai client checks as
+// serve-sim: `bench proxy` (the endpoint a program run gives each item,
+// over the simulator) at its default item and at /item/3/v1, with the
+// token it prints. Every call the client made is stored as a call of its
+// item, the malformed request is refused, and a client without the token
+// gets nothing.
+func TestRecordingEndpointOpenAINodeClient(t *testing.T) {
+	node := needNodeCheck(t)
+	db := filepath.Join(t.TempDir(), "p.db")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pr, pw := io.Pipe()
+	var stderr bytes.Buffer
+	done := make(chan error, 1)
+	go func() {
+		done <- cmdProxy(ctx, []string{"--db", db, "--name", "node-check"}, pw, &stderr)
+		pw.Close()
+	}()
+	r := bufio.NewReader(pr)
+	env := map[string]string{}
+	for range 2 {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			cancel()
+			t.Fatalf("bench proxy: %v (%v)", err, <-done)
+		}
+		k, v, _ := strings.Cut(strings.TrimSpace(line), "=")
+		env[k] = v
+	}
+	go io.Copy(io.Discard, r)
+	base, key := env["OPENAI_BASE_URL"], env["OPENAI_API_KEY"]
+	checks := []string{"chat n=3", "chat stream", "chat stream helper", "tools", "tools stream", "completions", "completions stream", "bad request"}
+	for _, url := range []string{base, strings.TrimSuffix(base, "/v1") + "/item/3/v1"} {
+		out, err := runNodeCheck(t, node, url, key)
+		if err != nil {
+			t.Fatalf("check.mjs against the recording endpoint %s: %v\n%s", url, err, out)
+		}
+		for _, name := range checks {
+			if !strings.Contains(out, "ok "+name+":") {
+				t.Errorf("%s: check %q did not pass:\n%s", url, name, out)
+			}
+		}
+		t.Logf("%s\n%s", url, out)
+	}
+	if out, err := runNodeCheck(t, node, base, "not-the-token"); err == nil || !strings.Contains(out, "FAIL chat n=3") {
+		t.Errorf("check.mjs without the token: %v\n%s", err, out)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("bench proxy: %v: %s", err, stderr.String())
+	}
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	items, err := st.Items(context.Background(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(items) != 2 || items[0].Index != 0 || items[1].Index != 3 {
+		t.Fatalf("items %+v", items)
+	}
+	for _, it := range items {
+		calls, err := st.Calls(context.Background(), 1, it.Index)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// One stored call per check that reached the model: all but the
+		// malformed request.
+		if len(calls) != len(checks)-1 || it.Calls != len(checks)-1 {
+			t.Errorf("item %d: %d calls stored (item says %d), want %d", it.Index, len(calls), it.Calls, len(checks)-1)
+		}
+		for _, c := range calls {
+			if c.Purpose != "proxy" || c.Error != "" {
+				t.Errorf("item %d: call %+v", it.Index, c)
+			}
+		}
+	}
+	// Two checks' malformed requests and the keyless client's first.
+	if want := fmt.Sprintf("2 items, %d calls", 2*(len(checks)-1)); !strings.Contains(stderr.String(), want) || !strings.Contains(stderr.String(), ", 3 refused") {
+		t.Errorf("want %q and 3 refusals: %s", want, stderr.String())
+	}
+	t.Logf("%s", stderr.String())
 }

@@ -1,37 +1,46 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"reflect"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
+	"github.com/reasonbench/reasonbench/store"
 )
 
-// programFlags run CoT-SC written in Python (bench/testdata/program) as
-// --strategy program on Game of 24.
+// programFlags run the README's CoT-SC program, python/examples/cotsc.py,
+// as the README runs it: --strategy program --set cmd='/usr/bin/python3
+// <path>' on Game of 24. The path is relative to the working directory
+// bench runs cmd in (the test's, for the child process too), so that the
+// run's configuration, and its draws, do not depend on the checkout's
+// place.
 func programFlags(t *testing.T) []string {
 	t.Helper()
-	script, err := filepath.Abs("../../bench/testdata/program/cotsc.py")
-	if err != nil {
-		t.Fatal(err)
+	const python, script = "/usr/bin/python3", "../../python/examples/cotsc.py"
+	for _, f := range []string{python, script} {
+		if _, err := os.Stat(f); err != nil {
+			t.Skipf("%s absent (%v): scripts/install-sandbox.sh installs the interpreter", f, err)
+		}
 	}
-	tmpl, err := filepath.Abs("../../prompts/game24/cot.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return []string{"--task", "game24", "--strategy", "program", "--set", "cmd=python3 " + script,
-		"--set", "template=" + tmpl, "--set", "k=5", "--set", "temperature=0.7", "--set", "timeout=60s"}
+	return []string{"--task", "game24", "--strategy", "program", "--set", "cmd=" + python + " " + script,
+		"--set", "k=5", "--set", "temperature=0.7", "--set", "timeout=60s"}
 }
 
 // A program run killed with SIGKILL (its programs orphaned, their
 // endpoints gone) resumes to the numbers and outputs of an uninterrupted
-// run; and it compares, paired, with native cotsc on the same items.
+// run; the same run again into the same database makes no model call and
+// stores the same outputs; and it compares, paired, with native cotsc on
+// the same items.
 func TestProgramRunKilledResumesAndCompares(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a child process")
@@ -40,7 +49,12 @@ func TestProgramRunKilledResumesAndCompares(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(llm.NewServer(m, llm.ServerOptions{Latency: 20 * time.Millisecond}))
+	inner := llm.NewServer(m, llm.ServerOptions{Latency: 20 * time.Millisecond})
+	var served atomic.Int64 // requests that reached the model
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		served.Add(1)
+		inner.ServeHTTP(w, r)
+	}))
 	defer srv.Close()
 	dir := t.TempDir()
 	args := func(db string) []string {
@@ -56,6 +70,25 @@ func TestProgramRunKilledResumesAndCompares(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &ref); err != nil {
 		t.Fatal(err)
 	}
+	if served.Load() != int64(ref.Calls) || ref.Calls != 16 || ref.Metrics["failed"] != 0 {
+		t.Fatalf("reference run: %d requests served, summary %+v", served.Load(), ref)
+	}
+
+	// The same run again into the same database: every call replays.
+	served.Store(0)
+	code, out, stderr = cli(t, args(refDB)...)
+	if code != 0 {
+		t.Fatalf("rerun: %s", stderr)
+	}
+	var again bench.Summary
+	if err := json.Unmarshal([]byte(out), &again); err != nil {
+		t.Fatal(err)
+	}
+	if served.Load() != 0 || again.RunID == ref.RunID || again.Accuracy != ref.Accuracy || again.Calls != ref.Calls {
+		t.Errorf("rerun made %d model calls (want 0): %+v\nfirst run %+v", served.Load(), again, ref)
+	}
+	sameOutputs(t, refDB, ref.RunID, refDB, again.RunID)
+
 	db := filepath.Join(dir, "killed.db")
 	stored := killAfter(t, args(db), db, 4, 16)
 	code, out, stderr = cli(t, "resume", "--last", "--db", db, "--json")
@@ -70,8 +103,9 @@ func TestProgramRunKilledResumesAndCompares(t *testing.T) {
 		got.PromptTokens != ref.PromptTokens || got.CompletionTokens != ref.CompletionTokens || !reflect.DeepEqual(got.Metrics, ref.Metrics) {
 		t.Errorf("killed at %d items and resumed:\n%+v\nuninterrupted:\n%+v", stored, got, ref)
 	}
-	t.Logf("killed after %d of 16 items; resumed to accuracy %.3f with %d calls (reference %.3f, %d)",
-		stored, got.Accuracy, got.Calls, ref.Accuracy, ref.Calls)
+	sameOutputs(t, refDB, ref.RunID, db, got.RunID)
+	t.Logf("killed after %d of 16 items; resumed to accuracy %.3f with %d calls, %d+%d tokens (reference %.3f, %d, %d+%d)",
+		stored, got.Accuracy, got.Calls, got.PromptTokens, got.CompletionTokens, ref.Accuracy, ref.Calls, ref.PromptTokens, ref.CompletionTokens)
 
 	// Native cotsc on the same items, then the paired comparison.
 	code, out, stderr = cli(t, "run", "--db", refDB, "--base-url", srv.URL+"/v1", "--range", "900:916", "--json",
@@ -105,6 +139,32 @@ func TestProgramRunKilledResumesAndCompares(t *testing.T) {
 	if c.Run != ref.RunID || c.Baseline != native.RunID || c.N != 16 || c.Test != "McNemar exact" ||
 		c.Accuracy != ref.Accuracy || c.BaselineAccuracy != native.Accuracy {
 		t.Errorf("comparison %+v (program %v, native %v)", c, ref.Accuracy, native.Accuracy)
+	}
+}
+
+// sameOutputs checks two stored runs answered every item alike.
+func sameOutputs(t *testing.T, db1 string, run1 int64, db2 string, run2 int64) {
+	t.Helper()
+	items := func(db string, run int64) []store.Item {
+		st, err := store.Open(context.Background(), db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		its, err := st.Items(context.Background(), run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return its
+	}
+	a, b := items(db1, run1), items(db2, run2)
+	if len(a) == 0 || len(a) != len(b) {
+		t.Fatalf("runs %d and %d: %d and %d items", run1, run2, len(a), len(b))
+	}
+	for i := range a {
+		if a[i].Index != b[i].Index || a[i].Output != b[i].Output || a[i].Correct != b[i].Correct {
+			t.Errorf("item %d: run %d answered %q, run %d %q", a[i].Index, run1, a[i].Output, run2, b[i].Output)
+		}
 	}
 }
 
