@@ -117,14 +117,20 @@ func cmdPlot(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	fmt.Fprintf(stdout, "wrote %s (%d configurations from %d runs)\n", *out, len(groups), len(runs))
 	if len(front) > 0 {
-		fmt.Fprintf(stdout, "Pareto frontier (%s per item -> accuracy), cheapest first:\n", *x)
-		for _, st := range report.Stretches(front) {
-			if st.From == st.To {
-				fmt.Fprintf(stdout, "  %.4g  %.3f  %s\n", st.From.X, st.From.Y, st.Label)
-			} else {
-				fmt.Fprintf(stdout, "  %.4g-%.4g  %.3f-%.3f  %s\n", st.From.X, st.To.X, st.From.Y, st.To.Y, st.Label)
-			}
-		}
+		printFrontier(stdout, *x+" per item", front)
 	}
 	return nil
+}
+
+// printFrontier lists a Pareto frontier's stretches, cheapest first; axis
+// names its x ("tokens per item").
+func printFrontier(w io.Writer, axis string, front []report.FrontierPoint) {
+	fmt.Fprintf(w, "Pareto frontier (%s -> accuracy), cheapest first:\n", axis)
+	for _, st := range report.Stretches(front) {
+		if st.From == st.To {
+			fmt.Fprintf(w, "  %.4g  %.3f  %s\n", st.From.X, st.From.Y, st.Label)
+		} else {
+			fmt.Fprintf(w, "  %.4g-%.4g  %.3f-%.3f  %s\n", st.From.X, st.To.X, st.From.Y, st.To.Y, st.Label)
+		}
+	}
 }

@@ -86,14 +86,7 @@ func plotBudgetFrontier(ctx context.Context, bf *budgetView, db, ids, experiment
 			return err
 		}
 		fmt.Fprintf(stdout, "wrote %s (%d points from %d runs)\n", path, len(in), len(runs))
-		fmt.Fprintf(stdout, "Pareto frontier (%s per problem -> accuracy), cheapest first:\n", x)
-		for _, s := range report.Stretches(front) {
-			if s.From == s.To {
-				fmt.Fprintf(stdout, "  %.4g  %.3f  %s\n", s.From.X, s.From.Y, s.Label)
-			} else {
-				fmt.Fprintf(stdout, "  %.4g-%.4g  %.3f-%.3f  %s\n", s.From.X, s.To.X, s.From.Y, s.To.Y, s.Label)
-			}
-		}
+		printFrontier(stdout, x+" per problem", front)
 	}
 	return nil
 }
