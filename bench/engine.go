@@ -76,6 +76,9 @@ type plan struct {
 	// verifier is the verifier's backend (verifierBackend) while the run
 	// executes; nil when the strategy asks none.
 	verifier llm.Sampler
+	// sources are the files of a strategy whose code lives outside this
+	// build (strategies.Sourced), path → SHA-256, read once at load.
+	sources map[string]string
 }
 
 // CallsByIdentity marks runs whose calls each draw by their identity
@@ -147,6 +150,11 @@ func load(cfg Config) (*plan, error) {
 		instances: insts, rng: rng, prompts: lib, think: think, tags: tags,
 		calls: CallsByIdentity, shared: llm.Shared()}
 	p.scope = p.drawScope()
+	if src, ok := strat.(strategies.Sourced); ok {
+		if p.sources, err = src.Sources(); err != nil {
+			return nil, err
+		}
+	}
 	p.executes = executes(task, strat)
 	if cfg.ConcurrencyAuto {
 		p.adaptive = llm.NewAdaptive(llm.AdaptiveOptions{Start: cfg.Concurrency, Max: cfg.ConcurrencyMax})
@@ -291,6 +299,10 @@ func (p *plan) configKey() string {
 		Judge string `json:",omitempty"`
 		// The verifier of a strategy that asks one (verifier.go).
 		Verifier string `json:",omitempty"`
+		// The digest of a program's files (strategies.Sourced): an edited
+		// script is another cell, though its draws (the scope) are the
+		// same, so requests it still sends are found in the cache.
+		Sources string `json:",omitempty"`
 	}{Verifier: p.verifierKey(), Calls: p.calls, Task: c.Task, Strategy: c.Strategy, Range: p.rng.String(), Model: c.Model, Endpoint: PublicEndpoint(c.BaseURL),
 		Prompts: c.PromptDir, Params: p.params, Seed: c.Seed, ModelParams: c.ModelParams}
 	if d := datasetOf(p.task); d != nil && d.Path != "" {
@@ -319,6 +331,11 @@ func (p *plan) configKey() string {
 	}
 	if c.Shard != nil {
 		key.Shard = fmt.Sprintf("%d/%d", c.Shard.Part, c.Shard.Count)
+	}
+	if len(p.sources) > 0 {
+		b, _ := json.Marshal(p.sources)
+		sum := sha256.Sum256(b)
+		key.Sources = hex.EncodeToString(sum[:12])
 	}
 	b, _ := json.Marshal(key)
 	sum := sha256.Sum256(b)
@@ -376,6 +393,9 @@ type recordedSpec struct {
 	UnshardedKey string `json:"unsharded_key,omitempty"`
 	// Replicas are the endpoints that served the run and their calls.
 	Replicas []llm.ReplicaStat `json:"replicas,omitempty"`
+	// Sources are the files a strategy whose code lives outside this build
+	// runs (strategies.Sourced: a program's script), path → SHA-256.
+	Sources map[string]string `json:"sources,omitempty"`
 }
 
 // unshardedKey is the config key of the whole run a shard is part of.
@@ -512,6 +532,7 @@ func (e *Engine) start(ctx context.Context, p *plan) (Summary, error) {
 	cfg.Range = p.rng.String()
 	rs := recordedSpec{Config: cfg, Params: p.params, Prompts: hashes,
 		PromptPack: p.prompts.Pack(), Rule: tasks.Rule(p.task), Dataset: datasetOf(p.task), Calls: p.calls}
+	rs.Sources = p.sources
 	if cfg.Shard != nil {
 		rs.UnshardedKey = p.unshardedKey()
 	}
@@ -588,6 +609,13 @@ func (e *Engine) ResumeWith(ctx context.Context, runID int64, o ResumeOptions) (
 	p.calls = spec.Calls
 	if err := sameData(spec.Dataset, datasetOf(p.task)); err != nil {
 		return Summary{}, ConfigError{fmt.Errorf("run %d: %w", runID, err)}
+	}
+	if spec.Sources != nil {
+		for path, h := range spec.Sources {
+			if now := p.sources[path]; now != h {
+				return Summary{}, ConfigError{fmt.Errorf("run %d: %s changed since the run started (sha256 %.12s, now %.12s); resuming would mix two versions of the program (restore it, or start a new run)", runID, path, h, now)}
+			}
+		}
 	}
 	for name, h := range spec.Prompts {
 		if p.prompts.Hash(name) != h {

@@ -2,6 +2,8 @@ package bench
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -370,4 +372,75 @@ func TestProgramRunStopsAtMaxCost(t *testing.T) {
 		t.Errorf("resumed: %+v", done)
 	}
 	t.Logf("stopped after %d items at $%.3f; resumed to %d items, $%.3f", sum.N, sum.Cost, done.N, done.Cost)
+}
+
+// A program run records the files its command runs (strategies.Sourced)
+// with their SHA-256 in its spec; an edited script is another
+// configuration (bench run -f starts a new run) with the same draws; and a
+// resume after the script changed is refused before anything runs: it
+// would mix two programs in one run.
+func TestProgramRecordsItsSources(t *testing.T) {
+	cfg, _ := programCoTSC(t)
+	dir := t.TempDir()
+	script := filepath.Join(dir, "cotsc.py")
+	src, err := os.ReadFile("../python/examples/cotsc.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The example imports reasonbench from its parent folder.
+	if err := os.WriteFile(script, append([]byte("import sys; sys.path.insert(0, "+fmt.Sprintf("%q", mustAbs(t, "../python"))+")\n"), src...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Range = "900:906"
+	cfg.Params["cmd"] = python + " " + script
+	srv, _ := simServer(t, cfg, llm.ServerOptions{})
+	cfg.Model, cfg.BaseURL, cfg.Concurrency = "gpt-4", srv.URL+"/v1", 1
+	cfg.MaxCost = 0.03
+	st := tempStore(t)
+	e := &Engine{Store: st}
+	sum, err := e.Run(context.Background(), cfg)
+	if sum.Status != store.StatusStopped {
+		t.Fatalf("status %s, err %v; want the ceiling to stop the run", sum.Status, err)
+	}
+	run, err := st.GetRun(context.Background(), sum.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var spec recordedSpec
+	if err := json.Unmarshal(run.Spec, &spec); err != nil {
+		t.Fatal(err)
+	}
+	want := sha256.Sum256(append([]byte("import sys; sys.path.insert(0, "+fmt.Sprintf("%q", mustAbs(t, "../python"))+")\n"), src...))
+	if got := spec.Sources[script]; got != hex.EncodeToString(want[:]) || len(spec.Sources) != 1 {
+		t.Fatalf("recorded sources %v, want %s → %x", spec.Sources, script, want)
+	}
+	p1, err := load(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(script, append([]byte("# edited\n"), src...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p2, err := load(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p1.configKey() == p2.configKey() || p1.scope != p2.scope {
+		t.Errorf("an edited script: config keys %s, %s (want different), draw scopes %d, %d (want equal)", p1.configKey(), p2.configKey(), p1.scope, p2.scope)
+	}
+	none := 0.0
+	_, err = e.ResumeWith(context.Background(), sum.RunID, ResumeOptions{MaxCost: &none})
+	var ce ConfigError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "changed since the run started") {
+		t.Fatalf("resume after the script changed: %v; want a ConfigError naming the change", err)
+	}
+}
+
+func mustAbs(t *testing.T, p string) string {
+	t.Helper()
+	a, err := filepath.Abs(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
 }
