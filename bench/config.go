@@ -20,22 +20,26 @@ const SimModel = "sim"
 
 // Config says what to run. It is recorded with the run, except the API key.
 type Config struct {
-	Task        string         `json:"task"`
-	TaskSpec    string         `json:"task_spec,omitempty"` // file tasks: the data's spec file (--task-spec)
-	Strategy    string         `json:"strategy"`
-	Params      map[string]any `json:"params"` // raw values; validated against the strategy's declaration
-	Range       string         `json:"range"`
-	Model       string         `json:"model"`
-	BaseURL     string         `json:"base_url,omitempty"`
-	APIKey      string         `json:"-"` // from the environment; never stored
-	Concurrency int            `json:"concurrency"`
-	Seed        int64          `json:"seed"`
-	Sim         sim.Params     `json:"sim"`
-	PromptDir   string         `json:"prompt_dir,omitempty"`
-	Timeout     time.Duration  `json:"timeout"`
-	Retries     int            `json:"retries"` // extra attempts on 429, 5xx, timeouts and refused connections
-	Cache       string         `json:"cache"`   // llm.CacheReadWrite, CacheRead or CacheOff
-	Experiment  string         `json:"experiment,omitempty"`
+	Task     string         `json:"task"`
+	TaskSpec string         `json:"task_spec,omitempty"` // file tasks: the data's spec file (--task-spec)
+	Strategy string         `json:"strategy"`
+	Params   map[string]any `json:"params"` // raw values; validated against the strategy's declaration
+	Range    string         `json:"range"`
+	Model    string         `json:"model"`
+	BaseURL  string         `json:"base_url,omitempty"`
+	APIKey   string         `json:"-"` // from the environment; never stored
+	// VerifierAPIKey is sent to a verifier on another endpoint than the
+	// run's (--verifier-api-key); the run's key never goes there. Never
+	// stored.
+	VerifierAPIKey string        `json:"-"`
+	Concurrency    int           `json:"concurrency"`
+	Seed           int64         `json:"seed"`
+	Sim            sim.Params    `json:"sim"`
+	PromptDir      string        `json:"prompt_dir,omitempty"`
+	Timeout        time.Duration `json:"timeout"`
+	Retries        int           `json:"retries"` // extra attempts on 429, 5xx, timeouts and refused connections
+	Cache          string        `json:"cache"`   // llm.CacheReadWrite, CacheRead or CacheOff
+	Experiment     string        `json:"experiment,omitempty"`
 	// Baseline names the experiment's baseline configuration ("cotsc",
 	// "tot b=1"), against which tables compare the others; not part of
 	// what a run computes.

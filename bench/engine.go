@@ -345,10 +345,11 @@ func (p *plan) configKey() string {
 // RunExperiment runs every configuration of an experiment, continuing what
 // an earlier invocation left: finished runs are kept, unfinished ones
 // resumed, missing ones started. It returns the run summaries in file order.
-func (e *Engine) RunExperiment(ctx context.Context, exp Experiment, apiKey string) ([]Summary, error) {
+func (e *Engine) RunExperiment(ctx context.Context, exp Experiment, keys Keys) ([]Summary, error) {
 	var out []Summary
+	apiKey := keys.API
 	for _, cfg := range exp.Runs {
-		cfg.APIKey = apiKey
+		cfg.APIKey, cfg.VerifierAPIKey = keys.API, keys.Verifier
 		p, err := load(cfg)
 		if err != nil {
 			return out, ConfigError{err}
@@ -362,7 +363,7 @@ func (e *Engine) RunExperiment(ctx context.Context, exp Experiment, apiKey strin
 		case found && prev.Status == store.StatusDone:
 			sum, err = Summarize(ctx, e.Store, prev.ID)
 		case found: // under this command's ceiling and prices
-			sum, err = e.ResumeWith(ctx, prev.ID, ResumeOptions{APIKey: apiKey, MaxCost: &cfg.MaxCost, Prices: cfg.Prices})
+			sum, err = e.ResumeWith(ctx, prev.ID, ResumeOptions{APIKey: apiKey, VerifierAPIKey: keys.Verifier, MaxCost: &cfg.MaxCost, Prices: cfg.Prices})
 		default:
 			sum, err = e.start(ctx, p)
 		}
@@ -443,7 +444,12 @@ func estimateMissing(model string) (llm.Middleware, error) {
 // client is an OpenAI-compatible client of model at baseURL with the
 // run's key, timeout, API and token settings.
 func (p *plan) client(model, baseURL string) (*llm.OpenAI, error) {
-	return llm.NewOpenAI(llm.OpenAIConfig{BaseURL: baseURL, APIKey: p.cfg.APIKey, Model: model, Timeout: p.cfg.Timeout,
+	return p.clientWithKey(model, baseURL, p.cfg.APIKey)
+}
+
+// clientWithKey is client with another key (a verifier's own endpoint's).
+func (p *plan) clientWithKey(model, baseURL, key string) (*llm.OpenAI, error) {
+	return llm.NewOpenAI(llm.OpenAIConfig{BaseURL: baseURL, APIKey: key, Model: model, Timeout: p.cfg.Timeout,
 		API: p.cfg.API, MaxTokensField: p.cfg.MaxTokensField, MaxN: p.cfg.MaxN})
 }
 
@@ -561,9 +567,17 @@ func (e *Engine) Resume(ctx context.Context, runID int64, apiKey string) (Summar
 	return e.ResumeWith(ctx, runID, ResumeOptions{APIKey: apiKey})
 }
 
+// Keys are the credentials a run is given, never stored: the run's
+// endpoint's, and a verifier's on another endpoint.
+type Keys struct {
+	API, Verifier string
+}
+
 // ResumeOptions changes how a run continues.
 type ResumeOptions struct {
 	APIKey string
+	// VerifierAPIKey is the key of a verifier on its own endpoint.
+	VerifierAPIKey string
 	// MaxCost, when set, replaces the run's recorded ceiling (0: none).
 	MaxCost *float64
 	// Prices, when set, replaces the run's recorded price overrides.
@@ -588,7 +602,7 @@ func (e *Engine) ResumeWith(ctx context.Context, runID int64, o ResumeOptions) (
 		return Summary{}, fmt.Errorf("run %d: unreadable spec: %w", runID, err)
 	}
 	cfg := spec.Config
-	cfg.APIKey = apiKey
+	cfg.APIKey, cfg.VerifierAPIKey = apiKey, o.VerifierAPIKey
 	if o.MaxCost != nil {
 		cfg.MaxCost = *o.MaxCost
 	}

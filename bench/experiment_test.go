@@ -90,11 +90,11 @@ func TestRunExperimentContinues(t *testing.T) {
 	}
 	st := tempStore(t)
 	eng := &Engine{Store: st}
-	first, err := eng.RunExperiment(ctx, exp, "")
+	first, err := eng.RunExperiment(ctx, exp, Keys{})
 	if err != nil || len(first) != 4 {
 		t.Fatalf("%d runs, %v", len(first), err)
 	}
-	again, err := eng.RunExperiment(ctx, exp, "")
+	again, err := eng.RunExperiment(ctx, exp, Keys{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -372,7 +372,7 @@ func TestExperimentFileTask(t *testing.T) {
 	if len(exp.Runs) != 3 || exp.Runs[0].Task != FileTaskPrefix+path || exp.Runs[0].Rule != "exact:squad" {
 		t.Fatalf("runs %+v", exp.Runs)
 	}
-	sums, err := (&Engine{Store: tempStore(t)}).RunExperiment(context.Background(), exp, "")
+	sums, err := (&Engine{Store: tempStore(t)}).RunExperiment(context.Background(), exp, Keys{})
 	if err != nil || len(sums) != 3 || sums[2].Rule != "file/exact(squad)" {
 		t.Fatalf("%v %+v", err, sums)
 	}

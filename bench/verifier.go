@@ -170,6 +170,16 @@ func (p *plan) verifierKey() string {
 
 // separateVerifier reports whether the verifier is another model or
 // endpoint than the run's.
+// verifierAPIKey is the key sent to the verifier: the run's on the run's
+// endpoint, --verifier-api-key on another one (the run's key, an OpenAI
+// key say, must not reach a reward model server elsewhere).
+func (p *plan) verifierAPIKey() string {
+	if _, u, _ := p.cfg.Verifier(); u == p.cfg.BaseURL {
+		return p.cfg.APIKey
+	}
+	return p.cfg.VerifierAPIKey
+}
+
 func (p *plan) separateVerifier() bool {
 	m, u, _ := p.cfg.Verifier()
 	return m != p.cfg.Model || u != p.cfg.BaseURL
@@ -202,9 +212,9 @@ func (e *Engine) verifierBackend(p *plan, shared llm.Sampler, budget *llm.Budget
 		var c llm.Sampler
 		var err error
 		if kind == verify.LLM {
-			c, err = p.client(model, baseURL)
+			c, err = p.clientWithKey(model, baseURL, p.verifierAPIKey())
 		} else {
-			c, err = verify.NewPooling(verify.PoolingConfig{BaseURL: baseURL, APIKey: p.cfg.APIKey, Model: model,
+			c, err = verify.NewPooling(verify.PoolingConfig{BaseURL: baseURL, APIKey: p.verifierAPIKey(), Model: model,
 				Server: p.cfg.Verify.Server, Timeout: p.cfg.Timeout})
 		}
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -390,5 +391,52 @@ func TestDefaultVerifierInProcessAndOverHTTP(t *testing.T) {
 	}
 	if want.Calls != 12 || sum.N != 6 {
 		t.Errorf("%d calls, %d items", want.Calls, sum.N)
+	}
+}
+
+// A verifier on its own endpoint gets --verifier-api-key, never the run's
+// key (an OpenAI key must not reach a reward model server elsewhere); one
+// on the run's endpoint gets the run's key.
+func TestVerifierKeyStaysWithItsEndpoint(t *testing.T) {
+	model, err := NewSim(DefaultConfig().Sim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	seen := map[string]int{}
+	ps := verify.NewPoolingServer(model, verify.DefaultSep, "prm-x")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen[r.Header.Get("Authorization")]++
+		mu.Unlock()
+		ps.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	for _, tc := range []struct {
+		name, verifierKey, want string
+	}{
+		{"own key", "vk-reward", "Bearer vk-reward"},
+		{"none given", "", ""},
+	} {
+		clear(seen)
+		cfg := DefaultConfig()
+		cfg.Task, cfg.Strategy, cfg.Range = "game24", "cot", "0:2"
+		cfg.Model, cfg.BaseURL = "gpt-4o", "http://127.0.0.1:1/v1" // the run's own endpoint is not asked here
+		cfg.APIKey, cfg.VerifierAPIKey = "sk-run-secret", tc.verifierKey
+		cfg.Verify = VerifierConfig{Model: "prm-x", BaseURL: srv.URL, Kind: verify.PRM}
+		p, err := load(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.strategy = verifyingStrategy{}
+		e := &Engine{Store: tempStore(t), Backend: model}
+		if _, err := e.start(context.Background(), p); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		mu.Lock()
+		if len(seen) != 1 || seen[tc.want] == 0 {
+			t.Errorf("%s: the reward server saw Authorization %v, want only %q", tc.name, seen, tc.want)
+		}
+		mu.Unlock()
 	}
 }

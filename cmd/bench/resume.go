@@ -17,6 +17,7 @@ func cmdResume(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := newFlags("resume", stderr)
 	last := fs.Bool("last", false, "resume the most recent unfinished run")
 	apiKey := fs.String("api-key", "", "API key (default $OPENAI_API_KEY; never stored)")
+	verifierKey := verifierKeyFlag(fs)
 	db := dbFlag(fs)
 	asJSON := fs.Bool("json", false, "print the summary as one JSON object on stdout")
 	var maxCost maxCostFlag
@@ -54,7 +55,7 @@ func cmdResume(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	bar := newProgressBar(stderr)
 	eng := &bench.Engine{Store: st, OnProgress: bar.update}
-	sum, err := eng.ResumeWith(ctx, runID, bench.ResumeOptions{APIKey: key, MaxCost: maxCost.v, Prices: prices})
+	sum, err := eng.ResumeWith(ctx, runID, bench.ResumeOptions{APIKey: key, VerifierAPIKey: verifierKey(), MaxCost: maxCost.v, Prices: prices})
 	bar.finish()
 	if err != nil {
 		return stopped(sum, *db, err)

@@ -32,6 +32,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.StringVar(&cfg.JudgeModel, "judge-model", "", "model scoring a judged task's outputs (creative: coherency); default the run's model")
 	fs.StringVar(&cfg.JudgeBaseURL, "judge-base-url", "", "endpoint of the judge model; default the run's endpoint")
 	verifierFlags(fs, &cfg)
+	verifierKey := verifierKeyFlag(fs)
 	loadBudget := budgetFlags(fs, &cfg)
 	loadModel := modelFlags(fs, &cfg)
 	fs.Int64Var(&cfg.Seed, "seed", cfg.Seed, "seed sent with every request")
@@ -69,6 +70,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if cfg.APIKey == "" {
 		cfg.APIKey = os.Getenv("OPENAI_API_KEY")
 	}
+	cfg.VerifierAPIKey = verifierKey()
 	if *repeats < 0 {
 		return usageError{fmt.Errorf("--repeats %d: must be at least 1", *repeats)}
 	}
@@ -83,7 +85,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if exp.Runs, err = shard.apply(exp.Runs, stderr); err != nil || len(exp.Runs) == 0 {
 			return err
 		}
-		return runExperiment(ctx, exp, cfg.APIKey, *db, *asJSON, stdout, stderr)
+		return runExperiment(ctx, exp, bench.Keys{API: cfg.APIKey, Verifier: cfg.VerifierAPIKey}, *db, *asJSON, stdout, stderr)
 	}
 	raw, err := strategies.ParseSets(sets)
 	if err != nil {
@@ -114,7 +116,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if exp.Runs, err = shard.apply(exp.Runs, stderr); err != nil || len(exp.Runs) == 0 {
 			return err
 		}
-		return runExperiment(ctx, exp, cfg.APIKey, *db, *asJSON, stdout, stderr)
+		return runExperiment(ctx, exp, bench.Keys{API: cfg.APIKey, Verifier: cfg.VerifierAPIKey}, *db, *asJSON, stdout, stderr)
 	}
 	if shard != nil {
 		cfgs, err := shard.apply([]bench.Config{cfg}, stderr)
@@ -164,7 +166,7 @@ func stopped(sum bench.Summary, db string, err error) error {
 
 // runExperiment runs (or continues) every run of an experiment, then
 // prints its comparison table.
-func runExperiment(ctx context.Context, exp bench.Experiment, apiKey, db string, asJSON bool, stdout, stderr io.Writer) error {
+func runExperiment(ctx context.Context, exp bench.Experiment, keys bench.Keys, db string, asJSON bool, stdout, stderr io.Writer) error {
 	st, err := openStore(ctx, db, stderr)
 	if err != nil {
 		return err
@@ -173,7 +175,7 @@ func runExperiment(ctx context.Context, exp bench.Experiment, apiKey, db string,
 	fmt.Fprintf(stderr, "experiment %s: %d runs\n", exp.ID, len(exp.Runs))
 	bar := newProgressBar(stderr)
 	eng := &bench.Engine{Store: st, OnProgress: bar.update}
-	sums, err := eng.RunExperiment(ctx, exp, apiKey)
+	sums, err := eng.RunExperiment(ctx, exp, keys)
 	bar.finish()
 	if err != nil {
 		var rp bench.RejectedParamError

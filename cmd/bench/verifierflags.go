@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"os"
 	"strings"
 
 	"github.com/reasonbench/reasonbench/bench"
@@ -19,4 +20,17 @@ func verifierFlags(fs *flag.FlagSet, cfg *bench.Config) {
 	fs.StringVar(&v.Server, "verifier-server", "", "a reward model's server: "+strings.Join(verify.Servers, "|")+" (default vllm)")
 	fs.StringVar(&v.System, "verifier-system", "", "a reward model's system turn (default Qwen's math reward models'; - for none)")
 	fs.IntVar(&v.Samples, "verifier-samples", 0, "an llm verifier's answers per request: P(\"Yes\") is averaged from their log probabilities, or their Yes votes where the server gives none (default 1)")
+}
+
+// verifierKeyFlag registers --verifier-api-key: the key of a verifier on
+// its own endpoint (default $VERIFIER_API_KEY). The run's key is never
+// sent there.
+func verifierKeyFlag(fs *flag.FlagSet) func() string {
+	key := fs.String("verifier-api-key", "", "API key of a verifier on another endpoint than the run's (default $VERIFIER_API_KEY; the run's key is never sent there; never stored)")
+	return func() string {
+		if *key != "" {
+			return *key
+		}
+		return os.Getenv("VERIFIER_API_KEY")
+	}
 }
