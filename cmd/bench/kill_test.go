@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"reflect"
 	"syscall"
 	"testing"
 	"time"
@@ -104,34 +105,40 @@ func TestKilledRunResumesToTheSameNumbers(t *testing.T) {
 			"--set", "b=1", "--range", "900:920", "--concurrency", "2", "--json"}
 	}
 
-	refDB := filepath.Join(dir, "ref.db")
-	code, out, stderr := cli(t, args(refDB)...)
-	if code != 0 {
-		t.Fatalf("reference run: %s", stderr)
-	}
-	var ref bench.Summary
-	if err := json.Unmarshal([]byte(out), &ref); err != nil {
-		t.Fatal(err)
-	}
+	killAndResume(t, "tot b=1", dir, args, 6, 20)
+}
 
+// runSummary runs bench with args (which end in --json) and returns the
+// summary it printed, failing the test on a non-zero exit.
+func runSummary(t *testing.T, what string, args ...string) bench.Summary {
+	t.Helper()
+	code, out, stderr := cli(t, args...)
+	if code != 0 {
+		t.Fatalf("%s: exit %d: %s", what, code, stderr)
+	}
+	var s bench.Summary
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatalf("%s: %v: %s", what, err, out)
+	}
+	return s
+}
+
+// killAndResume runs args(dir/ref.db) uninterrupted, then args(dir/killed.db)
+// killed with SIGKILL once killAt items are stored, resumes it, and fails
+// the test unless the resumed run matches the uninterrupted one: all total
+// items done, the same accuracy, calls, tokens and metrics. It returns
+// both summaries and how many items the killed run had stored.
+func killAndResume(t *testing.T, what, dir string, args func(db string) []string, killAt, total int) (ref, got bench.Summary, stored int) {
+	t.Helper()
+	ref = runSummary(t, what+" reference run", args(filepath.Join(dir, "ref.db"))...)
 	db := filepath.Join(dir, "killed.db")
-	stored := killAfter(t, args(db), db, 6, 20)
-
-	code, out, stderr = cli(t, "resume", "--last", "--db", db, "--json")
-	if code != 0 {
-		t.Fatalf("resume: %s", stderr)
+	stored = killAfter(t, args(db), db, killAt, total)
+	got = runSummary(t, what+" resume", "resume", "--last", "--db", db, "--json")
+	if got.N != total || got.Status != "done" || got.Accuracy != ref.Accuracy || got.Calls != ref.Calls ||
+		got.PromptTokens != ref.PromptTokens || got.CompletionTokens != ref.CompletionTokens || !reflect.DeepEqual(got.Metrics, ref.Metrics) {
+		t.Errorf("%s killed at %d items and resumed:\n%+v\nuninterrupted:\n%+v", what, stored, got, ref)
 	}
-	var got bench.Summary
-	if err := json.Unmarshal([]byte(out), &got); err != nil {
-		t.Fatal(err)
-	}
-	if got.N != 20 || got.Status != "done" {
-		t.Fatalf("after resume: %+v", got)
-	}
-	if got.Accuracy != ref.Accuracy || got.Calls != ref.Calls || got.PromptTokens != ref.PromptTokens ||
-		got.CompletionTokens != ref.CompletionTokens || got.Metrics["any_at_b"] != ref.Metrics["any_at_b"] {
-		t.Errorf("killed at %d items and resumed:\n%+v\nuninterrupted:\n%+v", stored, got, ref)
-	}
-	t.Logf("killed after %d of 20 items; resumed to accuracy %.2f with %d calls (reference %.2f, %d calls)",
-		stored, got.Accuracy, got.Calls, ref.Accuracy, ref.Calls)
+	t.Logf("%s: killed after %d of %d items; resumed to accuracy %.3f with %d calls, %d+%d tokens (reference %.3f, %d, %d+%d)",
+		what, stored, total, got.Accuracy, got.Calls, got.PromptTokens, got.CompletionTokens, ref.Accuracy, ref.Calls, ref.PromptTokens, ref.CompletionTokens)
+	return ref, got, stored
 }

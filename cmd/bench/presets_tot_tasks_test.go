@@ -64,7 +64,6 @@ func TestCrosswordsCreativeToTResumeAfterKill(t *testing.T) {
 	}
 	srv := httptest.NewServer(llm.NewServer(m, llm.ServerOptions{Latency: 2 * time.Millisecond}))
 	defer srv.Close()
-	dir := t.TempDir()
 	for _, tc := range []struct {
 		preset      string
 		n, killAt   int
@@ -74,30 +73,6 @@ func TestCrosswordsCreativeToTResumeAfterKill(t *testing.T) {
 			return []string{"run", "--db", db, "--base-url", srv.URL + "/v1", "--preset", tc.preset,
 				"--range", fmt.Sprintf("0:%d", tc.n), "--concurrency", tc.concurrency, "--json"}
 		}
-		refDB := filepath.Join(dir, fmt.Sprintf("ref%d.db", tc.n))
-		code, out, stderr := cli(t, args(refDB)...)
-		if code != 0 {
-			t.Fatalf("%s reference run: %s", tc.preset, stderr)
-		}
-		var ref bench.Summary
-		if err := json.Unmarshal([]byte(out), &ref); err != nil {
-			t.Fatal(err)
-		}
-		db := filepath.Join(dir, fmt.Sprintf("killed%d.db", tc.n))
-		stored := killAfter(t, args(db), db, tc.killAt, tc.n)
-		code, out, stderr = cli(t, "resume", "--last", "--db", db, "--json")
-		if code != 0 {
-			t.Fatalf("%s resume: %s", tc.preset, stderr)
-		}
-		var got bench.Summary
-		if err := json.Unmarshal([]byte(out), &got); err != nil {
-			t.Fatal(err)
-		}
-		mg, _ := json.Marshal(got.Metrics)
-		mr, _ := json.Marshal(ref.Metrics)
-		if got.N != tc.n || got.Status != "done" || got.Accuracy != ref.Accuracy || got.Calls != ref.Calls ||
-			got.PromptTokens != ref.PromptTokens || string(mg) != string(mr) {
-			t.Errorf("%s killed at %d items and resumed: %+v\nuninterrupted: %+v", tc.preset, stored, got, ref)
-		}
+		killAndResume(t, tc.preset, t.TempDir(), args, tc.killAt, tc.n)
 	}
 }
