@@ -159,29 +159,13 @@ func bestExpected(correct []bool, order []int, kp int) float64 {
 // exactWeighted enumerates the k'-subsets in lexicographic order and
 // returns the share whose weighted pick is right.
 func exactWeighted(it ScoredItem, kp int) float64 {
-	k := len(it.Keys)
-	idx := make([]int, kp)
-	for i := range idx {
-		idx[i] = i
-	}
 	right, total := 0, 0
-	for {
+	eachSubset(len(it.Keys), kp, func(idx []int) {
 		total++
 		if w := WeightedPick(it.Keys, it.Scores, idx); w >= 0 && it.Correct[w] {
 			right++
 		}
-		i := kp - 1
-		for i >= 0 && idx[i] == k-kp+i {
-			i--
-		}
-		if i < 0 {
-			break
-		}
-		idx[i]++
-		for j := i + 1; j < kp; j++ {
-			idx[j] = idx[j-1] + 1
-		}
-	}
+	})
 	return float64(right) / float64(total)
 }
 

@@ -150,12 +150,8 @@ func exactVote(it VoteItem, kp int) float64 {
 	}
 	count := make([]int, nk)
 	first := make([]int, nk)
-	idx := make([]int, kp)
-	for i := range idx {
-		idx[i] = i
-	}
 	right, total := 0, 0
-	for {
+	eachSubset(k, kp, func(idx []int) {
 		total++
 		best := -1
 		for _, i := range idx {
@@ -179,20 +175,31 @@ func exactVote(it VoteItem, kp int) float64 {
 				count[key] = 0
 			}
 		}
-		// next combination
+	})
+	return float64(right) / float64(total)
+}
+
+// eachSubset calls f with every k'-subset of 0..k-1, its indices
+// ascending, in lexicographic order; f must not keep idx, which is reused.
+func eachSubset(k, kp int, f func(idx []int)) {
+	idx := make([]int, kp)
+	for i := range idx {
+		idx[i] = i
+	}
+	for {
+		f(idx)
 		i := kp - 1
 		for i >= 0 && idx[i] == k-kp+i {
 			i--
 		}
 		if i < 0 {
-			break
+			return
 		}
 		idx[i]++
 		for j := i + 1; j < kp; j++ {
 			idx[j] = idx[j-1] + 1
 		}
 	}
-	return float64(right) / float64(total)
 }
 
 // prefixVotes estimates, for every k', the share of k'-subsets whose vote
