@@ -185,11 +185,7 @@ func (s *selfRefine) Solve(ctx context.Context, env Env, inst tasks.Instance) (R
 		if err != nil {
 			return Result{}, err
 		}
-		fb, err := s.ask(ctx, env, fp, "feedback", fmt.Sprintf("i%d/feedback", i))
-		if err != nil {
-			return Result{}, err
-		}
-		if err := s.review(ctx, tracer, cur, strings.TrimSpace(fb)); err != nil {
+		if err := s.askFeedback(ctx, env, tracer, cur, fp, i); err != nil {
 			return Result{}, err
 		}
 		if cur.Stop {
@@ -221,6 +217,17 @@ func (s *selfRefine) review(ctx context.Context, tracer *stepCounter, it *Refine
 	}
 	it.Stop = s.stops(*it)
 	return tracer.Step(ctx, 0, tracer.n, "feedback", feedback)
+}
+
+// askFeedback asks iteration i's feedback (call i<i>/feedback) with the
+// rendered prompt and reviews it on it: the harness's and the code
+// protocol's step (PAL's feedback also carries the next program).
+func (s *selfRefine) askFeedback(ctx context.Context, env Env, tracer *stepCounter, it *RefineIteration, prompt string, i int) error {
+	fb, err := s.ask(ctx, env, prompt, "feedback", fmt.Sprintf("i%d/feedback", i))
+	if err != nil {
+		return err
+	}
+	return s.review(ctx, tracer, it, strings.TrimSpace(fb))
 }
 
 // stops applies the stop test to an iteration's feedback.

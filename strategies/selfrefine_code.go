@@ -94,11 +94,7 @@ func (s *selfRefine) solveCode(ctx context.Context, env Env, inst tasks.Instance
 		if err != nil {
 			return Result{}, err
 		}
-		fb, err := s.ask(ctx, env, fp, "feedback", fmt.Sprintf("i%d/feedback", i))
-		if err != nil {
-			return Result{}, err
-		}
-		if err := s.review(ctx, tracer, cur, strings.TrimSpace(fb)); err != nil {
+		if err := s.askFeedback(ctx, env, tracer, cur, fp, i); err != nil {
 			return Result{}, err
 		}
 		if cur.Stop {
