@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"encoding/csv"
 	"fmt"
-	"image/color"
 	"io"
 	"slices"
 	"strconv"
@@ -275,23 +274,8 @@ func NewBudgetFrontierPlot(rows []BudgetRow, axis, title string, logX bool) (*pl
 		p.Legend.Add(s.name, sc)
 	}
 	front := BudgetFrontier(rows, axis)
-	var stairs plotter.XYs
-	for j, f := range front {
-		if j > 0 {
-			stairs = append(stairs, plotter.XY{X: f.X, Y: front[j-1].Y})
-		}
-		stairs = append(stairs, plotter.XY{X: f.X, Y: f.Y})
-	}
-	if len(stairs) > 0 {
-		l, err := plotter.NewLine(stairs)
-		if err != nil {
-			return nil, nil, err
-		}
-		l.LineStyle.Color = color.Black
-		l.LineStyle.Width = vg.Points(1.5)
-		l.LineStyle.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-		p.Add(l)
-		p.Legend.Add("Pareto frontier (best accuracy at each budget)", l)
+	if err := addFrontierLine(p, front); err != nil {
+		return nil, nil, err
 	}
 	padX(p, every, logX)
 	p.Legend.Top = false

@@ -96,6 +96,19 @@ func NewFrontierPlot(groups []Group, curves [][]CurvePoint, o PlotOptions) (*plo
 		p.Legend.Add(fmt.Sprintf("%s: vote over k' of its samples", labels[i]), l)
 	}
 	front := Frontier(cands)
+	if err := addFrontierLine(p, front); err != nil {
+		return nil, nil, err
+	}
+	p.Legend.Top = false
+	p.Legend.Left = false
+	p.Legend.TextStyle.Font.Size = vg.Points(7)
+	p.Title.Text = "Pareto frontier: " + p.Title.Text
+	return p, front, nil
+}
+
+// addFrontierLine draws a frontier on p as a dashed staircase (each point's
+// accuracy holds until the next point's budget), with its legend entry.
+func addFrontierLine(p *plot.Plot, front []FrontierPoint) error {
 	var stairs plotter.XYs
 	for j, f := range front {
 		if j > 0 {
@@ -103,23 +116,19 @@ func NewFrontierPlot(groups []Group, curves [][]CurvePoint, o PlotOptions) (*plo
 		}
 		stairs = append(stairs, plotter.XY{X: f.X, Y: f.Y})
 	}
-	if len(stairs) > 0 {
-		l, sc, err := plotter.NewLinePoints(stairs)
-		if err != nil {
-			return nil, nil, err
-		}
-		l.LineStyle.Color = color.Black
-		l.LineStyle.Width = vg.Points(1.5)
-		l.LineStyle.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-		sc.GlyphStyle.Radius = 0
-		p.Add(l)
-		p.Legend.Add("Pareto frontier (best accuracy at each budget)", l)
+	if len(stairs) == 0 {
+		return nil
 	}
-	p.Legend.Top = false
-	p.Legend.Left = false
-	p.Legend.TextStyle.Font.Size = vg.Points(7)
-	p.Title.Text = "Pareto frontier: " + p.Title.Text
-	return p, front, nil
+	l, err := plotter.NewLine(stairs)
+	if err != nil {
+		return err
+	}
+	l.LineStyle.Color = color.Black
+	l.LineStyle.Width = vg.Points(1.5)
+	l.LineStyle.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+	p.Add(l)
+	p.Legend.Add("Pareto frontier (best accuracy at each budget)", l)
+	return nil
 }
 
 // FrontierStretch is a run of consecutive frontier points: one point, or
