@@ -8,25 +8,36 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Bwrap runs programs under bubblewrap: new user, PID, network, IPC, UTS
-// and cgroup namespaces, a read-only view of /usr only (no /etc, no home,
-// no project), an empty private /work as the working directory, an empty
-// environment, rlimits on CPU, memory and processes. When bench runs as
-// root, bubblewrap itself is started as an unprivileged uid of its own
-// (see uids), so the sandbox is nobody on the host either.
+// and cgroup namespaces (and no further user namespace), a read-only view
+// of /usr only (no /etc, no home, no project), a read-only /dev, a private
+// in-memory /work as the working directory and /tmp and /dev/shm, each of
+// at most Limits.Disk, an empty environment, a session keyring of its own,
+// a seccomp filter (seccomp.go), rlimits on CPU, memory and processes,
+// and a memory cgroup bounding the whole sandbox where one can be had
+// (cgroup.go; docs/sandbox.md says what stands in without one). When
+// bench runs as root, bubblewrap itself is started as an unprivileged uid
+// of its own (see uids), so the sandbox is nobody on the host either.
 type Bwrap struct {
-	path string // the bwrap binary
-	uids *uidPool
+	path   string // the bwrap binary
+	uids   *uidPool
+	cg     *cgroups // nil: no memory cgroup here
+	filter []byte   // the seccomp program
 }
 
 // NewBwrap finds bubblewrap and checks that it can start a sandbox here.
@@ -49,15 +60,20 @@ func newBwrap(ctx context.Context, path string) (*Bwrap, error) {
 	if _, err := os.Stat(Python); err != nil {
 		return nil, fmt.Errorf("%w: %s not found: install the Debian package python3 (apt-get install python3)", ErrUnavailable, Python)
 	}
-	b := &Bwrap{path: path}
+	b := &Bwrap{path: path, cg: newCgroups()}
 	if os.Geteuid() == 0 {
 		b.uids = newUIDPool(os.Getpid())
 	}
-	src, err := probeSource()
+	var err error
+	if b.filter, err = seccompFilter(b.cg == nil); err != nil {
+		return nil, err
+	}
+	var src string
+	src, err = probeSource()
 	if err != nil {
 		return nil, err
 	}
-	const needs = "it needs unprivileged user namespaces (sysctl user.max_user_namespaces > 0, kernel.unprivileged_userns_clone=1 where it exists) and a TMPDIR it can read"
+	const needs = "it needs unprivileged user namespaces (sysctl user.max_user_namespaces > 0, kernel.unprivileged_userns_clone=1 where it exists)"
 	res, err := b.Run(ctx, Program{Source: src, Limits: Limits{Wall: 20 * time.Second}})
 	if errors.Is(err, ErrUnavailable) {
 		return nil, fmt.Errorf("%w; %s", err, needs)
@@ -120,6 +136,8 @@ os.closerange(report + 1, 1024)
 pid = os.fork()
 if pid == 0:
     try:
+        with open("/proc/self/oom_score_adj", "w") as f:
+            f.write("1000")  # the program, not its supervisor, is what the OOM killer takes
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
         resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
@@ -144,35 +162,89 @@ const supervised = 2
 // it (ErrUnavailable) or ctx ended.
 func (b *Bwrap) Run(ctx context.Context, p Program) (Result, error) {
 	lim := p.Limits.WithDefaults()
+	files, err := programFiles(p)
+	if err != nil {
+		return Result{}, err
+	}
 	uid, gid := os.Getuid(), os.Getgid()
 	if b.uids != nil {
 		slot := b.uids.get()
 		defer b.uids.put(slot)
 		uid, gid = slot, slot
 	}
-	dir, err := workDir(p, uid, gid)
-	if err != nil {
-		return Result{}, err
+	var cg *cgroup
+	if b.cg != nil {
+		if cg, err = b.cg.create(lim.Memory); err != nil {
+			return Result{}, fmt.Errorf("%w: %v", ErrUnavailable, err)
+		}
+		defer cg.remove()
 	}
-	defer os.RemoveAll(dir)
 
+	// Descriptors: 3 the launcher's report, 4 bwrap's info, 5 the block
+	// that holds the sandbox until it is in its cgroup, 6 the seccomp
+	// filter, 7 on the program's files, copied into /work by bwrap (no
+	// host directory, so nothing on the host disk, nothing left behind by
+	// a killed bench, and no host path in the sandbox's pid 1's argv).
+	var keep, close []*os.File
+	defer func() {
+		for _, f := range close {
+			f.Close()
+		}
+	}()
+	pipe := func() (r, w *os.File) {
+		if err != nil {
+			return nil, nil
+		}
+		r, w, err = os.Pipe()
+		if err == nil {
+			close = append(close, r, w)
+		}
+		return r, w
+	}
+	rep, repw := pipe()
+	info, infow := pipe()
+	blockr, block := pipe()
+	filter, filterw := pipe()
+	if err != nil {
+		return Result{}, fmt.Errorf("sandbox: %w", err)
+	}
+	if _, err := filterw.Write(b.filter); err != nil { // a few hundred bytes: the pipe holds them
+		return Result{}, fmt.Errorf("sandbox: seccomp filter: %w", err)
+	}
+	filterw.Close()
+	keep = append(keep, repw, infow, blockr, filter)
+	disk := strconv.FormatInt(min(lim.Disk, lim.Memory), 10)
 	cpu := int((lim.CPU + time.Second - 1) / time.Second)
 	args := []string{
-		"--unshare-all", "--die-with-parent", "--new-session", "--info-fd", "4",
+		"--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
+		"--info-fd", "4", "--block-fd", "5", "--seccomp", "6",
 		"--uid", "65534", "--gid", "65534", "--hostname", "sandbox",
 		"--ro-bind", "/usr", "/usr",
 		"--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin",
-		"--proc", "/proc", "--dev", "/dev",
-		"--tmpfs", "/tmp", "--bind", dir, "/work", "--chdir", "/work",
+		"--proc", "/proc",
+		"--dev", "/dev", "--size", disk, "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
+		"--size", disk, "--tmpfs", "/tmp", "--size", disk, "--tmpfs", "/work",
+	}
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		f, err := memFile(files[name])
+		if err != nil {
+			return Result{}, err
+		}
+		close = append(close, f)
+		args = append(args, "--file", strconv.Itoa(3+len(keep)), "/work/"+name)
+		keep = append(keep, f)
+	}
+	args = append(args,
+		"--chdir", "/work",
 		"--clearenv", "--setenv", "PATH", "/usr/bin:/bin", "--setenv", "HOME", "/work",
 		"--setenv", "PYTHONDONTWRITEBYTECODE", "1", "--setenv", "PYTHONHASHSEED", "0",
 		"--", Python, "-I", "-S", "-c", launcher,
-		strconv.Itoa(cpu), strconv.FormatInt(lim.Memory, 10), strconv.Itoa(lim.Procs + supervised), "3",
+		strconv.Itoa(cpu), strconv.FormatInt(lim.Memory, 10), strconv.Itoa(lim.Procs+supervised), "3",
 		// -s, not -I: -I would drop /work from sys.path (so main.py could
 		// not import its Files) and ignore PYTHONHASHSEED; the environment
 		// is ours anyway.
 		Python, "-s", "main.py",
-	}
+	)
 	wall, cancel := context.WithTimeout(ctx, lim.Wall)
 	defer cancel()
 	cmd := exec.Command(b.path, args...)
@@ -180,22 +252,11 @@ func (b *Bwrap) Run(ctx context.Context, p Program) (Result, error) {
 	// without exec, so the sandbox can read bwrap's environment in
 	// /proc/1/environ.
 	cmd.Env = []string{}
-	cmd.Dir = dir
+	cmd.Dir = "/"
 	cmd.Stdin = strings.NewReader(p.Stdin)
 	out := &capped{max: lim.Output, over: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = out.stream(0), out.stream(1)
-	rep, repw, err := os.Pipe()
-	if err != nil {
-		return Result{}, fmt.Errorf("sandbox: %w", err)
-	}
-	defer rep.Close()
-	info, infow, err := os.Pipe()
-	if err != nil {
-		repw.Close()
-		return Result{}, fmt.Errorf("sandbox: %w", err)
-	}
-	defer info.Close()
-	cmd.ExtraFiles = []*os.File{repw, infow}
+	cmd.ExtraFiles = keep
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if b.uids != nil {
 		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid), Groups: []uint32{}}
@@ -205,15 +266,27 @@ func (b *Bwrap) Run(ctx context.Context, p Program) (Result, error) {
 	// output pipes; WaitDelay only guards against a pipe held elsewhere.
 	cmd.WaitDelay = 2 * time.Second
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		repw.Close()
-		infow.Close()
+	release, err := startIsolated(cmd)
+	if err != nil {
 		return Result{}, fmt.Errorf("%w: start bubblewrap: %v", ErrUnavailable, err)
 	}
-	repw.Close()
-	infow.Close()
-	pid1 := make(chan proc, 1)
-	go func() { pid1 <- sandboxInit(info) }()
+	defer release()
+	for _, f := range keep {
+		f.Close() // the child's copies are what counts now
+	}
+	pid1 := sandboxInit(info)
+	if cg != nil && pid1.pid != 0 {
+		// bwrap's pid 1 waits on the block until it is in the cgroup;
+		// the launcher and the program, which it forks after, are too.
+		if err := cg.add(pid1.pid); err != nil {
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			_ = cmd.Wait()
+			_ = pid1.gone()
+			return Result{}, fmt.Errorf("%w: %v", ErrUnavailable, err)
+		}
+	}
+	_, _ = block.Write([]byte{1})
+	block.Close()
 	report := make(chan []byte, 1)
 	go func() {
 		// At most a few reports' worth: the program may find the pipe
@@ -240,7 +313,7 @@ func (b *Bwrap) Run(ctx context.Context, p Program) (Result, error) {
 	// 1 is still killing what is left in the PID namespace. Run returns
 	// once that is done, so nothing of the sandbox outlives it. Then no
 	// process holds the report pipe, and its reader has all of it.
-	if err := (<-pid1).gone(); err != nil {
+	if err := pid1.gone(); err != nil {
 		return Result{}, err
 	}
 	res := Result{Duration: time.Since(start), Truncated: out.truncated()}
@@ -276,6 +349,12 @@ func (b *Bwrap) Run(ctx context.Context, p Program) (Result, error) {
 			return Result{}, fmt.Errorf("%w: bubblewrap could not start the program (exit code %d: %s)", ErrUnavailable, code, firstLine(res.Stderr))
 		}
 		classify(&res, code, rp, lim)
+		if cg != nil && (res.Status == Crash || res.Status == Exit) && cg.oomKilled() {
+			// The cgroup's limit: the kernel killed a process of the
+			// sandbox (what a program keeps in /tmp, /dev/shm or a memfd
+			// counts, which no rlimit sees).
+			res.Status = Memory
+		}
 	}
 	if ctx.Err() != nil {
 		// The caller's context ended, not only the wall limit derived
@@ -285,37 +364,62 @@ func (b *Bwrap) Run(ctx context.Context, p Program) (Result, error) {
 	return res, nil
 }
 
-// workDir makes the sandbox's private /work: main.py and p.Files, owned by
-// the uid the sandbox runs as, closed to everyone else.
-func workDir(p Program, uid, gid int) (string, error) {
+// programFiles are main.py and p.Files by base name.
+func programFiles(p Program) (map[string]string, error) {
 	files := map[string]string{"main.py": p.Source}
 	for name, text := range p.Files {
 		if name == "" || name == "." || name == ".." || filepath.Base(name) != name || name == "main.py" {
-			return "", fmt.Errorf("sandbox: file name %q: want a plain base name other than main.py", name)
+			return nil, fmt.Errorf("sandbox: file name %q: want a plain base name other than main.py", name)
 		}
 		files[name] = text
 	}
-	dir, err := os.MkdirTemp("", "reasonbench-sandbox-")
+	return files, nil
+}
+
+// memFile is a file of text in memory, read from its start, for bwrap's
+// --file to copy into the sandbox.
+func memFile(text string) (*os.File, error) {
+	fd, err := unix.MemfdCreate("reasonbench-file", unix.MFD_CLOEXEC)
 	if err != nil {
-		return "", fmt.Errorf("sandbox: %w", err)
+		return nil, fmt.Errorf("sandbox: program file: %w", err)
 	}
-	fail := func(err error) (string, error) {
-		os.RemoveAll(dir)
-		return "", fmt.Errorf("sandbox: work directory: %w", err)
+	f := os.NewFile(uintptr(fd), "reasonbench-file")
+	if _, err := io.WriteString(f, text); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("sandbox: program file: %w", err)
 	}
-	for name, text := range files {
-		f := filepath.Join(dir, name)
-		if err := os.WriteFile(f, []byte(text), 0o600); err != nil {
-			return fail(err)
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("sandbox: program file: %w", err)
+	}
+	return f, nil
+}
+
+// startIsolated starts cmd from a thread of its own that first joins a
+// new, empty session keyring, so the sandbox does not possess bench's
+// (under pam_keyinit or a systemd service bench has one, with whatever
+// keys its user keeps there). The thread stays until release: the
+// child's parent-death signal (Pdeathsig, bwrap's --die-with-parent)
+// follows the thread that started it, not the process; after release the
+// thread, its credentials changed, ends rather than serve other
+// goroutines.
+func startIsolated(cmd *exec.Cmd) (release func(), err error) {
+	started := make(chan error, 1)
+	done := make(chan struct{})
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
+		_, _, errno := unix.Syscall(unix.SYS_KEYCTL, unix.KEYCTL_JOIN_SESSION_KEYRING, 0, 0)
+		if errno != 0 && errno != unix.ENOSYS { // ENOSYS: no keyrings in this kernel, none to share
+			started <- fmt.Errorf("join a new session keyring: %w", errno)
+			return
 		}
-		if err := os.Lchown(f, uid, gid); err != nil {
-			return fail(err)
-		}
+		started <- cmd.Start()
+		<-done
+	}()
+	if err := <-started; err != nil {
+		return nil, err
 	}
-	if err := os.Lchown(dir, uid, gid); err != nil {
-		return fail(err)
-	}
-	return dir, nil
+	return func() { close(done) }, nil
 }
 
 // report is the launcher's account of the program's end.

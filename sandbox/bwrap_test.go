@@ -537,7 +537,7 @@ func TestUnavailable(t *testing.T) {
 			[]string{"could not start the program", "No permissions to creating new namespace", "unprivileged user namespaces"}},
 		{"fails to set up", script("setup", "echo 'bwrap: Can'\\''t find source path /tmp/x: Permission denied' >&2\nexit 1\n"),
 			[]string{"could not start the program", "find source path"}},
-		{"runs the program unsandboxed", script("fake", "while [ \"$1\" != -- ]; do shift; done\nshift\nexec \"$@\"\n"),
+		{"runs the program unsandboxed", script("fake", "d=$(mktemp -d)\nwhile [ \"$1\" != -- ]; do\n  if [ \"$1\" = --file ]; then eval \"cat <&$2\" > \"$d/$(basename \"$3\")\"; shift 2; fi\n  shift\ndone\nshift\ncd \"$d\"\nexec \"$@\"\n"),
 			[]string{"without isolation", "not isolated"}},
 	}
 	for _, c := range cases {

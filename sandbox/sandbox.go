@@ -31,18 +31,23 @@ type Program struct {
 // CPU, Memory and Procs are rlimits: CPU and Memory bound each process of
 // the program (CPU in whole seconds, rounded up), Procs counts the
 // program's processes and threads together (the sandbox's own two, its
-// pid 1 and supervisor, are added to it). Wall bounds the whole tree.
+// pid 1 and supervisor, are added to it). Memory also bounds the whole
+// sandbox, its files in memory included (/work, /tmp, /dev/shm, memfds),
+// where a memory cgroup can be had (docs/sandbox.md). Disk bounds each of
+// the in-memory file systems /work, /tmp and /dev/shm. Wall bounds the
+// whole tree.
 type Limits struct {
 	Wall   time.Duration // elapsed time
 	CPU    time.Duration // CPU time of each process
-	Memory int64         // bytes of address space of each process
+	Memory int64         // bytes of address space of each process, and of the sandbox's memory
 	Procs  int           // processes and threads of the program
 	Output int64         // bytes of standard output plus standard error kept
+	Disk   int64         // bytes each of /work, /tmp and /dev/shm holds
 }
 
 // DefaultLimits are the limits of a run that sets none: generous for a
 // test suite, small enough that many sandboxes fit on a laptop.
-var DefaultLimits = Limits{Wall: 10 * time.Second, CPU: 10 * time.Second, Memory: 1 << 30, Procs: 32, Output: 1 << 20}
+var DefaultLimits = Limits{Wall: 10 * time.Second, CPU: 10 * time.Second, Memory: 1 << 30, Procs: 32, Output: 1 << 20, Disk: 256 << 20}
 
 // WithDefaults fills zero fields from DefaultLimits.
 func (l Limits) WithDefaults() Limits {
@@ -61,6 +66,9 @@ func (l Limits) WithDefaults() Limits {
 	}
 	if l.Output > 0 {
 		d.Output = l.Output
+	}
+	if l.Disk > 0 {
+		d.Disk = l.Disk
 	}
 	return d
 }
