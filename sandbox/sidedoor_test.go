@@ -4,11 +4,11 @@ package sandbox
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -31,8 +31,23 @@ def call(name, *args):
     return r, ctypes.get_errno()
 `
 
+// withoutCgroup is b as it runs where no memory cgroup can be had: the
+// fallback of docs/sandbox.md.
+func withoutCgroup(t *testing.T, b *Bwrap) *Bwrap {
+	nb := *b
+	nb.cg = nil
+	var err error
+	if nb.filter, err = seccompFilter(true); err != nil {
+		t.Fatal(err)
+	}
+	return &nb
+}
+
 // TestMemoryBoundsTmpfs: what a program writes to /tmp, /dev/shm or a
 // memfd is memory the host pays for; twice the memory limit must not fit.
+// With a memory cgroup the kernel kills the writer (status memory);
+// without one (the fallback), /tmp and /dev/shm are full at the limit and
+// memfd_create is refused.
 func TestMemoryBoundsTmpfs(t *testing.T) {
 	b := runner(t)
 	const limit = 128 << 20
@@ -41,33 +56,72 @@ func TestMemoryBoundsTmpfs(t *testing.T) {
 		"/dev/shm": `f = open("/dev/shm/big", "wb", buffering=0)`,
 		"memfd":    `f = os.fdopen(os.memfd_create("big"), "wb", buffering=0)`,
 	}
-	for _, where := range []string{"/tmp", "/dev/shm", "memfd"} {
-		t.Run(where, func(t *testing.T) {
-			src := fmt.Sprintf("import os\n%s\nchunk = b'x' * (1 << 20)\nfor i in range(%d):\n    f.write(chunk)\nprint('wrote', i + 1, 'MiB')\n", open[where], 2*limit>>20)
-			r, err := b.Run(context.Background(), Program{Source: src, Limits: Limits{Memory: limit, Wall: 30 * time.Second}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Logf("%s: status %s (%s), stdout %q, stderr %s", where, r.Status, r.Reason(), r.Stdout, firstLine(tailOf(r.Stderr, 300)))
-			if r.Status == OK || strings.Contains(r.Stdout, "wrote") {
-				t.Errorf("%d MiB written to %s under a %d MiB memory limit", 2*limit>>20, where, limit>>20)
-			}
-		})
+	modes := []struct {
+		name string
+		b    *Bwrap
+	}{{"cgroup", b}, {"fallback", withoutCgroup(t, b)}}
+	for _, m := range modes {
+		for _, where := range []string{"/tmp", "/dev/shm", "memfd"} {
+			t.Run(m.name+" "+where, func(t *testing.T) {
+				if m.name == "cgroup" && m.b.cg == nil {
+					t.Skip("no memory cgroup here (not root, none delegated)")
+				}
+				src := fmt.Sprintf("import os\n%s\nchunk = b'x' * (1 << 20)\nfor i in range(%d):\n    f.write(chunk)\nprint('wrote', i + 1, 'MiB')\n", open[where], 2*limit>>20)
+				r, err := m.b.Run(context.Background(), Program{Source: src, Limits: Limits{Memory: limit, Wall: 30 * time.Second}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Logf("status %s (%s), stdout %q, stderr %s", r.Status, r.Reason(), r.Stdout, firstLine(lastLine(r.Stderr)))
+				if r.Status == OK || strings.Contains(r.Stdout, "wrote") {
+					t.Fatalf("%d MiB written to %s under a %d MiB memory limit", 2*limit>>20, where, limit>>20)
+				}
+				want := "No space left on device"
+				if where == "memfd" {
+					want = "Operation not permitted"
+				}
+				switch {
+				case m.name == "cgroup" && r.Status != Memory:
+					t.Errorf("status %s, want memory", r.Status)
+				case m.name == "fallback" && (r.Status != Exit || !strings.Contains(r.Stderr, want)):
+					t.Errorf("status %s, stderr %q; want exit with %q", r.Status, lastLine(r.Stderr), want)
+				}
+			})
+		}
 	}
 }
 
-// TestWorkDirCapped: the working directory is not the host's disk without
-// a bound.
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	return s[strings.LastIndexByte(s, '\n')+1:]
+}
+
+// TestWorkDirCapped: the working directory is memory of Limits.Disk
+// (256 MiB by default), not the host's disk without a bound.
 func TestWorkDirCapped(t *testing.T) {
 	b := runner(t)
-	src := "f = open('/work/big', 'wb', buffering=0)\nchunk = b'x' * (1 << 20)\nfor i in range(300):\n    f.write(chunk)\nprint('wrote', i + 1, 'MiB')\n"
-	r, err := b.Run(context.Background(), Program{Source: src, Limits: Limits{Wall: 30 * time.Second}})
-	if err != nil {
-		t.Fatal(err)
+	cases := []struct {
+		name  string
+		disk  int64
+		write int // MiB
+	}{{"default", 0, 300}, {"Disk 16 MiB", 16 << 20, 32}}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := fmt.Sprintf("f = open('/work/big', 'wb', buffering=0)\nchunk = b'x' * (1 << 20)\nfor i in range(%d):\n    f.write(chunk)\nprint('wrote', i + 1, 'MiB')\n", c.write)
+			r, err := b.Run(context.Background(), Program{Source: src, Limits: Limits{Wall: 30 * time.Second, Disk: c.disk}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("status %s, stdout %q, stderr %s", r.Status, r.Stdout, lastLine(r.Stderr))
+			if r.Status != Exit || strings.Contains(r.Stdout, "wrote") || !strings.Contains(r.Stderr, "No space left on device") {
+				t.Errorf("%d MiB to /work: status %s, stdout %q; want exit for no space", c.write, r.Status, r.Stdout)
+			}
+		})
 	}
-	t.Logf("status %s, stdout %q, stderr %s", r.Status, r.Stdout, firstLine(tailOf(r.Stderr, 300)))
-	if r.Status == OK || strings.Contains(r.Stdout, "wrote") {
-		t.Errorf("300 MiB written to /work under the default limits")
+	// Within the cap, the program's files are there and /work is its own.
+	r, err := b.Run(context.Background(), Program{Source: "import os\nopen('/work/x', 'wb').write(b'y' * (15 << 20))\nprint(sorted(os.listdir('.')), os.path.getsize('x'))",
+		Files: map[string]string{"a.txt": "a"}, Limits: Limits{Disk: 16 << 20}})
+	if err != nil || r.Status != OK || r.Stdout != fmt.Sprintf("['a.txt', 'main.py', 'x'] %d\n", 15<<20) {
+		t.Errorf("15 MiB under a 16 MiB cap: %v %s %q %s", err, r.Status, r.Stdout, lastLine(r.Stderr))
 	}
 }
 
@@ -111,6 +165,33 @@ func TestKilledBenchLeavesNothing(t *testing.T) {
 	}
 	if len(left) > 0 {
 		t.Errorf("a SIGKILLed bench left %v on the host", left)
+	}
+	// Its memory cgroup stays (no process of bench removed it); the next
+	// bench to start sweeps it, and not a running bench's.
+	b := runner(t)
+	if b.cg == nil {
+		return
+	}
+	theirs, _ := filepath.Glob(filepath.Join(b.cg.dir, fmt.Sprintf("%s%d-*", cgroupPrefix, cmd.Process.Pid)))
+	if len(theirs) == 0 {
+		t.Fatal("the killed bench's cgroup is not there to sweep")
+	}
+	ours, err := b.cg.create(64 << 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ours.remove()
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		newCgroups()
+		if _, err := os.Stat(theirs[0]); errors.Is(err, os.ErrNotExist) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s not swept", theirs[0])
+		}
+	}
+	if _, err := os.Stat(ours.dir); err != nil {
+		t.Errorf("a running bench's cgroup swept: %v", err)
 	}
 }
 
@@ -156,55 +237,75 @@ func sandboxesOf(pid int) []int {
 	return found
 }
 
-// TestKeyring: a sandbox has a session keyring of its own. The test joins
-// a fresh session keyring holding a canary key (bench under pam_keyinit or
-// a systemd service has one); a program must neither find the canary nor
-// leave a key where the host or the next sandbox finds it.
+// joinKeyring is a host program that does what pam_keyinit does for a
+// login or a systemd service: it joins a new session keyring, puts a
+// canary key in it, and runs argv[2:] under it. bench, and so every
+// thread of it, then possesses the canary.
+const joinKeyring = syscalls + `import sys
+r, e = call("keyctl", 1, b"reasonbench-test-session")
+k, e2 = call("add_key", b"user", sys.argv[1].encode(), b"sk-canary-secret", 16, -3)
+if r < 0 or k < 0:
+    sys.exit("keyring: %d %d" % (e, e2))
+os.execv(sys.argv[2], sys.argv[2:])
+`
+
+// TestKeyring: a sandbox has a session keyring of its own. bench runs
+// (as a test binary) under a session keyring holding a canary key; a
+// program must find the canary neither through keyctl nor in /proc/keys,
+// and a key it adds must reach neither the host nor the next sandbox.
 func TestKeyring(t *testing.T) {
-	b := runner(t)
-	// Keyrings belong to a thread's credentials: keep this goroutine on
-	// one thread, which bubblewrap is forked from, and let the thread
-	// end with the test (no UnlockOSThread) so no other test inherits it.
-	runtime.LockOSThread()
-	if _, err := unix.KeyctlJoinSessionKeyring("reasonbench-test"); err != nil {
-		t.Skipf("no session keyring: %v", err)
+	canary := os.Getenv("SANDBOX_TEST_CANARY")
+	if os.Getenv("SANDBOX_TEST_HELPER") != "keyring" {
+		runner(t)
+		canary = "canary-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+		cmd := exec.Command(Python, "-c", joinKeyring, canary, os.Args[0], "-test.run=^TestKeyring$", "-test.v", "-test.count=1")
+		cmd.Env = append(os.Environ(), "SANDBOX_TEST_HELPER=keyring", "SANDBOX_TEST_CANARY="+canary)
+		out, err := cmd.CombinedOutput()
+		t.Logf("under a session keyring with a canary:\n%s", out)
+		if err != nil || !strings.Contains(string(out), "--- PASS: TestKeyring") {
+			t.Errorf("%v", err)
+		}
+		return
 	}
-	canary := "canary-" + strconv.FormatInt(time.Now().UnixNano(), 36)
-	if _, err := unix.AddKey("user", canary, []byte("sk-canary-secret"), unix.KEY_SPEC_SESSION_KEYRING); err != nil {
-		t.Fatal(err)
+	b := runner(t)
+	// The setup is real: bench itself finds the canary.
+	if _, err := unix.KeyctlSearch(unix.KEY_SPEC_SESSION_KEYRING, "user", canary, 0); err != nil {
+		t.Fatalf("bench does not possess the canary: %v", err)
 	}
 	planted := "planted-" + canary
 	src := syscalls + fmt.Sprintf(`
 KEY_SPEC_SESSION_KEYRING = -3
 KEYCTL_SEARCH, KEYCTL_READ = 10, 11
 buf = ctypes.create_string_buffer(4096)
-found, e = call("keyctl", KEYCTL_SEARCH, KEY_SPEC_SESSION_KEYRING, b"user", %q.encode(), 0)
-print("canary", "FOUND" if found >= 0 else "absent", e)
-if found >= 0:
-    n, e = call("keyctl", KEYCTL_READ, found, buf, 4096)
-    print("read", buf.raw[:max(n, 0)])
+for name in [%q, %q]:
+    found, e = call("keyctl", KEYCTL_SEARCH, KEY_SPEC_SESSION_KEYRING, b"user", name.encode(), 0)
+    print(name.split("-")[0], "FOUND" if found >= 0 else "absent", e)
+    if found >= 0:
+        n, e = call("keyctl", KEYCTL_READ, found, buf, 4096)
+        print("read", buf.raw[:max(n, 0)])
+try:
+    keys = open("/proc/keys").read()
+except OSError as x:
+    keys = str(x)
+print("/proc/keys", "LISTS" if %q in keys else "clean", keys.count("\n"))
 n, e = call("keyctl", KEYCTL_READ, KEY_SPEC_SESSION_KEYRING, buf, 4096)
-print("session keyring", "READ" if n >= 0 else "refused", e)
+print("keyctl", "ALLOWED" if n >= 0 else "refused", e)
 k, e = call("add_key", b"user", %q.encode(), b"from the sandbox", 16, KEY_SPEC_SESSION_KEYRING)
-print("add_key", "ADDED" if k >= 0 else "refused", e)
-`, canary, planted)
+print("add_key", "ALLOWED" if k >= 0 else "refused", e)
+`, canary, planted, canary, planted)
 	for i := range 2 {
 		r, err := b.Run(context.Background(), Program{Source: src})
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("sandbox %d: %s %q %s", i, r.Status, r.Stdout, firstLine(tailOf(r.Stderr, 300)))
+		t.Logf("sandbox %d: %s %q %s", i, r.Status, r.Stdout, lastLine(r.Stderr))
 		if r.Status != OK || !strings.Contains(r.Stdout, "add_key") {
 			t.Fatalf("the program did not run to its end: %s", r.Status)
 		}
-		for _, bad := range []string{"FOUND", "sk-canary", "READ"} {
+		for _, bad := range []string{"FOUND", "sk-canary", "LISTS", "ALLOWED"} {
 			if strings.Contains(r.Stdout, bad) {
-				t.Errorf("sandbox %d reached the host's session keyring: %q", i, r.Stdout)
-				break
+				t.Errorf("sandbox %d: %s", i, bad)
 			}
-		}
-		if i == 1 && strings.Contains(r.Stdout, "planted") {
-			t.Errorf("the second sandbox found the first one's key")
 		}
 	}
 	if id, err := unix.KeyctlSearch(unix.KEY_SPEC_SESSION_KEYRING, "user", planted, 0); err == nil {
