@@ -43,6 +43,15 @@ const namespaceFlags = unix.CLONE_NEWNS | unix.CLONE_NEWCGROUP | unix.CLONE_NEWU
 // are behind a pointer a filter cannot read, answered ENOSYS so that the
 // C library falls back to clone. Everything else is allowed.
 func seccompFilter(denyUnbounded bool) ([]byte, error) {
+	calls := denied
+	if denyUnbounded {
+		calls = append(calls[:len(calls):len(calls)], unbounded...)
+	}
+	return filterDenying(calls)
+}
+
+// filterDenying is seccompFilter with the EPERM list given.
+func filterDenying(calls []uintptr) ([]byte, error) {
 	arch := map[string]uint32{"amd64": unix.AUDIT_ARCH_X86_64, "arm64": unix.AUDIT_ARCH_AARCH64}[runtime.GOARCH]
 	const (
 		offNr   = 0
@@ -55,10 +64,6 @@ func seccompFilter(denyUnbounded bool) ([]byte, error) {
 	a.stmt(unix.BPF_LD|unix.BPF_W|unix.BPF_ABS, offNr)
 	if runtime.GOARCH == "amd64" {
 		a.jump(unix.BPF_JGE, 0x40000000, "kill", "") // x32 calls carry this bit
-	}
-	calls := denied
-	if denyUnbounded {
-		calls = append(calls[:len(calls):len(calls)], unbounded...)
 	}
 	for _, nr := range calls {
 		a.jump(unix.BPF_JEQ, uint32(nr), "eperm", "")
