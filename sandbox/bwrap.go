@@ -182,7 +182,8 @@ func (b *Bwrap) Run(ctx context.Context, p Program) (Result, error) {
 
 	// Descriptors: 3 the launcher's report, 4 bwrap's info, 5 the block
 	// that holds the sandbox until it is in its cgroup, 6 the seccomp
-	// filter, 7 on the program's files, copied into /work by bwrap (no
+	// filter, 7 and 8 empty files over /proc/keys and /proc/key-users, 9
+	// on the program's files, copied into /work by bwrap (no
 	// host directory, so nothing on the host disk, nothing left behind by
 	// a killed bench, and no host path in the sandbox's pid 1's argv).
 	var keep, close []*os.File
@@ -222,17 +223,36 @@ func (b *Bwrap) Run(ctx context.Context, p Program) (Result, error) {
 		"--ro-bind", "/usr", "/usr",
 		"--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin",
 		"--proc", "/proc",
+		// Empty files over /proc/keys and /proc/key-users: keys of the
+		// user bench runs as (which the sandbox is when not root) are
+		// listed there by description to any process of that uid.
+		"--ro-bind-data", "", "/proc/keys", "--ro-bind-data", "", "/proc/key-users",
 		"--dev", "/dev", "--size", disk, "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
 		"--size", disk, "--tmpfs", "/tmp", "--size", disk, "--tmpfs", "/work",
 	}
+	// fd passes text to bwrap as a descriptor of its own.
+	fd := func(text string) (string, error) {
+		f, err := memFile(text)
+		if err != nil {
+			return "", err
+		}
+		close = append(close, f)
+		keep = append(keep, f)
+		return strconv.Itoa(2 + len(keep)), nil
+	}
+	for i, a := range args {
+		if a == "--ro-bind-data" {
+			if args[i+1], err = fd(""); err != nil {
+				return Result{}, err
+			}
+		}
+	}
 	for _, name := range slices.Sorted(maps.Keys(files)) {
-		f, err := memFile(files[name])
+		n, err := fd(files[name])
 		if err != nil {
 			return Result{}, err
 		}
-		close = append(close, f)
-		args = append(args, "--file", strconv.Itoa(3+len(keep)), "/work/"+name)
-		keep = append(keep, f)
+		args = append(args, "--file", n, "/work/"+name)
 	}
 	args = append(args,
 		"--chdir", "/work",

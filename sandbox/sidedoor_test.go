@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -257,13 +258,25 @@ func TestKeyring(t *testing.T) {
 	canary := os.Getenv("SANDBOX_TEST_CANARY")
 	if os.Getenv("SANDBOX_TEST_HELPER") != "keyring" {
 		runner(t)
-		canary = "canary-" + strconv.FormatInt(time.Now().UnixNano(), 36)
-		cmd := exec.Command(Python, "-c", joinKeyring, canary, os.Args[0], "-test.run=^TestKeyring$", "-test.v", "-test.count=1")
-		cmd.Env = append(os.Environ(), "SANDBOX_TEST_HELPER=keyring", "SANDBOX_TEST_CANARY="+canary)
-		out, err := cmd.CombinedOutput()
-		t.Logf("under a session keyring with a canary:\n%s", out)
-		if err != nil || !strings.Contains(string(out), "--- PASS: TestKeyring") {
-			t.Errorf("%v", err)
+		t.Run("as bench's user", func(t *testing.T) { keyringHelper(t, os.Args[0], nil) })
+		if os.Geteuid() == 0 {
+			// Not root, the sandbox is bench's own uid, which sees its
+			// user's keys listed in /proc/keys.
+			dir, err := os.MkdirTemp("", "sandbox-test-bin-")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { os.RemoveAll(dir) })
+			bin := filepath.Join(dir, "sandbox.test")
+			if err := exec.Command("cp", os.Args[0], bin).Run(); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			t.Run("as nobody", func(t *testing.T) {
+				keyringHelper(t, bin, &syscall.Credential{Uid: 65534, Gid: 65534, Groups: []uint32{}})
+			})
 		}
 		return
 	}
@@ -330,6 +343,21 @@ print("add_key", "ALLOWED" if k >= 0 else "refused", e)
 	}
 	if id, err := unix.KeyctlSearch(unix.KEY_SPEC_SESSION_KEYRING, "user", planted, 0); err == nil {
 		t.Errorf("a key a sandbox added (%d) is in the host's session keyring", id)
+	}
+}
+
+// keyringHelper runs TestKeyring's checks in test binary bin, as cred,
+// under a session keyring with a canary key.
+func keyringHelper(t *testing.T, bin string, cred *syscall.Credential) {
+	canary := "canary-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	cmd := exec.Command(Python, "-c", joinKeyring, canary, bin, "-test.run=^TestKeyring$", "-test.v", "-test.count=1")
+	cmd.Env = append(os.Environ(), "SANDBOX_TEST_HELPER=keyring", "SANDBOX_TEST_CANARY="+canary)
+	cmd.Dir = "/"
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+	out, err := cmd.CombinedOutput()
+	t.Logf("under a session keyring with a canary:\n%s", out)
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestKeyring") {
+		t.Errorf("%v", err)
 	}
 }
 
