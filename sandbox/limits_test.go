@@ -177,3 +177,28 @@ func TestUIDPerSandbox(t *testing.T) {
 		t.Errorf("%d sandboxes at once ran as host uids %v, want %d different", n, uids, n)
 	}
 }
+
+// TestOrdinaryPrograms: what a test program may use still works under the
+// seccomp filter and the read-only /dev: threads (clone3 answers ENOSYS,
+// the C library falls back to clone), subprocesses, a process pool (its
+// semaphores live in /dev/shm), temporary files, /dev/null and urandom.
+func TestOrdinaryPrograms(t *testing.T) {
+	b := runner(t)
+	src := `import threading, subprocess, tempfile, os, multiprocessing, sys
+out = []
+th = threading.Thread(target=lambda: out.append("thread"))
+th.start(); th.join()
+out.append(subprocess.run([sys.executable, "-c", "print('child')"], capture_output=True, text=True).stdout.strip())
+with multiprocessing.Pool(2) as p:
+    out.append(sum(p.map(abs, [-1, -2, 3])))
+with tempfile.NamedTemporaryFile() as f:
+    f.write(b"x"); f.flush(); out.append(os.path.dirname(f.name))
+open("/dev/null", "w").write("x")
+out.append(len(os.urandom(8)))
+print(out)
+`
+	r, err := b.Run(context.Background(), Program{Source: src, Limits: Limits{Wall: 20 * time.Second}})
+	if want := "['thread', 'child', 6, '/tmp', 8]\n"; err != nil || r.Status != OK || r.Stdout != want {
+		t.Errorf("%v %s %q, want %q\n%s", err, r.Status, r.Stdout, want, tailOf(r.Stderr, 600))
+	}
+}
