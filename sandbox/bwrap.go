@@ -186,9 +186,9 @@ func (b *Bwrap) Run(ctx context.Context, p Program) (Result, error) {
 	// on the program's files, copied into /work by bwrap (no
 	// host directory, so nothing on the host disk, nothing left behind by
 	// a killed bench, and no host path in the sandbox's pid 1's argv).
-	var keep, close []*os.File
+	var keep, owned []*os.File
 	defer func() {
-		for _, f := range close {
+		for _, f := range owned {
 			f.Close()
 		}
 	}()
@@ -198,7 +198,7 @@ func (b *Bwrap) Run(ctx context.Context, p Program) (Result, error) {
 		}
 		r, w, err = os.Pipe()
 		if err == nil {
-			close = append(close, r, w)
+			owned = append(owned, r, w)
 		}
 		return r, w
 	}
@@ -214,6 +214,24 @@ func (b *Bwrap) Run(ctx context.Context, p Program) (Result, error) {
 	}
 	filterw.Close()
 	keep = append(keep, repw, infow, blockr, filter)
+	// fd passes text to bwrap as a descriptor of its own.
+	fd := func(text string) (string, error) {
+		f, err := memFile(text)
+		if err != nil {
+			return "", err
+		}
+		owned = append(owned, f)
+		keep = append(keep, f)
+		return strconv.Itoa(2 + len(keep)), nil
+	}
+	keys, err := fd("")
+	if err != nil {
+		return Result{}, err
+	}
+	keyUsers, err := fd("")
+	if err != nil {
+		return Result{}, err
+	}
 	disk := strconv.FormatInt(min(lim.Disk, lim.Memory), 10)
 	cpu := int((lim.CPU + time.Second - 1) / time.Second)
 	args := []string{
@@ -226,26 +244,9 @@ func (b *Bwrap) Run(ctx context.Context, p Program) (Result, error) {
 		// Empty files over /proc/keys and /proc/key-users: keys of the
 		// user bench runs as (which the sandbox is when not root) are
 		// listed there by description to any process of that uid.
-		"--ro-bind-data", "", "/proc/keys", "--ro-bind-data", "", "/proc/key-users",
+		"--ro-bind-data", keys, "/proc/keys", "--ro-bind-data", keyUsers, "/proc/key-users",
 		"--dev", "/dev", "--size", disk, "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
 		"--size", disk, "--tmpfs", "/tmp", "--size", disk, "--tmpfs", "/work",
-	}
-	// fd passes text to bwrap as a descriptor of its own.
-	fd := func(text string) (string, error) {
-		f, err := memFile(text)
-		if err != nil {
-			return "", err
-		}
-		close = append(close, f)
-		keep = append(keep, f)
-		return strconv.Itoa(2 + len(keep)), nil
-	}
-	for i, a := range args {
-		if a == "--ro-bind-data" {
-			if args[i+1], err = fd(""); err != nil {
-				return Result{}, err
-			}
-		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(files)) {
 		n, err := fd(files[name])
