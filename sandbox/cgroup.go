@@ -58,8 +58,10 @@ func newCgroups() *cgroups {
 	return nil
 }
 
-// memoryCgroupDirs lists this process's own memory cgroup directories,
-// the unified (v2) hierarchy's first.
+// memoryCgroupDirs lists where sandbox cgroups may go: this process's own
+// memory cgroup, then the hierarchy's root (on the unified hierarchy a
+// cgroup holding processes cannot pass the memory controller on to
+// children, the root can), the unified (v2) hierarchy's first.
 func memoryCgroupDirs() []*cgroups {
 	paths := map[string]string{} // controller list ("" for v2) -> path
 	if b, err := os.ReadFile("/proc/self/cgroup"); err == nil {
@@ -88,6 +90,9 @@ func memoryCgroupDirs() []*cgroups {
 		case "cgroup2":
 			if p, ok := paths[""]; ok {
 				v2 = append(v2, &cgroups{dir: filepath.Join(mnt, p), v2: true})
+				if p != "/" {
+					v2 = append(v2, &cgroups{dir: mnt, v2: true})
+				}
 			}
 		case "cgroup":
 			if !hasOption(fs[2], "memory") {
@@ -96,6 +101,9 @@ func memoryCgroupDirs() []*cgroups {
 			for ctl, p := range paths {
 				if hasOption(ctl, "memory") {
 					v1 = append(v1, &cgroups{dir: filepath.Join(mnt, p)})
+					if p != "/" {
+						v1 = append(v1, &cgroups{dir: mnt})
+					}
 				}
 			}
 		}
@@ -120,16 +128,15 @@ func (c *cgroups) create(limit int64) (*cgroup, error) {
 		return nil, fmt.Errorf("sandbox: memory cgroup: %w", err)
 	}
 	lim := strconv.FormatInt(limit, 10)
-	var err error
+	// The swap files exist only where swap is accounted.
+	swap, swapVal := "memory.memsw.limit_in_bytes", lim
+	err := write(g.dir, "memory.limit_in_bytes", lim)
 	if c.v2 {
-		err = errors.Join(write(g.dir, "memory.max", lim), write(g.dir, "memory.swap.max", "0"))
-	} else {
-		err = write(g.dir, "memory.limit_in_bytes", lim)
-		if err == nil {
-			if _, serr := os.Stat(filepath.Join(g.dir, "memory.memsw.limit_in_bytes")); serr == nil {
-				err = write(g.dir, "memory.memsw.limit_in_bytes", lim)
-			}
-		}
+		swap, swapVal = "memory.swap.max", "0"
+		err = write(g.dir, "memory.max", lim)
+	}
+	if _, serr := os.Stat(filepath.Join(g.dir, swap)); err == nil && serr == nil {
+		err = write(g.dir, swap, swapVal)
 	}
 	if err != nil {
 		g.remove()

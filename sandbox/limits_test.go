@@ -202,3 +202,27 @@ print(out)
 		t.Errorf("%v %s %q, want %q\n%s", err, r.Status, r.Stdout, want, tailOf(r.Stderr, 600))
 	}
 }
+
+// TestCgroupOwner: only names of the form bench gives its cgroups are
+// ever swept, and their owner is read back exactly.
+func TestCgroupOwner(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		pid   int
+		start string
+		ok    bool
+	}{
+		{"reasonbench-123-456789-1", 123, "456789", true},
+		{"reasonbench-123-456789", 0, "", false},
+		{"reasonbench-x-456789-1", 0, "", false},
+		{"reasonbench-0-456789-1", 0, "", false},
+		{"reasonbench-123-45a-1", 0, "", false},
+		{"other-123-456789-1", 0, "", false},
+		{"reasonbench-123-456789-1-2", 0, "", false},
+	} {
+		pid, start, ok := cgroupOwner(c.name)
+		if pid != c.pid || start != c.start || ok != c.ok {
+			t.Errorf("cgroupOwner(%q) = %d %q %v, want %d %q %v", c.name, pid, start, ok, c.pid, c.start, c.ok)
+		}
+	}
+}
