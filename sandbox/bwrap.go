@@ -75,6 +75,10 @@ func newBwrap(ctx context.Context, path string) (*Bwrap, error) {
 	}
 	const needs = "it needs unprivileged user namespaces (sysctl user.max_user_namespaces > 0, kernel.unprivileged_userns_clone=1 where it exists)"
 	res, err := b.Run(ctx, Program{Source: src, Limits: Limits{Wall: 20 * time.Second}})
+	if errors.Is(err, ErrUnavailable) && strings.Contains(err.Error(), "Unknown option") {
+		// --disable-userns and --size came with bubblewrap 0.8.0.
+		return nil, fmt.Errorf("%w; it needs bubblewrap 0.8.0 or later (Debian 12's): install a newer bubblewrap", err)
+	}
 	if errors.Is(err, ErrUnavailable) {
 		return nil, fmt.Errorf("%w; %s", err, needs)
 	}

@@ -535,6 +535,8 @@ func TestUnavailable(t *testing.T) {
 		{"missing", filepath.Join(dir, "nope"), []string{"apt-get install bubblewrap"}},
 		{"no user namespaces", script("nons", "echo 'bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces.' >&2\nexit 1\n"),
 			[]string{"could not start the program", "No permissions to creating new namespace", "unprivileged user namespaces"}},
+		{"too old", script("old", "echo 'bwrap: Unknown option --disable-userns' >&2\nexit 1\n"),
+			[]string{"could not start the program", "Unknown option --disable-userns", "bubblewrap 0.8.0 or later"}},
 		{"fails to set up", script("setup", "echo 'bwrap: Can'\\''t find source path /tmp/x: Permission denied' >&2\nexit 1\n"),
 			[]string{"could not start the program", "find source path"}},
 		{"runs the program unsandboxed", script("fake", "d=$(mktemp -d)\nwhile [ \"$1\" != -- ]; do\n  if [ \"$1\" = --file ]; then eval \"cat <&$2\" > \"$d/$(basename \"$3\")\"; shift 2; fi\n  shift\ndone\nshift\ncd \"$d\"\nexec \"$@\"\n"),
