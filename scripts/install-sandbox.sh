@@ -18,8 +18,10 @@ else
 	echo "install-sandbox: installed ${need[*]}"
 fi
 # As bench does when it runs as root, try it as an unprivileged user.
-probe=(bwrap --unshare-all --die-with-parent --ro-bind /usr /usr --symlink usr/lib /lib
-	--symlink usr/lib64 /lib64 --proc /proc --dev /dev -- /usr/bin/python3 -c pass)
+# (--disable-userns and --size, which bench uses, need bubblewrap 0.8.0.)
+probe=(bwrap --unshare-all --unshare-user --disable-userns --die-with-parent --ro-bind /usr /usr
+	--symlink usr/lib /lib --symlink usr/lib64 /lib64 --proc /proc --dev /dev --size 1048576 --tmpfs /tmp
+	-- /usr/bin/python3 -c pass)
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
 	probe=(setpriv --reuid 65534 --regid 65534 --clear-groups "${probe[@]}")
 fi
