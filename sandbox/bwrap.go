@@ -143,6 +143,16 @@ const supervised = 2
 // code, a signal) are its Result; an error means the sandbox could not run
 // it (ErrUnavailable) or ctx ended.
 func (b *Bwrap) Run(ctx context.Context, p Program) (Result, error) {
+	if p.Peer != nil {
+		return b.runPair(ctx, p)
+	}
+	return b.run(ctx, p, nil)
+}
+
+// run is Run with conn passed to the program as file descriptors 3, 4,
+// ...; run closes them once the sandbox has them (pair.go).
+func (b *Bwrap) run(ctx context.Context, p Program, conn []*os.File) (Result, error) {
+	defer closeAll(conn)
 	lim := p.Limits.WithDefaults()
 	uid, gid := os.Getuid(), os.Getgid()
 	if b.uids != nil {
@@ -158,7 +168,7 @@ func (b *Bwrap) Run(ctx context.Context, p Program) (Result, error) {
 
 	cpu := int((lim.CPU + time.Second - 1) / time.Second)
 	args := []string{
-		"--unshare-all", "--die-with-parent", "--new-session", "--info-fd", "4",
+		"--unshare-all", "--die-with-parent", "--new-session", "--info-fd", strconv.Itoa(4 + len(conn)),
 		"--uid", "65534", "--gid", "65534", "--hostname", "sandbox",
 		"--ro-bind", "/usr", "/usr",
 		"--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin",
@@ -167,7 +177,7 @@ func (b *Bwrap) Run(ctx context.Context, p Program) (Result, error) {
 		"--clearenv", "--setenv", "PATH", "/usr/bin:/bin", "--setenv", "HOME", "/work",
 		"--setenv", "PYTHONDONTWRITEBYTECODE", "1", "--setenv", "PYTHONHASHSEED", "0",
 		"--", Python, "-I", "-S", "-c", launcher,
-		strconv.Itoa(cpu), strconv.FormatInt(lim.Memory, 10), strconv.Itoa(lim.Procs + supervised), "3",
+		strconv.Itoa(cpu), strconv.FormatInt(lim.Memory, 10), strconv.Itoa(lim.Procs + supervised), strconv.Itoa(3 + len(conn)),
 		// -s, not -I: -I would drop /work from sys.path (so main.py could
 		// not import its Files) and ignore PYTHONHASHSEED; the environment
 		// is ours anyway.
@@ -195,7 +205,8 @@ func (b *Bwrap) Run(ctx context.Context, p Program) (Result, error) {
 		return Result{}, fmt.Errorf("sandbox: %w", err)
 	}
 	defer info.Close()
-	cmd.ExtraFiles = []*os.File{repw, infow}
+	// conn first: the launcher closes every descriptor above its report's.
+	cmd.ExtraFiles = append(append([]*os.File{}, conn...), repw, infow)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if b.uids != nil {
 		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid), Groups: []uint32{}}
@@ -212,6 +223,7 @@ func (b *Bwrap) Run(ctx context.Context, p Program) (Result, error) {
 	}
 	repw.Close()
 	infow.Close()
+	closeAll(conn) // the sandbox holds them now: its peer sees an end when it ends
 	pid1 := make(chan proc, 1)
 	go func() { pid1 <- sandboxInit(info) }()
 	report := make(chan []byte, 1)
