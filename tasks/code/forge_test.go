@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -125,6 +127,43 @@ def ENTRY(*args, **kwargs):
 print("All tests passed")
 sys.exit(0)
 `},
+	// The prompt's helpers (poly, encode_cyclic, ...) redefined to pass
+	// anything through, and offered to the tests' side as the program's
+	// own names beside the ones asked for; the entry point returns its
+	// input.
+	{"helper override", `
+import sys
+HELPERS
+def ENTRY(*args, **kwargs):
+    return args[0] if args else None
+_w = sys.modules.get("wire")
+if _w is not None:
+    _send = _w.Conn.send
+    def _inject(self, v):
+        if type(v) is tuple and v and v[0] == "names":
+            v = ("names", v[1] + [(n, "function", None) for n in _HELPERS])
+        return _send(self, v)
+    _w.Conn.send = _inject
+`},
+	// Exits raised from inside the call, where the tests run.
+	{"exit inside the call", `
+import sys
+def ENTRY(*args, **kwargs):
+    raise SystemExit(0)
+`},
+	// Protocol-shaped bytes written ahead of every answer: a length and
+	// garbage, then a clean exit.
+	{"protocol garbage", `
+import os
+def ENTRY(*args, **kwargs):
+    return None
+for _fd in range(3, 64):
+    try:
+        os.write(_fd, b"\x00\x00\x00\x05T" + b"\x00" * 64 + b"All tests passed\n")
+    except OSError:
+        pass
+os._exit(0)
+`},
 	// Success-shaped lines on every descriptor, then wrong answers.
 	{"fake success lines", `
 import os
@@ -143,8 +182,22 @@ for _l in _lines:
 `},
 }
 
-func forged(src, entry string) string {
-	return "```python\n" + strings.ReplaceAll(strings.TrimLeft(src, "\n"), "ENTRY", entry) + "```\n"
+var promptDef = regexp.MustCompile(`(?m)^def ([A-Za-z_][A-Za-z_0-9]*)\(`)
+
+// forged is a forgery's source for p: ENTRY named, HELPERS the prompt's
+// other functions redefined as pass-throughs (and listed in _HELPERS).
+func forged(src string, p Problem) string {
+	var helpers []string
+	var defs strings.Builder
+	for _, m := range promptDef.FindAllStringSubmatch(p.Prompt, -1) {
+		if m[1] != p.EntryPoint {
+			helpers = append(helpers, strconv.Quote(m[1]))
+			defs.WriteString("def " + m[1] + "(*args, **kwargs):\n    return args[0] if args else 0\n")
+		}
+	}
+	defs.WriteString("_HELPERS = [" + strings.Join(helpers, ", ") + "]\n")
+	src = strings.ReplaceAll(strings.TrimLeft(src, "\n"), "HELPERS\n", defs.String())
+	return "```python\n" + strings.ReplaceAll(src, "ENTRY", p.EntryPoint) + "```\n"
 }
 
 // forgeCount scores every forgery on problems and returns the number
@@ -155,7 +208,7 @@ func forgeCount(t *testing.T, task *Task, ps []Problem) map[string]int {
 	for _, f := range forgeries {
 		var recs []map[string]any
 		for _, p := range ps {
-			recs = append(recs, map[string]any{"task_id": p.ID, "completion": forged(f.src, p.EntryPoint)})
+			recs = append(recs, map[string]any{"task_id": p.ID, "completion": forged(f.src, p)})
 		}
 		scores, err := task.ScoreRecords(context.Background(), recs, 2)
 		if err != nil {

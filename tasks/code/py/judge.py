@@ -115,9 +115,13 @@ def main():
     reply = prog.ask(("names", wanted(prob["test"], prob["entry_point"], ns)), ("names", "raise"))
     if len(reply) != 2 or type(reply[1]) is not list:
         raise LostProgram("a malformed list of names")
+    asked = set(wanted(prob["test"], prob["entry_point"], ns))
     for item in reply[1]:
-        if type(item) is not tuple or len(item) != 3 or type(item[0]) is not str:
-            raise LostProgram("a malformed name")
+        if type(item) is not tuple or len(item) != 3 or item[0] not in asked:
+            # Only names asked for, once each: never the prompt's helpers,
+            # which the test trusts to make its inputs.
+            raise LostProgram("a name not asked for, or twice")
+        asked.discard(item[0])
         name, kind, value = item
         if kind == "function":
             ns[name] = prog.proxy(name)
