@@ -25,7 +25,7 @@ import os
 import struct
 
 MAX_MESSAGE = 64 << 20  # bytes of one encoded message
-MAX_DEPTH = 400  # nesting the encoder follows
+MAX_DEPTH = 400  # nesting either side follows
 
 
 class WireError(Exception):
@@ -148,6 +148,8 @@ def _decode(b):
     while True:
         if pos >= n:
             raise WireError("ends inside a value")
+        if len(stack) > MAX_DEPTH:
+            raise WireError("nested deeper than %d" % MAX_DEPTH)
         tag = b[pos]
         pos += 1
         if tag == ord("N"):
