@@ -18,10 +18,13 @@ import (
 
 // Scoring rules.
 const (
-	// RuleIsolated runs each output's program alone in a fresh sandbox
-	// (Program: openai/human-eval's assembly).
+	// RuleIsolated runs the hidden test in a judge process and each
+	// output's program in a sandbox of its own (CandidateModule: the
+	// program part of openai/human-eval's assembly), connected by plain
+	// data only (py/judge.py, py/candidate.py, py/wire.py).
 	RuleIsolated = "isolated"
-	// RuleReference runs as the Reflexion executor does (Reference).
+	// RuleReference runs as the Reflexion executor does (Reference); the
+	// program can forge its verdict there, as it could in the reference.
 	RuleReference = "reference"
 )
 
@@ -100,9 +103,9 @@ func (t *Task) TemplateFolders() []string { return t.folders }
 // ScoringRule names the rule.
 func (t *Task) ScoringRule() string {
 	if t.rule == RuleReference {
-		return t.name + "/reference: the Reflexion executor's: solution, test and check(entry_point) exec'd in one namespace seeded like its module's (ast, signal, List), 10 s alarm per problem; `bench score` runs a file's lines in one namespace in order"
+		return t.name + "/reference: the Reflexion executor's: solution, test and check(entry_point) exec'd in one namespace seeded like its module's (ast, signal, List), 10 s alarm per problem; `bench score` runs a file's lines in one namespace in order; FORGEABLE: the program runs in the process that writes the verdicts (for replaying logged runs, not for judging models)"
 	}
-	return t.name + "/isolated: each program alone in a fresh sandbox, assembled as openai/human-eval does: prompt + code, hidden test, check(entry_point) unless the test calls it; 10 s"
+	return t.name + "/isolated: the hidden test in a judge process of its own, the program (prompt + code, as openai/human-eval assembles it) in another sandbox answering the test's calls as plain data, so the program cannot forge the verdict (docs/code-verdicts.md); 10 s"
 }
 
 // Rules lists the rules, the default first.
