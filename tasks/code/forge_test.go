@@ -130,12 +130,14 @@ sys.exit(0)
 	// The prompt's helpers (poly, encode_cyclic, ...) redefined to pass
 	// anything through, and offered to the tests' side as the program's
 	// own names beside the ones asked for; the entry point returns its
-	// input.
+	// input where the prompt has helpers (decode_cyclic(encode_cyclic(s))
+	// is then s), else None (returning the input is right for some weak
+	// tests: mbpp_404_minimum's first argument is always the smaller).
 	{"helper override", `
 import sys
 HELPERS
 def ENTRY(*args, **kwargs):
-    return args[0] if args else None
+    return args[0] if args and _HELPERS else None
 _w = sys.modules.get("wire")
 if _w is not None:
     _send = _w.Conn.send
