@@ -7,13 +7,19 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 )
+
+// peerGrace is how long a peer has to end by itself once its lead has
+// ended (it reads the end of its pipe), before it is killed.
+const peerGrace = 200 * time.Millisecond
 
 // runPair runs p and p.Peer in two sandboxes, each with its own
 // namespaces (and, as root, its own uid), so that neither can signal,
 // trace or read the other's memory; what crosses is only what they write
 // to the two pipes between them. p leads: once it has ended, its peer is
-// killed if it has not ended itself, and its Result is as at a wall limit.
+// killed if it does not end within peerGrace, and its Result is then as at
+// a wall limit.
 func (b *Bwrap) runPair(ctx context.Context, p Program) (Result, error) {
 	peer := *p.Peer
 	if peer.Peer != nil {
@@ -41,8 +47,13 @@ func (b *Bwrap) runPair(ctx context.Context, p Program) (Result, error) {
 		peerDone <- ended{res, err}
 	}()
 	res, err := b.run(ctx, p, []*os.File{fromPeer, toPeer})
-	stop()
-	pe := <-peerDone
+	var pe ended
+	select {
+	case pe = <-peerDone: // it ended first, or on reading the lead's end
+	case <-time.After(peerGrace):
+		stop()
+		pe = <-peerDone
+	}
 	if err != nil {
 		return res, err
 	}
