@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/reasonbench/reasonbench/sandbox"
+	"github.com/reasonbench/reasonbench/tasks"
 )
 
 // TestJudge: how the isolated rule's judge treats what crosses between
@@ -69,6 +70,12 @@ func TestJudge(t *testing.T) {
 	}
 	b := bound(t, task)
 	b.limits = sandbox.Limits{Wall: 2 * time.Second, CPU: 2 * time.Second}
+	// A prompt that is a bare signature: the judge runs it as a stub.
+	bare := b.problems[0]
+	bare.Prompt = "def f(x):\n"
+	if s := b.Score(tasks.Instance{Key: bare.ID, Data: bare}, "    return (x, [x])\n"); !s.Correct {
+		t.Errorf("a body after a bare signature: %+v", s)
+	}
 	insts, _ := b.Instances()
 	for i, c := range cases {
 		s := b.Score(insts[i], "```python\n"+c.code+"```")

@@ -111,7 +111,12 @@ def main():
     os.remove("problem.json")
     prog = Program(wire.Conn(3, 4))
     ns = {"__builtins__": builtins}
-    exec(compile(prob["prompt"], "prompt.py", "exec"), ns)
+    try:
+        prompt = compile(prob["prompt"], "prompt.py", "exec")
+    except SyntaxError:
+        # A bare signature, which the program's body was to continue.
+        prompt = compile(prob["prompt"].rstrip() + "\n    pass\n", "prompt.py", "exec")
+    exec(prompt, ns)
     reply = prog.ask(("names", wanted(prob["test"], prob["entry_point"], ns)), ("names", "raise"))
     if len(reply) != 2 or type(reply[1]) is not list:
         raise LostProgram("a malformed list of names")
