@@ -202,28 +202,25 @@ func forged(src string, p Problem) string {
 	return "```python\n" + strings.ReplaceAll(src, "ENTRY", p.EntryPoint) + "```\n"
 }
 
-// forgeCount scores every forgery on problems and returns the number
-// counted correct per kind.
-func forgeCount(t *testing.T, task *Task, ps []Problem) map[string]int {
+// forged1 scores one forgery on problems: the number counted correct.
+func forged1(t *testing.T, task *Task, src, kind string, ps []Problem) int {
 	t.Helper()
-	got := map[string]int{}
-	for _, f := range forgeries {
-		var recs []map[string]any
-		for _, p := range ps {
-			recs = append(recs, map[string]any{"task_id": p.ID, "completion": forged(f.src, p)})
-		}
-		scores, err := task.ScoreRecords(context.Background(), recs, 2)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, s := range scores {
-			if s.Correct {
-				got[f.kind]++
-				t.Logf("%s: %s forged: %s", f.kind, ps[i].ID, s.Reason)
-			}
+	var recs []map[string]any
+	for _, p := range ps {
+		recs = append(recs, map[string]any{"task_id": p.ID, "completion": forged(src, p)})
+	}
+	scores, err := task.ScoreRecords(context.Background(), recs, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for i, s := range scores {
+		if s.Correct {
+			n++
+			t.Logf("%s: %s forged: %s", kind, ps[i].ID, s.Reason)
 		}
 	}
-	return got
+	return n
 }
 
 func pick(ps []Problem, ids ...string) []Problem {
@@ -238,45 +235,48 @@ func pick(ps []Problem, ids ...string) []Problem {
 	return out
 }
 
-// TestForgeriesFail: each kind of forgery on a few problems (a float
-// answer compared with abs, a prompt helper the test calls, a random
-// test, MBPP's self-checking tests) counts 0 correct.
-func TestForgeriesFail(t *testing.T) {
-	he, _ := HumanEvalProblems()
-	mb, _ := MBPPProblems()
-	for _, c := range []struct {
-		task func() tasks.Task
-		ps   []Problem
-	}{
-		{NewHumanEval, pick(he, "HumanEval/0", "HumanEval/2", "HumanEval/32", "HumanEval/38", "HumanEval/53")},
-		{NewMBPP, pick(mb, "mbpp_234_volume_cube", "mbpp_237_check_occurences", "mbpp_585_expensive_items")},
-	} {
-		b := bound(t, c.task())
-		for kind, n := range forgeCount(t, b, c.ps) {
-			t.Errorf("%s: %s: %d of %d problems counted correct", b.Name(), kind, n, len(c.ps))
-		}
+// forgeSets scores every forgery, a subtest per kind, on each set of
+// problems; each must count 0 correct.
+func forgeSets(t *testing.T, sets []forgeSet) {
+	for _, f := range forgeries {
+		t.Run(f.kind, func(t *testing.T) {
+			for _, c := range sets {
+				b := bound(t, c.task())
+				n := forged1(t, b, f.src, f.kind, c.ps)
+				fmt.Printf("%s: %s: %d/%d counted correct\n", b.Name(), f.kind, n, len(c.ps))
+				if n > 0 {
+					t.Errorf("%s: %d of %d problems counted correct", b.Name(), n, len(c.ps))
+				}
+			}
+		})
 	}
 }
 
+type forgeSet struct {
+	task func() tasks.Task
+	ps   []Problem
+}
+
+// TestForgeriesFail: each kind of forgery on a few problems (a float
+// answer compared with abs, prompt helpers the test calls, a random test,
+// MBPP's self-checking tests) counts 0 correct.
+func TestForgeriesFail(t *testing.T) {
+	he, _ := HumanEvalProblems()
+	mb, _ := MBPPProblems()
+	forgeSets(t, []forgeSet{
+		{NewHumanEval, pick(he, "HumanEval/0", "HumanEval/2", "HumanEval/32", "HumanEval/38", "HumanEval/50", "HumanEval/53")},
+		{NewMBPP, pick(mb, "mbpp_234_volume_cube", "mbpp_237_check_occurences", "mbpp_585_expensive_items")},
+	})
+}
+
 // TestForgeriesFailFullSets: every forgery on all of HumanEval and MBPP
-// counts 0 correct. Slow (some minutes): set BENCH_FULL_CODE=1.
+// counts 0 correct. Slow (about ten minutes on two busy cores): set
+// BENCH_FULL_CODE=1.
 func TestForgeriesFailFullSets(t *testing.T) {
 	if os.Getenv("BENCH_FULL_CODE") == "" {
 		t.Skip("set BENCH_FULL_CODE=1 to run every forgery on every problem")
 	}
 	he, _ := HumanEvalProblems()
 	mb, _ := MBPPProblems()
-	for _, c := range []struct {
-		task func() tasks.Task
-		ps   []Problem
-	}{{NewHumanEval, he}, {NewMBPP, mb}} {
-		b := bound(t, c.task())
-		got := forgeCount(t, b, c.ps)
-		for _, f := range forgeries {
-			fmt.Printf("%s: %s: %d/%d counted correct\n", b.Name(), f.kind, got[f.kind], len(c.ps))
-			if got[f.kind] > 0 {
-				t.Errorf("%s: %s: %d of %d problems counted correct", b.Name(), f.kind, got[f.kind], len(c.ps))
-			}
-		}
-	}
+	forgeSets(t, []forgeSet{{NewHumanEval, he}, {NewMBPP, mb}})
 }
