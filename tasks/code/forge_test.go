@@ -270,7 +270,7 @@ func TestForgeriesFail(t *testing.T) {
 }
 
 // TestForgeriesFailFullSets: every forgery on all of HumanEval and MBPP
-// counts 0 correct. Slow (about ten minutes on two busy cores): set
+// counts 0 correct. Slow (about six minutes on two busy cores): set
 // BENCH_FULL_CODE=1.
 func TestForgeriesFailFullSets(t *testing.T) {
 	if os.Getenv("BENCH_FULL_CODE") == "" {
