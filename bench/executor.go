@@ -19,11 +19,23 @@ type itemExecutor struct {
 	index  int
 }
 
+// Execute runs p and records it. A program with a peer (the isolated code
+// rule's judge and the program it judges) is two records: the peer's at
+// site + "/program".
 func (x itemExecutor) Execute(ctx context.Context, site string, p sandbox.Program) (sandbox.Result, error) {
 	res, err := x.runner.Run(ctx, p)
 	if err != nil {
 		return res, err
 	}
+	if p.Peer != nil && res.Peer != nil {
+		if err := x.record(ctx, site+"/program", *p.Peer, *res.Peer); err != nil {
+			return res, err
+		}
+	}
+	return res, x.record(ctx, site, p, res)
+}
+
+func (x itemExecutor) record(ctx context.Context, site string, p sandbox.Program, res sandbox.Result) error {
 	program := p.Source
 	for _, name := range slices.Sorted(maps.Keys(p.Files)) { // shown after main.py, as written beside it
 		program += "\n# --- " + name + " ---\n" + p.Files[name]
@@ -31,8 +43,5 @@ func (x itemExecutor) Execute(ctx context.Context, site string, p sandbox.Progra
 	e := store.Execution{RunID: x.run, Item: x.index, Site: site, Program: program, Stdin: p.Stdin,
 		Status: string(res.Status), ExitCode: res.ExitCode, Signal: res.Signal, Stdout: res.Stdout, Stderr: res.Stderr,
 		Truncated: res.Truncated, DurationMS: float64(res.Duration.Microseconds()) / 1000}
-	if err := x.st.PutExecution(context.WithoutCancel(ctx), e); err != nil {
-		return res, err
-	}
-	return res, nil
+	return x.st.PutExecution(context.WithoutCancel(ctx), e)
 }

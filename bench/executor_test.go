@@ -50,6 +50,18 @@ func TestItemExecutorRecordsEveryExecution(t *testing.T) {
 	if e.Site != "s0/run" || e.Status != "timeout" || e.Stdout != "partial" || e.Program != want || e.DurationMS != 1.5 {
 		t.Fatalf("stored %+v", e)
 	}
+	// A program with a peer: two records, the peer's at site/program.
+	pres := res
+	pres.Peer = &sandbox.Result{Status: sandbox.OK, Stderr: "peer"}
+	px := itemExecutor{runner: scriptedRunner{res: pres}, st: st, run: id, index: 9}
+	if _, err := px.Execute(ctx, "hidden", sandbox.Program{Source: "judge", Peer: &sandbox.Program{Source: "candidate"}}); err != nil {
+		t.Fatal(err)
+	}
+	execs, _ = st.Executions(ctx, id, 9)
+	if len(execs) != 2 || execs[0].Site != "hidden" || execs[0].Program != "judge" || execs[0].Status != "timeout" ||
+		execs[1].Site != "hidden/program" || execs[1].Program != "candidate" || execs[1].Status != "ok" || execs[1].Stderr != "peer" {
+		t.Fatalf("a program with a peer stored %+v", execs)
+	}
 	// A sandbox that cannot run is the caller's error and records nothing.
 	bad := itemExecutor{runner: scriptedRunner{err: sandbox.ErrUnavailable}, st: st, run: id, index: 8}
 	if _, err := bad.Execute(ctx, "x", prog); !errors.Is(err, sandbox.ErrUnavailable) {

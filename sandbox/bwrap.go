@@ -165,6 +165,16 @@ const supervised = 2
 // code, a signal) are its Result; an error means the sandbox could not run
 // it (ErrUnavailable) or ctx ended.
 func (b *Bwrap) Run(ctx context.Context, p Program) (Result, error) {
+	if p.Peer != nil {
+		return b.runPair(ctx, p)
+	}
+	return b.run(ctx, p, nil)
+}
+
+// run is Run with conn passed to the program as file descriptors 3, 4,
+// ...; run closes them once the sandbox has them (pair.go).
+func (b *Bwrap) run(ctx context.Context, p Program, conn []*os.File) (Result, error) {
+	defer closeAll(conn)
 	lim := p.Limits.WithDefaults()
 	files, err := programFiles(p)
 	if err != nil {
@@ -184,12 +194,14 @@ func (b *Bwrap) Run(ctx context.Context, p Program) (Result, error) {
 		defer cg.remove()
 	}
 
-	// Descriptors: 3 the launcher's report, 4 bwrap's info, 5 the block
-	// that holds the sandbox until it is in its cgroup, 6 the seccomp
-	// filter, 7 and 8 empty files over /proc/keys and /proc/key-users, 9
-	// on the program's files, copied into /work by bwrap (no
-	// host directory, so nothing on the host disk, nothing left behind by
-	// a killed bench, and no host path in the sandbox's pid 1's argv).
+	// Descriptors: first conn's (3, 4, ...; the launcher closes every
+	// descriptor above its report's, so they stay the program's), then,
+	// from n = 3+len(conn): n the launcher's report, n+1 bwrap's info, n+2
+	// the block that holds the sandbox until it is in its cgroup, n+3 the
+	// seccomp filter, then empty files over /proc/keys and /proc/key-users
+	// and the program's files, copied into /work by bwrap (no host
+	// directory, so nothing on the host disk, nothing left behind by a
+	// killed bench, and no host path in the sandbox's pid 1's argv).
 	var keep, owned []*os.File
 	defer func() {
 		for _, f := range owned {
@@ -217,7 +229,8 @@ func (b *Bwrap) Run(ctx context.Context, p Program) (Result, error) {
 		return Result{}, fmt.Errorf("sandbox: seccomp filter: %w", err)
 	}
 	filterw.Close()
-	keep = append(keep, repw, infow, blockr, filter)
+	keep = append(append(keep, conn...), repw, infow, blockr, filter)
+	n := 3 + len(conn)
 	// fd passes text to bwrap as a descriptor of its own.
 	fd := func(text string) (string, error) {
 		f, err := memFile(text)
@@ -240,7 +253,7 @@ func (b *Bwrap) Run(ctx context.Context, p Program) (Result, error) {
 	cpu := int((lim.CPU + time.Second - 1) / time.Second)
 	args := []string{
 		"--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
-		"--info-fd", "4", "--block-fd", "5", "--seccomp", "6",
+		"--info-fd", strconv.Itoa(n + 1), "--block-fd", strconv.Itoa(n + 2), "--seccomp", strconv.Itoa(n + 3),
 		"--uid", "65534", "--gid", "65534", "--hostname", "sandbox",
 		"--ro-bind", "/usr", "/usr",
 		"--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin",
@@ -264,7 +277,7 @@ func (b *Bwrap) Run(ctx context.Context, p Program) (Result, error) {
 		"--clearenv", "--setenv", "PATH", "/usr/bin:/bin", "--setenv", "HOME", "/work",
 		"--setenv", "PYTHONDONTWRITEBYTECODE", "1", "--setenv", "PYTHONHASHSEED", "0",
 		"--", Python, "-I", "-S", "-c", launcher,
-		strconv.Itoa(cpu), strconv.FormatInt(lim.Memory, 10), strconv.Itoa(lim.Procs+supervised), "3",
+		strconv.Itoa(cpu), strconv.FormatInt(lim.Memory, 10), strconv.Itoa(lim.Procs+supervised), strconv.Itoa(n),
 		// -s, not -I: -I would drop /work from sys.path (so main.py could
 		// not import its Files) and ignore PYTHONHASHSEED; the environment
 		// is ours anyway.

@@ -23,6 +23,13 @@ type Program struct {
 	Files  map[string]string // further files by base name, e.g. "solution.py"
 	Stdin  string
 	Limits Limits // zero fields take DefaultLimits' values
+
+	// Peer, when set, runs in a sandbox of its own at the same time,
+	// connected to this program: in each, file descriptor 3 reads what
+	// the other writes to its descriptor 4. This program leads: when it
+	// ends, its peer is ended. The run's Result is this program's, with
+	// the peer's in Result.Peer. A peer has no peer.
+	Peer *Program
 }
 
 // Limits bound one run. At any limit the whole process tree is killed and
@@ -98,6 +105,8 @@ type Result struct {
 	Duration time.Duration `json:"duration_ns"`
 	// Truncated is set when output beyond Limits.Output was dropped.
 	Truncated bool `json:"truncated,omitempty"`
+	// Peer is Program.Peer's result.
+	Peer *Result `json:"peer,omitempty"`
 }
 
 // Passed reports a clean exit.

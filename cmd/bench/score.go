@@ -18,7 +18,7 @@ func cmdScore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	in := fs.String("in", "", "JSON Lines file to score ('-' for stdin)")
 	var o bench.ScoreOptions
 	fs.StringVar(&o.GroupBy, "group-by", "", "field grouping samples of one instance (e.g. idx; idx when --vote is given): adds a vote per group")
-	rule := fs.String("rule", "", "scoring rule (default the task's; game24: strict|paper; humaneval, mbpp: isolated|reference)")
+	rule := fs.String("rule", "", "scoring rule (default the task's; game24: strict|paper; humaneval, mbpp: isolated|reference, where reference lets a program forge its verdict)")
 	spec := fs.String("task-spec", "", taskSpecHelp)
 	scorer := fs.String("scorer", "", scorerHelp)
 	fs.IntVar(&o.Concurrency, "concurrency", 2, "code tasks: programs run in the sandbox at once")

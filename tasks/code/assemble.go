@@ -71,16 +71,25 @@ func Solution(prompt, entry, code string) string {
 // defined before it, as they are for a completion.
 func Program(p Problem, code string) string {
 	var b strings.Builder
+	b.WriteString(CandidateModule(p, code))
+	b.WriteString(p.HiddenTest)
+	if !p.SelfChecking() {
+		b.WriteString("\n" + "check(" + p.EntryPoint + ")\n")
+	}
+	return b.String()
+}
+
+// CandidateModule is the program's side of the isolated rule: the prompt
+// and the code as Program assembles them, without the test (which runs in
+// the judge's process).
+func CandidateModule(p Problem, code string) string {
+	var b strings.Builder
 	b.WriteString(p.Prompt)
 	if Defines(code, p.EntryPoint) && !strings.HasSuffix(p.Prompt, "\n") {
 		b.WriteByte('\n')
 	}
 	b.WriteString(code)
 	b.WriteString("\n")
-	b.WriteString(p.HiddenTest)
-	if !p.SelfChecking() {
-		b.WriteString("\n" + "check(" + p.EntryPoint + ")\n")
-	}
 	return b.String()
 }
 

@@ -185,8 +185,11 @@ func TestMBPPLogVerdicts(t *testing.T) {
 	if d := logVerdicts(t, NewMBPP(), "testdata/gpt4_reflexion_mbpp_sample.jsonl", RuleReference); len(d) > 0 {
 		t.Errorf("reference: %d lines differ from the logged verdict: %v", len(d), d)
 	}
-	d := logVerdicts(t, NewMBPP(), "testdata/gpt4_reflexion_mbpp_sample.jsonl", "")
-	t.Logf("isolated: %d lines differ from the logged verdict: %v", len(d), d)
+	// None of these 40 lines depends on the shared namespace, so the
+	// isolated rule (the judge in its own process) agrees too.
+	if d := logVerdicts(t, NewMBPP(), "testdata/gpt4_reflexion_mbpp_sample.jsonl", ""); len(d) > 0 {
+		t.Errorf("isolated: %d lines differ from the logged verdict: %v", len(d), d)
+	}
 }
 
 // TestReferenceNamespace: under the reference rule a line sees what the

@@ -21,7 +21,6 @@ import (
 	"fmt"
 	"io"
 	"regexp"
-	"strings"
 	"sync"
 
 	"github.com/reasonbench/reasonbench/tasks"
@@ -176,9 +175,3 @@ func (b broken) Score(tasks.Instance, string) tasks.Score {
 }
 func (b broken) AnswerKey(tasks.Instance, string, string) (string, bool) { return "", false }
 func (b broken) VoteKeys() []string                                      { return []string{"code"} }
-
-// firstLine is s up to its first newline.
-func firstLine(s string) string {
-	l, _, _ := strings.Cut(s, "\n")
-	return l
-}

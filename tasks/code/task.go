@@ -3,7 +3,9 @@ package code
 import (
 	"context"
 	"crypto/sha256"
+	_ "embed"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -16,10 +18,13 @@ import (
 
 // Scoring rules.
 const (
-	// RuleIsolated runs each output's program alone in a fresh sandbox
-	// (Program: openai/human-eval's assembly).
+	// RuleIsolated runs the hidden test in a judge process and each
+	// output's program in a sandbox of its own (CandidateModule: the
+	// program part of openai/human-eval's assembly), connected by plain
+	// data only (py/judge.py, py/candidate.py, py/wire.py).
 	RuleIsolated = "isolated"
-	// RuleReference runs as the Reflexion executor does (Reference).
+	// RuleReference runs as the Reflexion executor does (Reference); the
+	// program can forge its verdict there, as it could in the reference.
 	RuleReference = "reference"
 )
 
@@ -98,9 +103,9 @@ func (t *Task) TemplateFolders() []string { return t.folders }
 // ScoringRule names the rule.
 func (t *Task) ScoringRule() string {
 	if t.rule == RuleReference {
-		return t.name + "/reference: the Reflexion executor's: solution, test and check(entry_point) exec'd in one namespace seeded like its module's (ast, signal, List), 10 s alarm per problem; `bench score` runs a file's lines in one namespace in order"
+		return t.name + "/reference: the Reflexion executor's: solution, test and check(entry_point) exec'd in one namespace seeded like its module's (ast, signal, List), 10 s alarm per problem; `bench score` runs a file's lines in one namespace in order; FORGEABLE: the program runs in the process that writes the verdicts (for replaying logged runs, not for judging models)"
 	}
-	return t.name + "/isolated: each program alone in a fresh sandbox, assembled as openai/human-eval does: prompt + code, hidden test, check(entry_point) unless the test calls it; 10 s"
+	return t.name + "/isolated: the hidden test in a judge process of its own, the program (prompt + code, as openai/human-eval assembles it) in another sandbox answering the test's calls as plain data, so the program cannot forge the verdict (docs/code-verdicts.md); 10 s"
 }
 
 // Rules lists the rules, the default first.
@@ -183,10 +188,38 @@ func (t *Task) run(ctx context.Context, ex tasks.Executor, site string, p Proble
 		}
 		return tasks.Score{Correct: v[0].pass, Answer: code, Reason: v[0].reason}, nil
 	}
-	prog := Program(p, code)
-	marker := finishMarker(prog)
-	res, err := ex.Execute(ctx, site, sandbox.Program{Source: isolatedDriver, Files: map[string]string{"solution.py": prog},
-		Stdin: marker + "\n", Limits: t.limits})
+	return t.runIsolated(ctx, ex, site, p, code)
+}
+
+// The isolated rule's two processes (docs/code-verdicts.md): judge.py runs
+// the prompt and the hidden test and decides; candidate.py runs the
+// program in a sandbox of its own and answers the judge's calls as plain
+// data (wire.py).
+var (
+	//go:embed py/judge.py
+	judgePy string
+	//go:embed py/candidate.py
+	candidatePy string
+	//go:embed py/wire.py
+	wirePy string
+)
+
+// runIsolated scores code under the isolated rule. The verdict is the
+// judge's alone: it passes when the judge's process exits cleanly after
+// writing its finish line, which the program cannot reach.
+func (t *Task) runIsolated(ctx context.Context, ex tasks.Executor, site string, p Problem, code string) (tasks.Score, error) {
+	prob, err := json.Marshal(map[string]any{"prompt": p.Prompt, "test": p.HiddenTest, "entry_point": p.EntryPoint,
+		"call_check": !p.SelfChecking()})
+	if err != nil {
+		return tasks.Score{Answer: code, Reason: "problem: " + err.Error()}, err
+	}
+	module := CandidateModule(p, code)
+	marker := finishMarker(string(prob) + "\x00" + module)
+	peerLim := t.limits
+	peerLim.Wall = t.limits.Wall + time.Second // ended with the judge anyway
+	res, err := ex.Execute(ctx, site, sandbox.Program{Source: judgePy, Files: map[string]string{"problem.json": string(prob), "wire.py": wirePy},
+		Stdin: marker + "\n", Limits: t.limits,
+		Peer: &sandbox.Program{Source: candidatePy, Files: map[string]string{"solution.py": module, "wire.py": wirePy}, Limits: peerLim}})
 	if err != nil {
 		return tasks.Score{Answer: code, Reason: "sandbox: " + err.Error()}, err
 	}
@@ -199,39 +232,18 @@ func (t *Task) run(ctx context.Context, ex tasks.Executor, site string, p Proble
 			s.Reason += ": " + f
 		}
 	case !finished:
-		s.Reason = "exited before the hidden tests finished"
+		s.Reason = "the hidden tests ended before they finished"
 	}
 	return s, nil
 }
 
-// finishMarker is the isolated driver's end-of-tests marker for prog: a
-// digest of the program, so that reruns record the same execution, and no
-// program prints it by accident. (A program written to read solution.py
-// and print its digest could; the sandbox protects the host, and the
-// reference rule's verdict lines carry a random nonce.)
-func finishMarker(prog string) string {
-	sum := sha256.Sum256([]byte("reasonbench hidden tests finished\x00" + prog))
+// finishMarker is the judge's end-of-tests marker: a digest of what it
+// runs, so that reruns record the same execution. Only the judge's own
+// standard output is read for it, which the program cannot write to.
+func finishMarker(in string) string {
+	sum := sha256.Sum256([]byte("reasonbench hidden tests finished\x00" + in))
 	return hex.EncodeToString(sum[:16])
 }
-
-// isolatedDriver runs solution.py (the program: solution, hidden test,
-// check) in a fresh namespace, as openai/human-eval execs it, and then
-// writes a line with the marker it read on standard input to a duplicate
-// of standard output: a program that exits early (sys.exit(0),
-// os._exit(0)) ends with status 0 but without the line, and fails.
-const isolatedDriver = `import os, sys
-
-def _main():
-    marker = sys.stdin.readline().strip()
-    out = os.fdopen(os.dup(1), "w")
-    with open("solution.py") as f:
-        prog = compile(f.read(), "solution.py", "exec")
-    exec(prog, {"__builtins__": __builtins__})
-    out.write("\n" + marker + " finished\n")
-    out.flush()
-
-_main()
-`
 
 // AnswerKey votes by the code with surrounding blank space removed: two
 // samples agree when they wrote the same program.
