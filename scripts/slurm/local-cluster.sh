@@ -25,7 +25,10 @@ NODE=$(hostname -s)
 say() { echo "local-cluster: $*"; }
 die() { echo "local-cluster: $*" >&2; exit 1; }
 
-[ "$(id -u)" -eq 0 ] || die "run as root (the daemons run as root here), e.g. sudo $0 ${1:-start}"
+if [ "$(id -u)" -ne 0 ]; then
+	command -v sudo >/dev/null 2>&1 && exec sudo "$0" "$@"
+	die "run as root (the daemons run as root here), e.g. sudo $0 ${1:-start}"
+fi
 
 # pids of a daemon by its executable's name, exactly (pgrep -x, never a pattern).
 pids() { pgrep -x "$1" || true; }
