@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"database/sql"
 	"fmt"
 	"os"
@@ -84,10 +85,15 @@ func requireSlurm(t *testing.T) {
 	if testing.Short() {
 		t.Skip("submits jobs to Slurm")
 	}
+	// sinfo retries a controller that is down for 10 s; 3 s tell.
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
 	why := ""
 	if _, err := exec.LookPath("sbatch"); err != nil {
 		why = "sbatch is not installed"
-	} else if out, err := exec.Command("sinfo", "-h", "-o", "%T").CombinedOutput(); err != nil {
+	} else if out, err := exec.CommandContext(ctx, "sinfo", "-h", "-o", "%T").CombinedOutput(); ctx.Err() != nil {
+		why = "no Slurm controller answers sinfo within 3 s"
+	} else if err != nil {
 		why = fmt.Sprintf("sinfo: %v: %s", err, strings.TrimSpace(string(out)))
 	} else if !regexp.MustCompile(`(?m)^(idle|mixed|allocated)`).Match(out) {
 		why = fmt.Sprintf("no Slurm node is up (sinfo says %q)", strings.TrimSpace(string(out)))
@@ -315,15 +321,14 @@ func TestSlurmArrayMerges(t *testing.T) {
 	}
 	args := strings.Fields(string(b))
 	ref := filepath.Join(t.TempDir(), "ref.db")
-	if code, _, stderr := cli(t, append(append([]string{"run"}, args...), "--db", ref)...); code != 0 {
-		t.Fatalf("unsharded run: %s", stderr)
-	}
+	refDone := unsharded(t, append(args, "--db", ref))
 
 	t.Run("array", func(t *testing.T) {
 		start := time.Now()
 		_, merge := jobIDs(t, s.bash(nil, []string{"setup", "submit"}, nil))
 		s.wantCompleted(merge, 5*time.Minute)
 		t.Logf("4-task array and merge: %.1f s", time.Since(start).Seconds())
+		refDone(t)
 		sameRun(t, ref, filepath.Join(s.dir, "merged.db"), false)
 		shards, _ := filepath.Glob(filepath.Join(s.dir, "results", "*"))
 		if len(shards) != 4 {
@@ -338,13 +343,11 @@ func TestSlurmArrayMerges(t *testing.T) {
 		model := []string{"--base-url", url}
 		env := []string{"OVERRIDE_OUT=" + filepath.Join(s.dir, "slow", "results"),
 			"OVERRIDE_BENCH_ARGS=" + strings.Join(append(append(args[:len(args):len(args)], model...), "--concurrency", "2"), " ")}
-		slowRef := filepath.Join(t.TempDir(), "slow-ref.db")
-		if code, _, stderr := cli(t, append(append(append([]string{"run"}, args...), model...), "--db", slowRef, "--concurrency", "16")...); code != 0 {
-			t.Fatalf("unsharded run: %s", stderr)
-		}
 		start := time.Now()
 		jid, merge := jobIDs(t, s.bash(env, []string{"setup", "submit"},
 			map[string][2]string{"submit": {"--array=0-$((SHARDS - 1))", "--array=0-$((SHARDS - 1))%2"}}))
+		slowRef := filepath.Join(t.TempDir(), "slow-ref.db")
+		slowRefDone := unsharded(t, append(append(args[:len(args):len(args)], model...), "--db", slowRef, "--concurrency", "16"))
 		if out, _ := exec.Command("scontrol", "-o", "show", "job", jid).Output(); !strings.Contains(string(out), "ArrayTaskThrottle=2") {
 			t.Errorf("the array is not limited to 2 tasks at once: %s", out)
 		}
@@ -393,11 +396,34 @@ func TestSlurmArrayMerges(t *testing.T) {
 		if len(runs) != 1 || runs[0].Status != store.StatusDone || len(shardRunItems(t, shard2)[1]) != 10 {
 			t.Errorf("resubmitted shard 2 holds %d runs (the first %s); want its one run continued to its 10 items", len(runs), runs[0].Status)
 		}
+		slowRefDone(t)
 		sameRun(t, slowRef, filepath.Join(s.dir, "slow", "merged.db"), true)
 	})
 
 	if left, _ := filepath.Glob(filepath.Join(s.scratch, "*")); len(left) > 0 {
 		t.Errorf("the scripts left scratch behind: %v", left)
+	}
+}
+
+// unsharded starts `bench run ARGS` in the background (while the jobs
+// run); the function it returns waits for it and fails the test if it
+// failed.
+func unsharded(t *testing.T, args []string) func(*testing.T) {
+	done := make(chan string, 1)
+	go func() {
+		code, _, stderr := cli(t, append([]string{"run"}, args...)...)
+		if code != 0 {
+			stderr = fmt.Sprintf("exit %d: %s", code, stderr)
+		} else {
+			stderr = ""
+		}
+		done <- stderr
+	}()
+	return func(t *testing.T) {
+		t.Helper()
+		if msg := <-done; msg != "" {
+			t.Fatalf("the unsharded run: %s", msg)
+		}
 	}
 }
 
