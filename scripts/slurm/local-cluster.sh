@@ -45,10 +45,11 @@ install() {
 	if [ ! -e "$policy" ]; then
 		printf '#!/bin/sh\nexit 101\n' > "$policy" && chmod +x "$policy" && made=1
 	fi
+	local ok=1
 	apt-get update -qq || true
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
-	[ -n "$made" ] && rm -f "$policy"
-	return 0
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null || ok=""
+	[ -z "$made" ] || rm -f "$policy"
+	[ -n "$ok" ] || die "apt-get install ${need[*]} failed"
 }
 
 write_config() {
