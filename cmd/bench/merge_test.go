@@ -59,6 +59,34 @@ func shardRunItems(t *testing.T, db string) map[int64][]store.Item {
 	return out
 }
 
+// differingItems gives the indexes of the items of got that differ from
+// want's at the same position, in output and verdict or anywhere else
+// (usage, cost, detail; not the run id or wall time), and logs the first.
+func differingItems(t *testing.T, want, got []store.Item) []int {
+	t.Helper()
+	outcome := func(it store.Item) string {
+		return fmt.Sprintf("%d %q %q %v %v %v", it.Index, it.Key, it.Output, it.Correct, it.Score, it.Metrics)
+	}
+	whole := func(it store.Item) string {
+		it.RunID, it.WallSeconds = 0, 0
+		return fmt.Sprintf("%+v %s", it, it.Detail)
+	}
+	var differ []int
+	for i := range max(len(want), len(got)) {
+		if i >= len(want) || i >= len(got) {
+			differ = append(differ, i)
+			continue
+		}
+		if w, g := want[i], got[i]; outcome(w) != outcome(g) || whole(w) != whole(g) {
+			if len(differ) == 0 {
+				t.Logf("item %d, expected: %s\ngot: %s", w.Index, outcome(w), outcome(g))
+			}
+			differ = append(differ, w.Index)
+		}
+	}
+	return differ
+}
+
 // dump is every row of every table, sorted: two equal dumps are two equal
 // databases.
 func dumpDB(t *testing.T, db string) string {
@@ -197,23 +225,7 @@ func TestShardsMergeToTheUnshardedRun(t *testing.T) {
 			}
 			// Outputs and verdicts, item for item, and the whole item (usage,
 			// cost, detail).
-			outcome := func(it store.Item) string {
-				return fmt.Sprintf("%d %q %q %v %v %v", it.Index, it.Key, it.Output, it.Correct, it.Score, it.Metrics)
-			}
-			whole := func(it store.Item) string {
-				it.RunID = 0
-				return fmt.Sprintf("%+v %s", it, it.Detail)
-			}
-			var differ []int
-			for i := range want {
-				w, g := want[i], got[i]
-				if outcome(w) != outcome(g) || whole(w) != whole(g) {
-					differ = append(differ, w.Index)
-					if len(differ) == 1 {
-						t.Logf("item %d unsharded: %s\nmerged: %s", w.Index, outcome(w), outcome(g))
-					}
-				}
-			}
+			differ := differingItems(t, want, got)
 			if len(differ) > 0 {
 				t.Fatalf("%d of %d items differ from the unsharded run: %v", len(differ), n, differ)
 			}

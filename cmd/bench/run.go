@@ -49,6 +49,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	repeats := fs.Int("repeats", 0, "run each configuration R times with seeds seed..seed+R-1 and report mean and 95% interval")
 	fs.StringVar(&cfg.Experiment, "experiment", "", "group the run(s) under this experiment id (default with --repeats: repeats-<time>)")
 	shardFlag := shardFlag(fs)
+	cont := fs.Bool("continue", false, "continue the latest run of this configuration in --db (resume it if unfinished, show it if done) instead of starting a new one, "+
+		"e.g. for a requeued or resubmitted cluster task; -f and --repeats always continue")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -132,9 +134,17 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	defer st.Close()
 	bar := newProgressBar(stderr)
 	eng := &bench.Engine{Store: st, OnProgress: bar.update}
-	sum, err := eng.Run(ctx, cfg)
+	var sum bench.Summary
+	if *cont {
+		sum, err = continueRun(ctx, eng, cfg)
+	} else {
+		sum, err = eng.Run(ctx, cfg)
+	}
 	bar.finish()
 	if err != nil {
+		if *cont && sum.RunID == 0 {
+			return fmt.Errorf("%w; run the same command again to continue", err)
+		}
 		return stopped(sum, *db, err)
 	}
 	if *asJSON {
@@ -142,6 +152,18 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return enc.Encode(sum)
 	}
 	return report.Write(stdout, "md", []report.Row{rowOf(sum)})
+}
+
+// continueRun is bench run --continue: the latest run of cfg's
+// configuration in the store is resumed if unfinished and summarised if
+// done; with none, cfg starts. An experiment of one run does just that.
+func continueRun(ctx context.Context, eng *bench.Engine, cfg bench.Config) (bench.Summary, error) {
+	sums, err := eng.RunExperiment(ctx, bench.Experiment{ID: cfg.Experiment, Runs: []bench.Config{cfg}},
+		bench.Keys{API: cfg.APIKey, Verifier: cfg.VerifierAPIKey})
+	if err != nil || len(sums) == 0 {
+		return bench.Summary{}, err
+	}
+	return sums[0], nil
 }
 
 // stopped explains a run that did not finish, in one line.
