@@ -1,0 +1,62 @@
+package qa
+
+import (
+	"testing"
+)
+
+// The paper rule's quirks, each as eval_gsm.py's compute_accuracy reads it.
+func TestDebatePaperRule(t *testing.T) {
+	s, err := NewScorer(ScorerDebatePaper, ScorerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := func(gold string) Row { return Row{Answers: []string{gold}} }
+	cases := []struct {
+		name, gold, output, answer string
+		correct                    bool
+	}{
+		{"boxed", "so 18\n#### 18", `The total is \boxed{18}.`, "18", true},
+		{"last boxed wins", "#### 18", `\boxed{18} no, \boxed{20}`, "20", false},
+		{"empty braces skipped", "#### 18", `\boxed{18} then {}`, "18", true},
+		{"braces with letters are no answer", "#### 18", `\boxed{x=5} so 18`, "18", true},
+		{"dollars and commas dropped", "#### 1200", `\boxed{$1,200}`, "1200", true},
+		{"else the last number", "#### 7", "3 plus 4 is 7 apples", "7", true},
+		{"decimal point kept", "#### 7", "it is 7.", "7.", true},
+		{"7.0 equals 7", "#### 7", `\boxed{7.0}`, "7.0", true},
+		{"no number counts as correct", "#### 7", "I cannot tell.", debateNone, true},
+		{"empty output counts as correct", "#### 7", "", debateNone, true},
+		{"gold thousands separator reads its last group", "Total 1,450,000\n#### 1,450,000", `\boxed{1450000}`, "1450000", false},
+		{"so 000 matches 0", "#### 1,450,000", `\boxed{0}`, "0", true},
+		{"gold minus sign dropped", "#### -3", "Answer: -3", "3", true},
+		{"prediction minus sign dropped too", "#### 3", "the change is -3", "3", true},
+		{"Unicode digits as Python's \\d", "#### 34", "٣٤", "٣٤", true},
+		{"two dots: float() would raise", "#### 1", `\boxed{1.2.3}`, "1.2.3", false},
+		{"only empty braces: \"\", no fallback, float() would raise", "#### 5", "{} and {$,} then 5", "", false},
+		{"a lone dot", "#### 1", `\boxed{.}`, ".", false},
+		{"huge is infinity, not equal", "#### 1", `\boxed{` + string(make([]byte, 0)) + "1" + zeros(400) + `}`, "1" + zeros(400), false},
+	}
+	for _, c := range cases {
+		ans, ok := s.Answer(c.output)
+		if !ok || ans != c.answer {
+			t.Errorf("%s: Answer(%q) = %q %v, want %q", c.name, c.output, ans, ok, c.answer)
+			continue
+		}
+		if key, ok := s.Key(Row{}, ans); !ok || key != ans {
+			t.Errorf("%s: the vote key %q should be the raw answer %q", c.name, key, ans)
+		}
+		if sc := s.Score(row(c.gold), ans); sc.Correct != c.correct {
+			t.Errorf("%s: gold %q, answer %q: correct %v, want %v (%s)", c.name, c.gold, ans, sc.Correct, c.correct, sc.Reason)
+		}
+	}
+	if err := s.Check(row("no digits at all")); err == nil {
+		t.Error("a gold solution without a number passed the check")
+	}
+}
+
+func zeros(n int) string {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = '0'
+	}
+	return string(b)
+}
