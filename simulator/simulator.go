@@ -37,6 +37,7 @@ func New(p sim.Params) (*sim.Model, error) {
 	tasks := []sim.Responder{
 		verifier.Responder{}, // first: it answers only reward requests and its own judge prompt
 		qa.Responder{},
+		qa.BoxedResponder{}, // the debate reference's GSM8K questions
 		math500.Responder{},
 		game24.NewResponder(),
 		hotpotqa.Responder{},
