@@ -79,6 +79,9 @@ type plan struct {
 	// sources are the files of a strategy whose code lives outside this
 	// build (strategies.Sourced), path → SHA-256, read once at load.
 	sources map[string]string
+	// agents are the backends of the models a strategy names besides the
+	// run's (strategies.ModelUser), by name, while the run executes.
+	agents map[string]agentBackend
 }
 
 // CallsByIdentity marks runs whose calls each draw by their identity
@@ -226,6 +229,9 @@ func checkNew(p *plan) error {
 	if err := checkVerifier(p); err != nil {
 		return err
 	}
+	if err := checkAgents(p); err != nil {
+		return err
+	}
 	return checkTemplates(p)
 }
 
@@ -299,6 +305,8 @@ func (p *plan) configKey() string {
 		Judge string `json:",omitempty"`
 		// The verifier of a strategy that asks one (verifier.go).
 		Verifier string `json:",omitempty"`
+		// The named endpoints a strategy's models are on (endpoints.go).
+		Endpoints []string `json:",omitempty"`
 		// The digest of a program's files (strategies.Sourced): an edited
 		// script is another cell, though its draws (the scope) are the
 		// same, so requests it still sends are found in the cache.
@@ -314,6 +322,9 @@ func (p *plan) configKey() string {
 	if c.SeparateJudge() {
 		m, u := c.Judge()
 		key.Judge = m + " @ " + PublicEndpoint(u)
+	}
+	for _, e := range c.NamedEndpoints {
+		key.Endpoints = append(key.Endpoints, e.Name+"="+PublicEndpoint(e.URL))
 	}
 	if c.Think == llm.ThinkKeep {
 		key.Think = c.Think
@@ -711,6 +722,9 @@ func (e *Engine) execute(ctx context.Context, id int64, p *plan, backend llm.Sam
 	if p.verifier, err = e.verifierBackend(p, shared, budget); err != nil {
 		return Summary{}, err
 	}
+	if p.agents, err = e.agentBackends(p, shared, budget); err != nil {
+		return Summary{}, err
+	}
 	runErr := e.solveAll(ctx, id, p, shared, judge, budget)
 	if err := e.recordReplicas(context.WithoutCancel(ctx), id, p); err != nil && runErr == nil {
 		runErr = err
@@ -932,6 +946,16 @@ func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base, judge
 		js := llm.Chain(judgeBase, budget.Gate(), identify, llm.Record(itemRecorder{log: calls, eager: !p.cfg.InProcess()}),
 			p.think, llm.Cache(e.Store.ResponseCache(runID), p.cfg.Cache, judgeID))
 		env.Task, judgeErr = jt.WithJudge(ctx, tasks.Judge{Sampler: js, Prompts: p.prompts})
+	}
+	if len(p.agents) > 0 {
+		// Each model's calls join the item's log and the run's cache under
+		// that model's identity.
+		env.Models = map[string]llm.Sampler{}
+		for name, ab := range p.agents {
+			env.Models[name] = llm.Chain(ab.sampler, budget.Gate(), llm.WithExtra(p.cfg.ModelParams), identify,
+				llm.Record(itemRecorder{log: calls, eager: !p.cfg.InProcess()}), p.think,
+				llm.Cache(e.Store.ResponseCache(runID), p.cfg.Cache, ab.identity))
+		}
 	}
 	if p.verifier != nil {
 		// The verifier's calls join the item's log and the run's cache

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/reasonbench/reasonbench/llm"
@@ -21,6 +22,7 @@ type debate struct {
 	maxTokens      int
 	voteKey        string
 	context        string
+	models         []string // each agent's model ("": the run's), or nil
 }
 
 var debateParams = []Param{
@@ -30,11 +32,50 @@ var debateParams = []Param{
 	{Name: "max_tokens", Kind: Int, Default: 0, Min: Bound(0), Doc: "completion token limit per call (0: server default)"},
 	{Name: "vote_key", Kind: String, Default: "", Doc: "what the final majority votes on (as cotsc's vote_key; empty: the task's first)"},
 	contextParam,
+	{Name: "models", Kind: String, Default: "", Late: true, Show: true, Doc: "each agent's model, comma-separated, one per agent: MODEL (on the run's endpoint) or MODEL@NAME (on the endpoint --endpoint NAME=URL names); empty: every agent is the run's model"},
 }
 
 func newDebate(v Values) (Strategy, error) {
-	return &debate{agents: v.Int("agents"), rounds: v.Int("rounds"), temperature: v.Temperature("temperature"),
-		maxTokens: v.Int("max_tokens"), voteKey: v.String("vote_key"), context: v.String("context")}, nil
+	v = v.WithDefaults(debateParams) // models is Late: absent at its default
+	s := &debate{agents: v.Int("agents"), rounds: v.Int("rounds"), temperature: v.Temperature("temperature"),
+		maxTokens: v.Int("max_tokens"), voteKey: v.String("vote_key"), context: v.String("context")}
+	if m := v.String("models"); m != "" {
+		for _, name := range strings.Split(m, ",") {
+			name = strings.TrimSpace(name)
+			if name == "" || strings.HasPrefix(name, "@") || strings.HasSuffix(name, "@") {
+				return nil, fmt.Errorf("parameter models=%s: want MODEL or MODEL@ENDPOINT for each agent, comma-separated", m)
+			}
+			s.models = append(s.models, name)
+		}
+		if len(s.models) != s.agents {
+			return nil, fmt.Errorf("parameter models=%s names %d models for %d agents: name one per agent", m, len(s.models), s.agents)
+		}
+	}
+	return s, nil
+}
+
+// AgentModels lists the models the agents ask besides the run's, in
+// order of first use.
+func (s *debate) AgentModels() []string {
+	var out []string
+	for _, m := range s.models {
+		if !slices.Contains(out, m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// agentSampler is agent a's sampler: its model's, else the run's.
+func (s *debate) agentSampler(env Env, a int) (llm.Sampler, error) {
+	if s.models == nil {
+		return env.Sampler, nil
+	}
+	smp, ok := env.Models[s.models[a]]
+	if !ok {
+		return nil, fmt.Errorf("debate agent %d: no sampler for model %s", a, s.models[a])
+	}
+	return smp, nil
 }
 
 // debateTemplates: the first round asks the task's cot prompt; later
@@ -97,6 +138,7 @@ type DebateRound struct {
 // DebateDetail is a debate item's transcript, rounds × agents.
 type DebateDetail struct {
 	Agents int           `json:"agents"`
+	Models []string      `json:"models,omitempty"` // each agent's model, when not all the run's
 	Rounds []DebateRound `json:"rounds"`
 }
 
@@ -116,7 +158,7 @@ func (s *debate) Solve(ctx context.Context, env Env, inst tasks.Instance) (Resul
 	for a := range convs {
 		convs[a] = userPrompt(first)
 	}
-	detail := DebateDetail{Agents: s.agents}
+	detail := DebateDetail{Agents: s.agents, Models: s.models}
 	var prev []string
 	for r := range s.rounds {
 		if r > 0 {
@@ -179,8 +221,12 @@ func (s *debate) round(ctx context.Context, env Env, r int, convs [][]llm.Messag
 	errs := make([]error, len(convs))
 	var wg sync.WaitGroup
 	for a, conv := range convs {
+		smp, err := s.agentSampler(env, a)
+		if err != nil {
+			return nil, err
+		}
 		wg.Go(func() {
-			resp, err := env.Sampler.Sample(ctx, llm.Request{Messages: slices.Clone(conv), Temperature: s.temperature,
+			resp, err := smp.Sample(ctx, llm.Request{Messages: slices.Clone(conv), Temperature: s.temperature,
 				MaxTokens: s.maxTokens, Purpose: "debate", Call: debateCall(r, a)})
 			switch {
 			case err != nil:

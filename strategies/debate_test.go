@@ -3,6 +3,7 @@ package strategies
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -123,6 +124,38 @@ func TestDebateTemplates(t *testing.T) {
 	}{{3, 2, []string{"cot", "debate"}}, {1, 3, []string{"cot", "debate_alone"}}, {4, 1, []string{"cot"}}} {
 		if got := debateTemplates(Values{"agents": c.agents, "rounds": c.rounds}); !slices.Equal(got, c.want) {
 			t.Errorf("agents=%d rounds=%d: %v, want %v", c.agents, c.rounds, got, c.want)
+		}
+	}
+}
+
+func TestDebateModelsParam(t *testing.T) {
+	base := Values{"agents": 3, "rounds": 2, "temperature": 0.7, "max_tokens": 0, "vote_key": "", "context": ""}
+	for _, c := range []struct {
+		models string
+		want   []string
+		err    string
+	}{
+		{"", nil, ""},
+		{"a,b@x,a", []string{"a", "b@x"}, ""},
+		{" a , a , a ", []string{"a"}, ""},
+		{"a,b", nil, "names 2 models for 3 agents"},
+		{"a,,b", nil, "want MODEL or MODEL@ENDPOINT"},
+		{"a,@x,b", nil, "want MODEL or MODEL@ENDPOINT"},
+	} {
+		v := maps.Clone(base)
+		v["models"] = c.models
+		s, err := newDebate(v)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("models=%q: %v, want %q", c.models, err, c.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("models=%q: %v", c.models, err)
+		}
+		if got := s.(*debate).AgentModels(); !slices.Equal(got, c.want) {
+			t.Errorf("models=%q: AgentModels %q, want %q", c.models, got, c.want)
 		}
 	}
 }
