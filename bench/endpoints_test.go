@@ -135,3 +135,35 @@ func TestDebateAgentsOnTheirOwnEndpoints(t *testing.T) {
 		t.Errorf("unknown endpoint: %v", err)
 	}
 }
+
+// The judge flags serve debate's final=judge, and are refused when the
+// debate asks no judge.
+func TestDebateJudgeFlags(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Task, cfg.Strategy, cfg.Range, cfg.JudgeModel = "game24", "debate", "900:903", SimModel+"-judge"
+	cfg.Params = map[string]any{"agents": 2, "rounds": 2, "temperature": 0.7}
+	if _, err := (&Engine{Store: tempStore(t)}).Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "--judge-model") {
+		t.Errorf("judge flags on a majority debate: %v", err)
+	}
+	srv, _ := simServer(t, cfg, llm.ServerOptions{})
+	cfg.JudgeBaseURL = srv.URL + "/v1"
+	cfg.Params["final"] = "judge"
+	st := tempStore(t)
+	sum, err := (&Engine{Store: st}).Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls, err := st.Calls(context.Background(), sum.RunID, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	judged := 0
+	for _, c := range calls {
+		if c.Purpose == "judge" {
+			judged++
+		}
+	}
+	if judged != 3 || sum.Calls != 3*(2*2+1) {
+		t.Errorf("%d judge calls of %d, want one per item", judged, sum.Calls)
+	}
+}

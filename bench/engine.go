@@ -220,7 +220,7 @@ func Check(cfg Config) error {
 // configuration (resumed as it was) may hold: judge flags on a task no
 // judge scores, which would otherwise be recorded and silently unused.
 func checkNew(p *plan) error {
-	if _, ok := p.task.(tasks.Judged); !ok && (p.cfg.JudgeModel != "" || p.cfg.JudgeBaseURL != "") {
+	if !usesJudge(p) && (p.cfg.JudgeModel != "" || p.cfg.JudgeBaseURL != "") {
 		return fmt.Errorf("--judge-model/--judge-base-url: task %s has no judge (creative does); drop them", p.task.Name())
 	}
 	if o, ok := p.strategy.(strategies.Ordered); ok && p.cfg.Shard != nil && o.InOrder() != "" {
@@ -233,6 +233,16 @@ func checkNew(p *plan) error {
 		return err
 	}
 	return checkTemplates(p)
+}
+
+// usesJudge reports whether the run asks the judge role: a judged task
+// (creative) or a strategy that does (debate's final=judge).
+func usesJudge(p *plan) bool {
+	if _, ok := p.task.(tasks.Judged); ok {
+		return true
+	}
+	ju, ok := p.strategy.(strategies.JudgeUser)
+	return ok && ju.UsesJudge()
 }
 
 // checkTemplates refuses a run whose task lacks a template its strategy
@@ -474,7 +484,7 @@ func (p *plan) retry() llm.Middleware {
 // client (or the simulator) under the same limit and budget, costed at the
 // judge's price.
 func (e *Engine) judgeBackend(p *plan, shared llm.Sampler, budget *llm.Budget) (llm.Sampler, error) {
-	if _, ok := p.task.(tasks.Judged); !ok || !p.cfg.SeparateJudge() {
+	if !usesJudge(p) || !p.cfg.SeparateJudge() {
 		return shared, nil
 	}
 	model, baseURL := p.cfg.Judge()
@@ -935,7 +945,7 @@ func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base, judge
 		}
 	}
 	judgeErr := func() error { return nil }
-	if jt, ok := p.task.(tasks.Judged); ok {
+	if usesJudge(p) {
 		// The judge's calls join the item's log and the run's cache, under
 		// the judge's own identity when it is another model.
 		judgeID := p.cfg.BackendIdentity()
@@ -945,7 +955,10 @@ func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base, judge
 		}
 		js := llm.Chain(judgeBase, budget.Gate(), identify, llm.Record(itemRecorder{log: calls, eager: !p.cfg.InProcess()}),
 			p.think, llm.Cache(e.Store.ResponseCache(runID), p.cfg.Cache, judgeID))
-		env.Task, judgeErr = jt.WithJudge(ctx, tasks.Judge{Sampler: js, Prompts: p.prompts})
+		if jt, ok := p.task.(tasks.Judged); ok {
+			env.Task, judgeErr = jt.WithJudge(ctx, tasks.Judge{Sampler: js, Prompts: p.prompts})
+		}
+		env.Judge = js
 	}
 	if len(p.agents) > 0 {
 		// Each model's calls join the item's log and the run's cache under

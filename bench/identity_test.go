@@ -72,6 +72,7 @@ func extraIdentityConfigs() []identityConfig {
 		{"tot-sample-vote", mk("hotpotqa", "tot", "0:4", map[string]any{"generate": "sample", "evaluate": "vote", "n_generate": 3, "b": 2, "steps": 2, "temperature": t07})},
 		{"debate-gsm8k-alone", mk("gsm8k", "debate", "0:5", map[string]any{"agents": 1, "rounds": 3, "temperature": t07})},
 		{"debate-models", mk("game24", "debate", "900:904", map[string]any{"agents": 3, "rounds": 2, "models": "sim,sim,sim", "temperature": t07})},
+		{"debate-judge", mk("gsm8k", "debate", "0:4", map[string]any{"agents": 2, "rounds": 2, "final": "judge", "temperature": t07})},
 		{"debate-hotpotqa-2x3", mk("hotpotqa", "debate", "0:5", map[string]any{"agents": 2, "rounds": 3, "temperature": t07})},
 		{"react-json", mk("hotpotqa", "react", "0:6", map[string]any{"protocol": "json", "temperature": t07})},
 		{"react-tools", mk("hotpotqa", "react", "0:6", map[string]any{"protocol": "tools", "temperature": t07})},

@@ -33,6 +33,7 @@ type DebateTranscript struct {
 	Agents int           `json:"agents"`
 	Models []string      `json:"models,omitempty"`
 	Rounds []DebateRound `json:"rounds"`
+	Judged *string       `json:"judged,omitempty"` // the judge's answer under final=judge
 }
 
 // Debate reads a debate item's transcript; ok is false when the detail

@@ -23,7 +23,14 @@ type debate struct {
 	voteKey        string
 	context        string
 	models         []string // each agent's model ("": the run's), or nil
+	final          string   // DebateMajority or DebateJudge
 }
+
+// The final rules of a debate.
+const (
+	DebateMajority = "majority" // the last round's majority under the vote key
+	DebateJudge    = "judge"    // the judge role reads the transcript and answers
+)
 
 var debateParams = []Param{
 	{Name: "agents", Kind: Int, Default: 3, Min: Bound(1), Max: Bound(64), Show: true, Doc: "agents debating; with 1 the later rounds ask it to double-check its own answer"},
@@ -32,13 +39,14 @@ var debateParams = []Param{
 	{Name: "max_tokens", Kind: Int, Default: 0, Min: Bound(0), Doc: "completion token limit per call (0: server default)"},
 	{Name: "vote_key", Kind: String, Default: "", Doc: "what the final majority votes on (as cotsc's vote_key; empty: the task's first)"},
 	contextParam,
-	{Name: "models", Kind: String, Default: "", Late: true, Show: true, Doc: "each agent's model, comma-separated, one per agent: MODEL (on the run's endpoint) or MODEL@NAME (on the endpoint --endpoint NAME=URL names); empty: every agent is the run's model"},
+	{Name: "final", Kind: String, Default: DebateMajority, Allowed: []string{DebateMajority, DebateJudge}, Late: true, Doc: "the final answer: majority (of the last round's answers under the vote key) or judge (the judge role, --judge-model or the run's model, reads every round's answers and answers; call judge)"},
+	{Name: "models", Kind: String, Default: "", Late: true, Doc: "each agent's model, comma-separated, one per agent: MODEL (on the run's endpoint) or MODEL@NAME (on the endpoint --endpoint NAME=URL names); empty: every agent is the run's model"},
 }
 
 func newDebate(v Values) (Strategy, error) {
 	v = v.WithDefaults(debateParams) // models is Late: absent at its default
 	s := &debate{agents: v.Int("agents"), rounds: v.Int("rounds"), temperature: v.Temperature("temperature"),
-		maxTokens: v.Int("max_tokens"), voteKey: v.String("vote_key"), context: v.String("context")}
+		maxTokens: v.Int("max_tokens"), voteKey: v.String("vote_key"), context: v.String("context"), final: v.String("final")}
 	if m := v.String("models"); m != "" {
 		for _, name := range strings.Split(m, ",") {
 			name = strings.TrimSpace(name)
@@ -53,6 +61,9 @@ func newDebate(v Values) (Strategy, error) {
 	}
 	return s, nil
 }
+
+// UsesJudge: final=judge asks the judge role.
+func (s *debate) UsesJudge() bool { return s.final == DebateJudge }
 
 // AgentModels lists the models the agents ask besides the run's, in
 // order of first use.
@@ -83,13 +94,18 @@ func (s *debate) agentSampler(env Env, a int) (llm.Sampler, error) {
 // (debate_alone).
 func debateTemplates(v Values) []string {
 	v = v.WithDefaults(debateParams)
+	out := []string{"cot"}
 	switch {
 	case v.Int("rounds") < 2:
-		return []string{"cot"}
 	case v.Int("agents") < 2:
-		return []string{"cot", "debate_alone"}
+		out = append(out, "debate_alone")
+	default:
+		out = append(out, "debate")
 	}
-	return []string{"cot", "debate"}
+	if v.String("final") == DebateJudge {
+		out = append(out, "debate_judge")
+	}
+	return out
 }
 
 // CheckTask rejects a vote key the task does not know.
@@ -137,6 +153,8 @@ type DebateRound struct {
 
 // DebateDetail is a debate item's transcript, rounds × agents.
 type DebateDetail struct {
+	// Judged is the judge's answer (final=judge), nil under majority.
+	Judged *string       `json:"judged,omitempty"`
 	Agents int           `json:"agents"`
 	Models []string      `json:"models,omitempty"` // each agent's model, when not all the run's
 	Rounds []DebateRound `json:"rounds"`
@@ -181,10 +199,18 @@ func (s *debate) Solve(ctx context.Context, env Env, inst tasks.Instance) (Resul
 		prev = outs
 	}
 	last := detail.Rounds[len(detail.Rounds)-1]
-	res := Result{Detail: detail, Metrics: map[string]float64{}}
+	res := Result{Metrics: map[string]float64{}}
 	if last.Vote.Winner >= 0 {
 		res.Output = prev[last.Vote.Winner]
 	}
+	if s.final == DebateJudge {
+		if res.Output, err = s.judge(ctx, env, data, detail); err != nil {
+			return Result{}, err
+		}
+		res.Metrics["last_round_majority"] = boolFloat(last.Correct)
+		detail.Judged = &res.Output
+	}
+	res.Detail = detail
 	correct := 0
 	for _, t := range last.Turns {
 		if t.Correct {
@@ -197,6 +223,48 @@ func (s *debate) Solve(ctx context.Context, env Env, inst tasks.Instance) (Resul
 	res.Accuracy = boolFloat(res.Score.Correct)
 	res.Metrics = mergeMetrics(res.Metrics, res.Score.Metrics)
 	return res, nil
+}
+
+// DebateJudgeData is what the debate_judge template sees: the task's
+// prompt data and every round's answers, agents in order.
+type DebateJudgeData struct {
+	PromptData
+	Rounds []DebateJudgeRound
+}
+
+// DebateJudgeRound is one round's answers as the judge reads them.
+type DebateJudgeRound struct {
+	Round   int // from 1
+	Answers []string
+}
+
+// judge asks the judge role (Env.Judge) for the final answer after
+// reading the transcript; its answer is the output the task scores.
+func (s *debate) judge(ctx context.Context, env Env, data PromptData, d DebateDetail) (string, error) {
+	if env.Judge == nil {
+		return "", fmt.Errorf("debate final=judge: the run has no judge")
+	}
+	jd := DebateJudgeData{PromptData: data}
+	for r, rd := range d.Rounds {
+		jr := DebateJudgeRound{Round: r + 1}
+		for _, t := range rd.Turns {
+			jr.Answers = append(jr.Answers, t.Output)
+		}
+		jd.Rounds = append(jd.Rounds, jr)
+	}
+	prompt, err := render(env, "debate_judge", jd)
+	if err != nil {
+		return "", err
+	}
+	resp, err := env.Judge.Sample(ctx, llm.Request{Messages: userPrompt(prompt), Temperature: s.temperature,
+		MaxTokens: s.maxTokens, Purpose: "judge", Call: "judge"})
+	if err != nil {
+		return "", fmt.Errorf("debate judge: %w", err)
+	}
+	if len(resp.Choices) == 0 {
+		return "", errNoChoices("judge")
+	}
+	return resp.Choices[0].Content, nil
 }
 
 // debatePrompt renders agent a's prompt of round r from the previous

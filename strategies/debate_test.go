@@ -159,3 +159,40 @@ func TestDebateModelsParam(t *testing.T) {
 		}
 	}
 }
+
+func TestDebateJudgeReadsTheTranscript(t *testing.T) {
+	const right = "Answer: 4 * 5 + 10 - 6 = 24"
+	d := &debater{reqs: map[string]llm.Request{}, answers: map[string]string{
+		"r0/a0": "Answer: A0", "r0/a1": "Answer: A1", "r1/a0": "Answer: B0", "r1/a1": "Answer: B1", "judge": right}}
+	v := Values{"agents": 2, "rounds": 2, "temperature": 0.7, "max_tokens": 0, "vote_key": "", "context": "", "final": DebateJudge}
+	s, err := newDebate(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.(JudgeUser).UsesJudge() || !slices.Contains(debateTemplates(v), "debate_judge") {
+		t.Fatal("final=judge does not declare the judge")
+	}
+	env := testEnv(t, d)
+	if _, err := s.Solve(context.Background(), env, puzzle(t, "4 5 6 10")); err == nil {
+		t.Error("final=judge without a judge sampler solved")
+	}
+	d.reqs = map[string]llm.Request{}
+	env.Judge = env.Sampler // the judge role, on the same scripted model
+	res, err := s.Solve(context.Background(), env, puzzle(t, "4 5 6 10"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := d.reqs["judge"]
+	if j.Purpose != "judge" || len(j.Messages) != 1 {
+		t.Fatalf("judge request %+v", j)
+	}
+	for _, a := range []string{"Round 1:", "Answer: A0", "Answer: A1", "Round 2:", "Answer: B0", "Answer: B1", "4 5 6 10"} {
+		if !strings.Contains(j.Messages[0].Content, a) {
+			t.Errorf("the judge's prompt lacks %q", a)
+		}
+	}
+	det := res.Detail.(DebateDetail)
+	if res.Output != right || !res.Score.Correct || det.Judged == nil || *det.Judged != right || res.Metrics["last_round_majority"] != 0 {
+		t.Errorf("output %q correct %v judged %v metrics %v", res.Output, res.Score.Correct, det.Judged, res.Metrics)
+	}
+}

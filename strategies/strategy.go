@@ -48,6 +48,16 @@ type Env struct {
 	// (debate's agents), by the name it gives: recorded and metered for
 	// this item like Sampler, each costed at its model's price.
 	Models map[string]llm.Sampler
+	// Judge is the judge role's sampler (--judge-model, --judge-base-url;
+	// the run's model by default) for a strategy that asks it (JudgeUser),
+	// recorded and metered for this item; nil otherwise.
+	Judge llm.Sampler
+}
+
+// JudgeUser is implemented by strategies that may ask the judge role
+// (debate's final=judge); UsesJudge says whether this configuration does.
+type JudgeUser interface {
+	UsesJudge() bool
 }
 
 // ModelUser is implemented by strategies whose calls go to models other

@@ -30,6 +30,9 @@ func writeDebate(w io.Writer, detail json.RawMessage) {
 			fmt.Fprintf(w, "  agent %d%s: key %s, correct: %v\n%s\n", a+1, model, key, t.Correct, indent(indent(t.Output)))
 		}
 	}
+	if d.Judged != nil {
+		fmt.Fprintf(w, "judge's answer (final=judge; the output):\n%s\n", indent(*d.Judged))
+	}
 }
 
 func keyText(k string, ok bool) string {

@@ -23,6 +23,8 @@ const (
 	markerOthers = "from other agents"
 	markerAlone  = "Check your answer above once more"
 	markerDouble = "double check"
+	markerJudge  = "You are the judge of a debate"
+	headerRound  = "\nRound "
 )
 
 // Responder answers debate turns, and leaves the first round's prompt to
@@ -38,6 +40,9 @@ func New(inner ...sim.Responder) Responder { return Responder{Inner: inner} }
 // Respond answers a debate turn: a conversation whose last user message
 // shows the others' answers or asks to check, after an answer of its own.
 func (r Responder) Respond(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm.Choice, bool) {
+	if c, ok := judge(p, rng, params); ok {
+		return c, true
+	}
 	n := len(p.Messages)
 	if n < 3 || p.Messages[n-1].Role != "user" || p.Messages[n-2].Role != "assistant" {
 		return llm.Choice{}, false
@@ -58,6 +63,37 @@ func (r Responder) Respond(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm
 		return llm.Choice{Content: own}, true
 	}
 	return llm.Choice{}, false
+}
+
+// judge answers the debate's judge prompt: the answer most agents hold in
+// the last round (ties to the first agent's), or with probability
+// Misjudge another agent's answer of that round, copied as written.
+func judge(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm.Choice, bool) {
+	if len(p.Messages) != 1 || !strings.Contains(p.Messages[0].Content, markerJudge) {
+		return llm.Choice{}, false
+	}
+	text := p.Messages[0].Content
+	i := strings.LastIndex(text, headerRound)
+	if i < 0 {
+		return llm.Choice{}, false
+	}
+	last := Quoted(text[i:])
+	if len(last) == 0 {
+		return llm.Choice{}, false
+	}
+	pick := Plurality(last[0], last[1:])
+	if len(last) > 1 && rng.Float64() < params.Misjudge {
+		var others []string
+		for _, a := range last {
+			if Key(a) != Key(pick) {
+				others = append(others, a)
+			}
+		}
+		if len(others) > 0 {
+			pick = others[rng.IntN(len(others))]
+		}
+	}
+	return llm.Choice{Content: pick}, true
 }
 
 // afresh answers the first user message again, as a new first-round

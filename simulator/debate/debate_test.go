@@ -101,3 +101,30 @@ func TestRespondByConformity(t *testing.T) {
 		t.Errorf("conformity %v over 200 draws gave only %v", params.Conformity, seen)
 	}
 }
+
+func TestJudge(t *testing.T) {
+	prompt := markerJudge + ", quoted:\n\nRound 1:\n```\nAnswer: 7\n```\n```\nAnswer: 9\n```\n```\nAnswer: 9\n```\n" +
+		"\nRound 2:\n```\nAnswer: 5\n```\n```\nAnswer: 5\n```\n```\nAnswer: 8\n```\n\nGive it on a line \"Answer:\".\n\nProblem: p"
+	p := sim.Prompt{Messages: []llm.Message{{Role: "user", Content: prompt}}}
+	params := sim.DefaultParams()
+	counts := map[string]int{}
+	r := New()
+	for i := range 2000 {
+		c, ok := r.Respond(p, rand.New(rand.NewPCG(uint64(i), 3)), params)
+		if !ok {
+			t.Fatal("the judge prompt went unanswered")
+		}
+		counts[c.Content]++
+	}
+	// The last round's majority, misjudged with probability Misjudge (0.15).
+	if len(counts) != 2 || counts["Answer: 5"] < 1600 || counts["Answer: 8"] < 200 {
+		t.Errorf("judgements %v, want Answer: 5 about 85%% and Answer: 8 the rest", counts)
+	}
+	params.Misjudge = 0
+	if c, _ := r.Respond(p, rand.New(rand.NewPCG(1, 1)), params); c.Content != "Answer: 5" {
+		t.Errorf("an exact judge answered %q", c.Content)
+	}
+	if _, ok := r.Respond(sim.Prompt{Messages: []llm.Message{{Role: "user", Content: markerJudge + " with no rounds"}}}, rand.New(rand.NewPCG(1, 1)), params); ok {
+		t.Error("answered a judge prompt without rounds")
+	}
+}
