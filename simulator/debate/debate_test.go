@@ -3,6 +3,7 @@ package debate
 import (
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/reasonbench/reasonbench/llm"
@@ -127,4 +128,27 @@ func TestJudge(t *testing.T) {
 	if _, ok := r.Respond(sim.Prompt{Messages: []llm.Message{{Role: "user", Content: markerJudge + " with no rounds"}}}, rand.New(rand.NewPCG(1, 1)), params); ok {
 		t.Error("answered a judge prompt without rounds")
 	}
+}
+
+// Whatever the others wrote, the debater answers with its own answer, one
+// of theirs, or a fresh one, and the judge with one of the last round's.
+func FuzzRespond(f *testing.F) {
+	f.Add("Answer: 5", "x from other agents ```\nAnswer: 7\n``` ```\n\n``` y", uint64(1))
+	f.Add("", "from other agents ``````", uint64(2))
+	f.Add("\\boxed{", "You are the judge of a debate\nRound 1:\n```a```", uint64(3))
+	r := New(fresh{})
+	f.Fuzz(func(t *testing.T, own, last string, seed uint64) {
+		p := sim.Prompt{Messages: []llm.Message{{Role: "user", Content: "q"}, {Role: "assistant", Content: own}, {Role: "user", Content: last}}}
+		c, ok := r.Respond(p, rand.New(rand.NewPCG(seed, 1)), sim.DefaultParams())
+		if ok && c.Content != own && c.Content != "Answer: fresh" && !slices.Contains(Quoted(last), c.Content) {
+			t.Fatalf("answered %q: not its own, a fresh one or a quoted one", c.Content)
+		}
+		j, ok := r.Respond(sim.Prompt{Messages: []llm.Message{{Role: "user", Content: last}}}, rand.New(rand.NewPCG(seed, 2)), sim.DefaultParams())
+		if ok {
+			i := strings.LastIndex(last, headerRound)
+			if i < 0 || !slices.Contains(Quoted(last[i:]), j.Content) {
+				t.Fatalf("the judge answered %q, not one of the last round's", j.Content)
+			}
+		}
+	})
 }

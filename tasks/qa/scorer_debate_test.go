@@ -60,3 +60,38 @@ func zeros(n int) string {
 	}
 	return string(b)
 }
+
+// Model output is hostile: the paper rule extracts an answer from any
+// text, and the answer is "None", "" or the digits and dots of a number.
+func FuzzDebatePaperAnswer(f *testing.F) {
+	for _, s := range []string{"", `\boxed{1,200}`, "{}", "٣٤.", "no digits", "{$}{.}{1.2.3} 7", "\xff{9}"} {
+		f.Add(s)
+	}
+	s := debatePaperScorer{}
+	gold := Row{Answers: []string{"#### 12"}}
+	f.Fuzz(func(t *testing.T, out string) {
+		ans, ok := s.Answer(out)
+		if !ok {
+			t.Fatal("no answer: the paper rule always has one")
+		}
+		if ans != debateNone {
+			for _, r := range ans {
+				if _, digit := digitValue(r); !digit && r != '.' {
+					t.Fatalf("answer %q of %q holds %q", ans, out, r)
+				}
+			}
+		}
+		if k, ok := s.Key(gold, ans); !ok || k != ans {
+			t.Fatalf("key %q of answer %q", k, ans)
+		}
+		sc := s.Score(gold, ans)
+		if ans == debateNone && !sc.Correct {
+			t.Fatalf("no number in %q scored wrong", out)
+		}
+		if sc.Correct && ans != debateNone {
+			if v, ok := pyFloat(ans); !ok || v != 12 {
+				t.Fatalf("%q scored right against 12", ans)
+			}
+		}
+	})
+}
