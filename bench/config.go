@@ -92,9 +92,16 @@ type Config struct {
 	Verify VerifierConfig `json:"verifier,omitzero"`
 }
 
-// Judge returns the judge's model and endpoint: the run's unless set.
+// Judge returns the judge's model and endpoint: the run's unless set. A
+// judge model MODEL@NAME is on the named endpoint (--endpoint NAME=URL),
+// which --judge-base-url then may not contradict.
 func (c Config) Judge() (model, baseURL string) {
 	model, baseURL = c.Model, c.BaseURL
+	if c.JudgeBaseURL == "" && strings.Contains(c.JudgeModel, "@") {
+		if am, err := c.resolveModel(c.JudgeModel); err == nil {
+			return am.model, am.baseURL
+		}
+	}
 	if c.JudgeModel != "" || c.JudgeBaseURL != "" {
 		if c.JudgeModel != "" {
 			model = c.JudgeModel
@@ -170,6 +177,14 @@ func (c Config) Validate() error {
 	for name, v := range c.ModelParams {
 		if err := checkModelParam(name, v); err != nil {
 			return err
+		}
+	}
+	if strings.Contains(c.JudgeModel, "@") {
+		if c.JudgeBaseURL != "" {
+			return fmt.Errorf("--judge-model %s names its endpoint: drop --judge-base-url", c.JudgeModel)
+		}
+		if _, err := c.resolveModel(c.JudgeModel); err != nil {
+			return fmt.Errorf("--judge-model: %w", err)
 		}
 	}
 	if c.JudgeBaseURL != "" {

@@ -78,6 +78,17 @@ func (c Config) resolveModel(spec string) (agentModel, error) {
 	return agentModel{}, fmt.Errorf("model %s: no endpoint %s (name it with --endpoint %s=URL[,KEY_ENV])", spec, name, name)
 }
 
+// judgeKey is the key sent to the judge: its named endpoint's for a judge
+// model MODEL@NAME, else the run's.
+func (c Config) judgeKey() string {
+	if c.JudgeBaseURL == "" && strings.Contains(c.JudgeModel, "@") {
+		if am, err := c.resolveModel(c.JudgeModel); err == nil {
+			return am.key
+		}
+	}
+	return c.APIKey
+}
+
 // checkAgents refuses a strategy's model whose endpoint is unknown,
 // before the run is stored.
 func checkAgents(p *plan) error {

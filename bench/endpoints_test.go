@@ -167,3 +167,33 @@ func TestDebateJudgeFlags(t *testing.T) {
 		t.Errorf("%d judge calls of %d, want one per item", judged, sum.Calls)
 	}
 }
+
+// A judge model MODEL@NAME is on the named endpoint, with its key.
+func TestJudgeOnANamedEndpoint(t *testing.T) {
+	judgeSrv, n, key := counted(t, 0.9)
+	cfg := DefaultConfig()
+	cfg.Task, cfg.Strategy, cfg.Range = "game24", "debate", "900:902"
+	cfg.Params = map[string]any{"agents": 2, "rounds": 1, "final": "judge", "temperature": 0.7}
+	cfg.JudgeModel = "sim@j"
+	if err := Check(cfg); err == nil || !strings.Contains(err.Error(), "no endpoint j") {
+		t.Errorf("a judge on an unnamed endpoint: %v", err)
+	}
+	cfg.NamedEndpoints = []Endpoint{{Name: "j", URL: judgeSrv.URL + "/v1", KeyEnv: "J_KEY"}}
+	cfg.NamedKeys = map[string]string{"j": "sk-judge"}
+	if m, u := cfg.Judge(); m != "sim" || u != judgeSrv.URL+"/v1" {
+		t.Errorf("judge %s at %s", m, u)
+	}
+	if _, err := (&Engine{Store: tempStore(t)}).Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	if n.Load() != 2 {
+		t.Errorf("%d calls reached the judge's endpoint, want one per item", n.Load())
+	}
+	if k, _ := key.Load().(string); k != "Bearer sk-judge" {
+		t.Errorf("the judge's endpoint got key %q", k)
+	}
+	cfg.JudgeBaseURL = "http://127.0.0.1:1/v1"
+	if err := Check(cfg); err == nil || !strings.Contains(err.Error(), "drop --judge-base-url") {
+		t.Errorf("both: %v", err)
+	}
+}

@@ -496,7 +496,7 @@ func (e *Engine) judgeBackend(p *plan, shared llm.Sampler, budget *llm.Budget) (
 		}
 		b = m
 	} else {
-		o, err := p.client(model, baseURL)
+		o, err := p.clientWithKey(model, baseURL, p.cfg.judgeKey())
 		if err != nil {
 			return nil, ConfigError{fmt.Errorf("--judge-model/--judge-base-url: %w", err)}
 		}
