@@ -59,5 +59,9 @@ func debateView(detail json.RawMessage, calls []callView) map[string]any {
 			agents[a] += " · " + d.Models[a]
 		}
 	}
-	return map[string]any{"Agents": agents, "Rounds": rows}
+	out := map[string]any{"Agents": agents, "Rounds": rows}
+	if d.Judged != nil {
+		out["Judged"] = *d.Judged
+	}
+	return out
 }

@@ -35,6 +35,16 @@ func TestDebateGrid(t *testing.T) {
 	if c := rows[1].Cells[1]; !c.Winner || c.CallID != 41 || !c.Correct || rows[1].Majority != "7" || !rows[1].Correct {
 		t.Errorf("round 2 %+v", rows[1])
 	}
+	if _, judged := v["Judged"]; judged {
+		t.Error("a majority debate shows a judge's answer")
+	}
+	var withJudge map[string]any
+	_ = json.Unmarshal(detail, &withJudge)
+	withJudge["judged"] = "Answer: 7"
+	detail, _ = json.Marshal(withJudge)
+	if v := debateView(detail, nil); v["Judged"] != "Answer: 7" {
+		t.Errorf("judged %v", v["Judged"])
+	}
 	for _, bad := range []string{``, `{}`, `{"agents":2}`, `garbage`, `{"agents":0,"rounds":[{}]}`} {
 		if debateView(json.RawMessage(bad), nil) != nil {
 			t.Errorf("a grid from %q", bad)
