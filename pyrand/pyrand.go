@@ -127,3 +127,30 @@ func Permutation(seed uint64, size int) []int {
 	New(seed).Shuffle(size, func(i, j int) { xs[i], xs[j] = xs[j], xs[i] })
 	return xs
 }
+
+// NewNumPy returns the generator numpy's legacy np.random.seed(seed)
+// makes for an int seed below 2^32: init_genrand, not init_by_array.
+func NewNumPy(seed uint32) *Rand {
+	r := &Rand{}
+	r.initGenrand(seed)
+	return r
+}
+
+// NumPyRandint is numpy's legacy RandomState.randint(low, high) for a
+// range high-low below 2^32 (the default int64 dtype): a 32-bit draw
+// masked to the range's bit width, redrawn while above high-1-low.
+func (r *Rand) NumPyRandint(low, high int64) int64 {
+	rng := uint32(high - 1 - low)
+	if rng == 0 {
+		return low
+	}
+	mask := rng
+	for _, s := range []uint{1, 2, 4, 8, 16} {
+		mask |= mask >> s
+	}
+	for {
+		if v := r.Uint32() & mask; v <= rng {
+			return low + int64(v)
+		}
+	}
+}

@@ -64,3 +64,32 @@ func TestMatchesPython3Live(t *testing.T) {
 		t.Errorf("the whole seed-0 shuffle of 1319 differs from python3's")
 	}
 }
+
+// testdata/numpy.json is numpy's output (testdata/gen_numpy.py).
+func TestMatchesNumPyLegacy(t *testing.T) {
+	b, err := os.ReadFile("testdata/numpy.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want struct {
+		Six [][]int64 `json:"seed0_randint_0_30_size6_x100"`
+		One []int64   `json:"seed12345_randint_5_1000_x50"`
+	}
+	if err := json.Unmarshal(b, &want); err != nil || len(want.Six) != 100 || len(want.One) != 50 {
+		t.Fatalf("fixture: %v", err)
+	}
+	r := NewNumPy(0)
+	for i, six := range want.Six {
+		for j, w := range six {
+			if got := r.NumPyRandint(0, 30); got != w {
+				t.Fatalf("draw %d of call %d: %d, want %d", j, i, got, w)
+			}
+		}
+	}
+	r = NewNumPy(12345)
+	for i, w := range want.One {
+		if got := r.NumPyRandint(5, 1000); got != w {
+			t.Fatalf("randint(5, 1000) #%d = %d, want %d", i, got, w)
+		}
+	}
+}
