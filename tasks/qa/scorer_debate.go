@@ -2,6 +2,7 @@ package qa
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"regexp"
 	"strconv"
@@ -135,4 +136,122 @@ func pyFloat(s string) (float64, bool) {
 		return 0, false
 	}
 	return f, !math.IsNaN(f)
+}
+
+// ScorerDebateArithmetic is the multi-agent debate reference's rule for
+// its arithmetic task (math/gen_math.py), reproduced; see docs/debate.md.
+const ScorerDebateArithmetic = "debate-arithmetic"
+
+// debateArithScorer: commas become dots, the output is split at spaces,
+// and the answer is the last part Python's float() reads; the vote counts
+// equal floats alike; the gold is compared as a float.
+type debateArithScorer struct{}
+
+func (debateArithScorer) Name() string { return ScorerDebateArithmetic }
+func (debateArithScorer) Describe() string {
+	return "the multi-agent debate reference's gen_math.py rule: commas read as dots, the last space-separated part Python's float() accepts is the answer (none: the agent abstains), compared as floats"
+}
+
+func (debateArithScorer) Answer(output string) (string, bool) {
+	parts := strings.Split(strings.ReplaceAll(output, ",", "."), " ")
+	for i := len(parts) - 1; i >= 0; i-- {
+		if v, ok := pyFloatLiteral(parts[i]); ok {
+			if math.IsNaN(v) {
+				// NaN equals nothing, not even itself: it would never
+				// win a vote it shares, so it abstains here.
+				return "", false
+			}
+			return strconv.FormatFloat(v+0, 'g', -1, 64), true // -0 and 0 vote alike, as they compare
+		}
+	}
+	return "", false
+}
+
+func (debateArithScorer) Key(_ Row, answer string) (string, bool) { return answer, answer != "" }
+
+func (debateArithScorer) Score(row Row, answer string) tasks.Score {
+	p, ok := pyFloatLiteral(answer)
+	if !ok || len(row.Answers) == 0 {
+		return tasks.Score{Answer: answer, Reason: "no answer"}
+	}
+	g, _ := pyFloatLiteral(row.Answers[0])
+	return tasks.Score{Correct: p == g, Answer: answer}
+}
+
+func (debateArithScorer) Check(row Row) error {
+	if len(row.Answers) == 0 {
+		return errors.New("no gold answer")
+	}
+	if _, ok := pyFloatLiteral(row.Answers[0]); !ok {
+		return fmt.Errorf("gold %q is not a number for the debate-arithmetic rule", row.Answers[0])
+	}
+	return nil
+}
+
+// pyFloatLiteral is Python's float(str): surrounding whitespace, a sign,
+// decimal digits of any script with single underscores between digits, a
+// fraction, an exponent; or inf, infinity, nan in any case.
+func pyFloatLiteral(s string) (float64, bool) {
+	s = strings.TrimSpace(s)
+	sign := ""
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		sign, s = s[:1], s[1:]
+	}
+	switch strings.ToLower(s) {
+	case "inf", "infinity":
+		v, err := strconv.ParseFloat(sign+"Inf", 64)
+		return v, err == nil
+	case "nan":
+		return math.NaN(), true
+	}
+	var b strings.Builder
+	b.WriteString(sign)
+	digits := func(rs []rune, i int) (int, bool) { // a digit part from i: digits, single _ between
+		start := i
+		for i < len(rs) {
+			if d, ok := digitValue(rs[i]); ok {
+				b.WriteByte(byte('0' + d))
+				i++
+				continue
+			}
+			if rs[i] == '_' && i > start && i+1 < len(rs) {
+				if _, ok := digitValue(rs[i+1]); ok {
+					i++
+					continue
+				}
+			}
+			break
+		}
+		return i, i > start
+	}
+	rs := []rune(s)
+	i, intPart := digits(rs, 0)
+	frac := false
+	if i < len(rs) && rs[i] == '.' {
+		b.WriteByte('.')
+		i, frac = digits(rs, i+1)
+	}
+	if !intPart && !frac {
+		return 0, false
+	}
+	if i < len(rs) && (rs[i] == 'e' || rs[i] == 'E') {
+		b.WriteByte('e')
+		i++
+		if i < len(rs) && (rs[i] == '+' || rs[i] == '-') {
+			b.WriteRune(rs[i])
+			i++
+		}
+		var exp bool
+		if i, exp = digits(rs, i); !exp {
+			return 0, false
+		}
+	}
+	if i != len(rs) {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(b.String(), 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, false
+	}
+	return v, true
 }

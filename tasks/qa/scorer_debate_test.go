@@ -1,6 +1,7 @@
 package qa
 
 import (
+	"math"
 	"testing"
 )
 
@@ -94,4 +95,56 @@ func FuzzDebatePaperAnswer(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Python's float() on each string (python3 printed these).
+func TestPyFloatLiteral(t *testing.T) {
+	nan := -1.0 // stands for NaN below
+	for _, c := range []struct {
+		in   string
+		want float64
+		ok   bool
+	}{
+		{"550", 550, true}, {"550.", 550, true}, {".5", 0.5, true}, {"1_000", 1000, true}, {"1__0", 0, false},
+		{"_1", 0, false}, {"1_", 0, false}, {"+3", 3, true}, {"-0", 0, true}, {"1e3", 1000, true},
+		{"1e", 0, false}, {"e3", 0, false}, {"٣٤", 34, true}, {"5\n", 5, true}, {"\t7 ", 7, true},
+		{"550.\n\nSo", 0, false}, {"1.2.3", 0, false}, {"", 0, false}, {"0x10", 0, false},
+		{"1_000.5_5", 1000.55, true}, {"1e1_0", 1e10, true}, {"nan", nan, true}, {"-Infinity", math.Inf(-1), true},
+	} {
+		got, ok := pyFloatLiteral(c.in)
+		if ok != c.ok || (ok && c.want == nan && !math.IsNaN(got)) || (ok && c.want != nan && got != c.want) {
+			t.Errorf("float(%q) = %v %v, want %v %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+// gen_math.py's reading of an agent's answer, and the vote it feeds.
+func TestDebateArithmeticRule(t *testing.T) {
+	s, err := NewScorer(ScorerDebateArithmetic, ScorerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gold := Row{Answers: []string{"-12"}}
+	for _, c := range []struct {
+		out, answer string
+		ok, correct bool
+	}{
+		{"So the result is -12.", "-12", true, true}, // float("-12.") is -12.0
+		{"the result is -12", "-12", true, true},     // the last part
+		{"-12 is my answer", "-12", true, true},      // the last part that parses
+		{"12,5 apples", "12.5", true, false},         // commas read as dots
+		{"1,000 is it", "1", true, false},            // "1.000" is 1
+		{"no number here", "", false, false},         // abstains
+		{"-12.0\n", "-12", true, true},               // equal floats vote alike
+		{"result: nan", "", false, false},            // NaN abstains
+	} {
+		ans, ok := s.Answer(c.out)
+		if ok != c.ok || ans != c.answer {
+			t.Errorf("Answer(%q) = %q %v, want %q %v", c.out, ans, ok, c.answer, c.ok)
+			continue
+		}
+		if ok && s.Score(gold, ans).Correct != c.correct {
+			t.Errorf("%q scored %v", c.out, !c.correct)
+		}
+	}
 }
