@@ -17,6 +17,17 @@ import (
 // and the first round's question (format, one {}: the question).
 const debateFile = "gsm/gen_gsm.py"
 
+// The arithmetic script, math/gen_math.py, has eight prose literals: a
+// retry notice, the lone agent's check, the debate prompt's opening, one
+// other agent's answer (format, one {}), the closing (formatted with the
+// question but with no field, so plain text after format), a test
+// sentence, the first question (format: the six numbers in the expression
+// {}+{}*{}+{}-{}*{}, which is the task's input) and an unused question.
+const debateMathFile = "math/gen_math.py"
+
+// debateExpression is the first question's six fields, the task's input.
+const debateExpression = "{}+{}*{}+{}-{}*{}"
+
 // builtPacks are the packs whose templates are composed from a
 // repository's code rather than read from its constants.
 var builtPacks = map[string]func(src string) (map[string]string, error){
@@ -62,7 +73,54 @@ func importDebate(src string) (map[string]string, error) {
 		return nil, fmt.Errorf("%s: the closing: %w", path, err)
 	}
 	out["gsm8k/debate"] = goLiteral(opening, true) + "{{range .Others}}" + each + "{{end}}" + end
+	if err := importDebateMath(src, out); err != nil {
+		return nil, err
+	}
 	return out, nil
+}
+
+// importDebateMath adds arithmetic/cot, arithmetic/debate and
+// arithmetic/debate_alone from math/gen_math.py, when the checkout has it.
+func importDebateMath(src string, out map[string]string) error {
+	path := filepath.Join(src, filepath.FromSlash(debateMathFile))
+	b, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	lits, err := proseLiterals(string(b))
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	fields := func(s string) int { return strings.Count(strings.ReplaceAll(s, "{{", ""), "{}") }
+	if len(lits) != 8 || fields(lits[1])+fields(lits[2])+fields(lits[4]) != 0 || fields(lits[3]) != 1 ||
+		strings.Count(lits[6], debateExpression) != 1 || fields(lits[6]) != 6 {
+		return fmt.Errorf("%s: not the gen_math.py this importer reads (want 8 prose literals: the check, the opening, an answer with one {}, the closing, the first question with %s)", path, debateExpression)
+	}
+	alone, opening, answer, closing, first := lits[1], lits[2], lits[3], lits[4], lits[6]
+	each, err := pyPositional(answer, "{{.}}")
+	if err != nil {
+		return fmt.Errorf("%s: an agent's answer: %w", path, err)
+	}
+	end, err := pyPositional(closing)
+	if err != nil {
+		return fmt.Errorf("%s: the closing: %w", path, err)
+	}
+	before, after, _ := strings.Cut(first, debateExpression)
+	head, err := pyPositional(before)
+	if err != nil {
+		return fmt.Errorf("%s: the first question: %w", path, err)
+	}
+	tail, err := pyPositional(after)
+	if err != nil {
+		return fmt.Errorf("%s: the first question: %w", path, err)
+	}
+	out["arithmetic/cot"] = head + "{{.Input}}" + tail
+	out["arithmetic/debate"] = goLiteral(opening, true) + "{{range .Others}}" + each + "{{end}}" + end
+	out["arithmetic/debate_alone"] = PyTextToTemplate(alone)
+	return nil
 }
 
 // proseLiterals are a Python file's string literals that read as prose:

@@ -79,6 +79,50 @@ json.dump(x, open("gsm_{}_{}.json".format(a, b), "w"))
 			t.Errorf("%s = %q, %v\nwant %q", name, got, err, want)
 		}
 	}
+	if _, ok := texts["arithmetic/cot"]; ok {
+		t.Error("arithmetic templates from a checkout without math/gen_math.py")
+	}
+
+	// math/gen_math.py, shaped as the reference's (our wording).
+	mathSrc := `def f():
+    print("retrying after an error, once more")
+    return {"role": "user", "content": "Check it again and restate your answer at the end."}
+prefix_string = "Opinions of the other agents follow: "
+response = "\n\n Agent said: ` + "```{}```" + `".format(x)
+prefix_string = prefix_string + "\n\n Weigh them, then give an updated answer {{at}} the end.".format(question)
+answer = parse_answer("A test sentence that ends in the number 5.")
+c = """Compute {}+{}*{}+{}-{}*{} and state the answer last.""".format(a, b, c, d, e, f)
+q = "We would like the value of {}+{}*{}+{}-{}*{}?".format(a, b, c, d, e, f)
+`
+	if err := os.MkdirAll(filepath.Join(dir, "math"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "math", "gen_math.py"), []byte(mathSrc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	texts, err = ImportPack("debate", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out = t.TempDir()
+	if err := WriteFolder(out, texts); err != nil {
+		t.Fatal(err)
+	}
+	if lib, err = WithOverrides(out); err != nil {
+		t.Fatal(err)
+	}
+	d = data{Input: "1+2*3+4-5*6", Others: []string{"A1"}}
+	for name, want := range map[string]string{
+		"arithmetic/cot":          "Compute 1+2*3+4-5*6 and state the answer last.",
+		"arithmetic/debate":       "Opinions of the other agents follow: \n\n Agent said: ```A1```\n\n Weigh them, then give an updated answer {at} the end.",
+		"arithmetic/debate_alone": "Check it again and restate your answer at the end.",
+	} {
+		got, err := lib.Render(name, d)
+		if err != nil || got != want {
+			t.Errorf("%s = %q, %v\nwant %q", name, got, err, want)
+		}
+	}
+
 	// A file that is not gen_gsm.py is refused with the reason.
 	if err := os.WriteFile(filepath.Join(dir, "gsm", "gen_gsm.py"), []byte(`x = "only one prose literal here"`), 0o644); err != nil {
 		t.Fatal(err)

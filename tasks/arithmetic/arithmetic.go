@@ -45,7 +45,7 @@ func NewTask() tasks.Task {
 			Question: fmt.Sprintf("%d+%d*%d+%d-%d*%d", n[0], n[1], n[2], n[3], n[4], n[5]), Answers: []string{strconv.FormatInt(v, 10)}})
 		all.WriteString(rows[i].Question + "\n")
 	}
-	t, err := qa.New(qa.Options{Name: Name, Kind: "arithmetic", Rows: rows, Scorer: qa.ScorerNumeric,
+	t, err := qa.New(qa.Options{Name: Name, Kind: "arithmetic", Folders: []string{"arithmetic", "qa"}, Rows: rows, Scorer: qa.ScorerNumeric,
 		Rules: []string{qa.ScorerNumeric, qa.ScorerDebateArithmetic},
 		Data:  tasks.Dataset{Name: Name + " (numpy seed 0)", SHA256: tasks.SHA256([]byte(all.String())), Rows: len(rows)}})
 	if err != nil {
