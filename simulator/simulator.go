@@ -36,7 +36,7 @@ import (
 func New(p sim.Params) (*sim.Model, error) {
 	tasks := []sim.Responder{
 		verifier.Responder{}, // first: it answers only reward requests and its own judge prompt
-		qa.ArithResponder{}, // before qa: its expressions are questions qa's reader cannot work out
+		qa.ArithResponder{},  // before qa: its expressions are questions qa's reader cannot work out
 		qa.Responder{},
 		qa.BoxedResponder{}, // the debate reference's GSM8K questions
 		math500.Responder{},

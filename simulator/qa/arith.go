@@ -96,4 +96,3 @@ func leftToRight(nums []int64, ops []string) int64 {
 	}
 	return v
 }
-
