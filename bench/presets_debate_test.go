@@ -250,35 +250,7 @@ func TestDebateReferencePresetAgainstTheReferenceCheckout(t *testing.T) {
 	ref := newDebateEndpoint()
 	refSrv := httptest.NewServer(ref)
 	defer refSrv.Close()
-	out, stubs := filepath.Join(dir, "out"), filepath.Join(dir, "stubs")
-	for _, d := range []string{out, filepath.Join(stubs, "numpy")} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.WriteFile(filepath.Join(stubs, "numpy", "__init__.py"), nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	pypath := "/shim"
-	if exec.Command("/usr/bin/python3", "-c", "import numpy").Run() != nil {
-		pypath = "/stubs:/shim"
-	}
-	shim, _ := filepath.Abs("../python/reasonbench_openai_shim")
-	data, _ := filepath.Abs("../tasks/gsm8k/data")
-	const refData = "/data/vision/billf/scratch/yilundu/llm_iterative_debate/grade-school-math/grade_school_math/data"
-	run := func(script string) []byte {
-		cmd := exec.Command("/usr/bin/bwrap", "--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
-			"--symlink", "usr/bin", "/bin", "--ro-bind", "/etc", "/etc", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
-			"--ro-bind", data, refData, "--ro-bind", src, "/ref", "--ro-bind", shim, "/shim", "--ro-bind", stubs, "/stubs",
-			"--bind", out, "/out", "--chdir", "/out", "--clearenv", "--setenv", "PYTHONPATH", pypath,
-			"--setenv", "OPENAI_API_BASE", refSrv.URL+"/v1", "--setenv", "OPENAI_API_KEY", "test",
-			"/usr/bin/python3", "-c", script)
-		b, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("reference: %v\n%s", err, b)
-		}
-		return b
-	}
+	run := referenceRunner(t, src, dir, refSrv.URL+"/v1")
 	// gen_gsm.py ends in pdb.set_trace(), after writing its output; with no
 	// input the debugger quits.
 	run(`import bdb, runpy, sys
@@ -296,7 +268,7 @@ for question, (contexts, gt) in json.load(open("/out/gsm_3_2.json")).items():
     out.append(eval_gsm.compute_accuracy(gt, eval_gsm.pred_solutions))
 print(json.dumps(out))`)
 	var want []int
-	if err := json.Unmarshal(bytes.TrimSpace(verdicts[bytes.LastIndexByte(bytes.TrimSpace(verdicts), '\n')+1:]), &want); err != nil || len(want) != 100 {
+	if err := json.Unmarshal(lastLine(verdicts), &want); err != nil || len(want) != 100 {
 		t.Fatalf("reference eval: %v: %s", err, verdicts)
 	}
 
@@ -332,4 +304,137 @@ print(json.dumps(out))`)
 		t.Errorf("accuracy %v, eval_gsm.py's %v", sum.Accuracy, acc)
 	}
 	t.Logf("the reference and the preset: 600 requests alike; accuracy %.2f under eval_gsm.py's rule", sum.Accuracy)
+}
+
+func lastLine(b []byte) []byte {
+	b = bytes.TrimSpace(b)
+	return b[bytes.LastIndexByte(b, '\n')+1:]
+}
+
+// referenceRunner returns a function running a Python script against the
+// reference checkout src in bubblewrap: the checkout at /ref, the
+// embedded GSM8K test split at the path gen_gsm.py reads, the openai 0.x
+// shim, stand-ins for the modules the scripts import and do not need when
+// missing (numpy for gen_gsm.py, tqdm), dir/out at /out (the working
+// directory), OPENAI_API_BASE the endpoint.
+func referenceRunner(t *testing.T, src, dir, endpoint string) func(script string) []byte {
+	t.Helper()
+	out, stubs := filepath.Join(dir, "out"), filepath.Join(dir, "stubs")
+	for _, d := range []string{out, filepath.Join(stubs, "np", "numpy"), filepath.Join(stubs, "tqdm")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(stubs, "np", "numpy", "__init__.py"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(stubs, "tqdm", "__init__.py"), []byte("def tqdm(it, *a, **k):\n    return it\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pypath := "/shim"
+	if exec.Command("/usr/bin/python3", "-c", "import tqdm").Run() != nil {
+		pypath = "/stubs:" + pypath // /stubs/tqdm
+	}
+	if exec.Command("/usr/bin/python3", "-c", "import numpy").Run() != nil {
+		pypath = "/stubs/np:" + pypath
+	}
+	shim, _ := filepath.Abs("../python/reasonbench_openai_shim")
+	data, _ := filepath.Abs("../tasks/gsm8k/data")
+	const refData = "/data/vision/billf/scratch/yilundu/llm_iterative_debate/grade-school-math/grade_school_math/data"
+	return func(script string) []byte {
+		cmd := exec.Command("/usr/bin/bwrap", "--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
+			"--symlink", "usr/bin", "/bin", "--ro-bind", "/etc", "/etc", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
+			"--ro-bind", data, refData, "--ro-bind", src, "/ref", "--ro-bind", shim, "/shim", "--ro-bind", stubs, "/stubs",
+			"--bind", out, "/out", "--chdir", "/out", "--clearenv", "--setenv", "PYTHONPATH", pypath,
+			"--setenv", "OPENAI_API_BASE", endpoint, "--setenv", "OPENAI_API_KEY", "test",
+			"/usr/bin/python3", "-c", script)
+		b, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("reference: %v\n%s", err, b)
+		}
+		return b
+	}
+}
+
+// With REASONBENCH_DEBATE_SRC naming a checkout, gen_math.py runs
+// unchanged (numpy is needed: its questions are numpy's draws) and the
+// arithmetic preset with the imported prompts must send the same 600
+// requests, and score each question as the script does (a question where
+// no agent's answer parses is dropped from its mean; here it is wrong).
+func TestDebateArithmeticPresetAgainstTheReferenceCheckout(t *testing.T) {
+	src := os.Getenv("REASONBENCH_DEBATE_SRC")
+	if src == "" {
+		t.Skip("REASONBENCH_DEBATE_SRC does not name a checkout of composable-models/llm_multiagent_debate")
+	}
+	if exec.Command("/usr/bin/python3", "-c", "import numpy").Run() != nil {
+		t.Fatal("gen_math.py draws its questions with numpy: install python3-numpy")
+	}
+	src, _ = filepath.Abs(src)
+	texts, err := prompts.ImportPack("debate", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := prompts.WriteFolder(filepath.Join(dir, "prompts"), texts); err != nil {
+		t.Fatal(err)
+	}
+	ref := newDebateEndpoint()
+	refSrv := httptest.NewServer(ref)
+	defer refSrv.Close()
+	run := referenceRunner(t, src, dir, refSrv.URL+"/v1")
+	run(`import bdb, runpy, sys
+sys.argv = ["gen_math.py"]
+try:
+    runpy.run_path("/ref/math/gen_math.py", run_name="__main__")
+except bdb.BdbQuit:
+    pass`)
+	// Each question as the script scores it, with its own functions:
+	// null where it drops the question.
+	verdicts := run(`import json, pickle, sys
+sys.path.insert(0, "/ref/math")
+import gen_math
+out = []
+for numbers, (contexts, answer) in pickle.load(open("/out/math_agents2_rounds3.p", "rb")).items():
+    parsed = [gen_math.parse_answer(c[-1]["content"].replace(",", ".")) for c in contexts]
+    parsed = [p for p in parsed if p is not None]
+    out.append(None if not parsed else int(gen_math.most_frequent(parsed) == answer))
+print(json.dumps(out))`)
+	var want []*int
+	if err := json.Unmarshal(lastLine(verdicts), &want); err != nil || len(want) != 100 {
+		t.Fatalf("reference scoring: %v: %s", err, verdicts)
+	}
+
+	ours := newDebateEndpoint()
+	srv := httptest.NewServer(ours)
+	defer srv.Close()
+	cfg, err := ApplyPreset(DefaultConfig(), "debate-arithmetic/reference")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.BaseURL, cfg.Model, cfg.PromptDir, cfg.Concurrency = srv.URL+"/v1", "gpt-3.5-turbo-0301", filepath.Join(dir, "prompts"), 16
+	st := tempStore(t)
+	sum, err := (&Engine{Store: st}).Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ref.digests) != 600 || !sameMultiset(ours.digests, ref.digests) {
+		t.Errorf("the preset sent %d requests, the reference %d; %d in common", len(ours.digests), len(ref.digests), common(ours.digests, ref.digests))
+	}
+	items, err := st.Items(context.Background(), sum.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dropped, right := 0, 0
+	for _, it := range items {
+		w := want[it.Index]
+		if w == nil {
+			dropped++
+		} else if *w == 1 {
+			right++
+		}
+		if it.Correct != (w != nil && *w == 1) {
+			t.Errorf("question %d: correct %v, the reference scores %v", it.Index, it.Correct, w)
+		}
+	}
+	t.Logf("the reference and the preset: 600 requests alike; %d right, %d dropped by the reference (wrong here)", right, dropped)
 }
