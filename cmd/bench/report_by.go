@@ -20,13 +20,17 @@ const (
 	byIteration = "iteration" // Self-Refine: accuracy after each iteration
 	byK         = "k"         // CoT-SC: the vote's expected accuracy at every k' <= k
 	byRound     = "round"     // debate: the majority's accuracy after each round
+	byModel     = "model"     // calls, tokens and cost by the model that answered
 )
 
 // writeSeriesReport writes one row per (run, trial) or (run, iteration)
 // with the accuracy after it, for the selected runs that have the series.
 func writeSeriesReport(ctx context.Context, st *store.Store, runs []store.Run, by, format string, stdout io.Writer) error {
+	if by == byModel {
+		return writeModelReport(ctx, st, runs, format, stdout)
+	}
 	if by != byTrial && by != byIteration && by != byK && by != byRound {
-		return usageError{fmt.Errorf("--by %q: want %s, %s, %s or %s (or %s, %s, %s)", by, byTrial, byIteration, byK, byRound, byBudget, byLevel, byDifficulty)}
+		return usageError{fmt.Errorf("--by %q: want %s, %s, %s or %s (or %s, %s, %s, %s)", by, byTrial, byIteration, byK, byRound, byModel, byBudget, byLevel, byDifficulty)}
 	}
 	var rows []report.SeriesRow
 	var notes []string
@@ -104,4 +108,28 @@ func seriesRows(s bench.Summary, by string) []report.SeriesRow {
 		out[i] = r
 	}
 	return out
+}
+
+// writeModelReport writes one row per (run, model that answered): calls,
+// tokens and cost, so a run whose agents are several models shows each.
+func writeModelReport(ctx context.Context, st *store.Store, runs []store.Run, format string, stdout io.Writer) error {
+	var rows []report.ModelRow
+	for _, r := range runs {
+		us, err := results.ModelUses(ctx, st, r)
+		if err != nil {
+			return err
+		}
+		s, err := bench.Summarize(ctx, st, r.ID)
+		if err != nil {
+			return err
+		}
+		for i := range us {
+			us[i].Params = results.RowOf(s).Params
+		}
+		rows = append(rows, us...)
+	}
+	if err := report.WriteModels(stdout, format, rows); err != nil {
+		return usageError{err}
+	}
+	return nil
 }
