@@ -31,15 +31,20 @@ type Config struct {
 	// VerifierAPIKey is sent to a verifier on another endpoint than the
 	// run's (--verifier-api-key); the run's key never goes there. Never
 	// stored.
-	VerifierAPIKey string        `json:"-"`
-	Concurrency    int           `json:"concurrency"`
-	Seed           int64         `json:"seed"`
-	Sim            sim.Params    `json:"sim"`
-	PromptDir      string        `json:"prompt_dir,omitempty"`
-	Timeout        time.Duration `json:"timeout"`
-	Retries        int           `json:"retries"` // extra attempts on 429, 5xx, timeouts and refused connections
-	Cache          string        `json:"cache"`   // llm.CacheReadWrite, CacheRead or CacheOff
-	Experiment     string        `json:"experiment,omitempty"`
+	VerifierAPIKey string `json:"-"`
+	// NamedEndpoints are the endpoints --endpoint NAME=URL[,KEY_ENV] names,
+	// on which a role's model may be (MODEL@NAME); NamedKeys their keys by
+	// name, read from each KEY_ENV, never stored.
+	NamedEndpoints []Endpoint        `json:"named_endpoints,omitempty"`
+	NamedKeys      map[string]string `json:"-"`
+	Concurrency    int               `json:"concurrency"`
+	Seed           int64             `json:"seed"`
+	Sim            sim.Params        `json:"sim"`
+	PromptDir      string            `json:"prompt_dir,omitempty"`
+	Timeout        time.Duration     `json:"timeout"`
+	Retries        int               `json:"retries"` // extra attempts on 429, 5xx, timeouts and refused connections
+	Cache          string            `json:"cache"`   // llm.CacheReadWrite, CacheRead or CacheOff
+	Experiment     string            `json:"experiment,omitempty"`
 	// Baseline names the experiment's baseline configuration ("cotsc",
 	// "tot b=1"), against which tables compare the others; not part of
 	// what a run computes.
@@ -87,9 +92,16 @@ type Config struct {
 	Verify VerifierConfig `json:"verifier,omitzero"`
 }
 
-// Judge returns the judge's model and endpoint: the run's unless set.
+// Judge returns the judge's model and endpoint: the run's unless set. A
+// judge model MODEL@NAME is on the named endpoint (--endpoint NAME=URL),
+// which --judge-base-url then may not contradict.
 func (c Config) Judge() (model, baseURL string) {
 	model, baseURL = c.Model, c.BaseURL
+	if c.JudgeBaseURL == "" && strings.Contains(c.JudgeModel, "@") {
+		if am, err := c.resolveModel(c.JudgeModel); err == nil {
+			return am.model, am.baseURL
+		}
+	}
 	if c.JudgeModel != "" || c.JudgeBaseURL != "" {
 		if c.JudgeModel != "" {
 			model = c.JudgeModel
@@ -165,6 +177,14 @@ func (c Config) Validate() error {
 	for name, v := range c.ModelParams {
 		if err := checkModelParam(name, v); err != nil {
 			return err
+		}
+	}
+	if strings.Contains(c.JudgeModel, "@") {
+		if c.JudgeBaseURL != "" {
+			return fmt.Errorf("--judge-model %s names its endpoint: drop --judge-base-url", c.JudgeModel)
+		}
+		if _, err := c.resolveModel(c.JudgeModel); err != nil {
+			return fmt.Errorf("--judge-model: %w", err)
 		}
 	}
 	if c.JudgeBaseURL != "" {

@@ -79,6 +79,9 @@ type plan struct {
 	// sources are the files of a strategy whose code lives outside this
 	// build (strategies.Sourced), path → SHA-256, read once at load.
 	sources map[string]string
+	// agents are the backends of the models a strategy names besides the
+	// run's (strategies.ModelUser), by name, while the run executes.
+	agents map[string]agentBackend
 }
 
 // CallsByIdentity marks runs whose calls each draw by their identity
@@ -217,7 +220,7 @@ func Check(cfg Config) error {
 // configuration (resumed as it was) may hold: judge flags on a task no
 // judge scores, which would otherwise be recorded and silently unused.
 func checkNew(p *plan) error {
-	if _, ok := p.task.(tasks.Judged); !ok && (p.cfg.JudgeModel != "" || p.cfg.JudgeBaseURL != "") {
+	if !usesJudge(p) && (p.cfg.JudgeModel != "" || p.cfg.JudgeBaseURL != "") {
 		return fmt.Errorf("--judge-model/--judge-base-url: task %s has no judge (creative does); drop them", p.task.Name())
 	}
 	if o, ok := p.strategy.(strategies.Ordered); ok && p.cfg.Shard != nil && o.InOrder() != "" {
@@ -226,7 +229,20 @@ func checkNew(p *plan) error {
 	if err := checkVerifier(p); err != nil {
 		return err
 	}
+	if err := checkAgents(p); err != nil {
+		return err
+	}
 	return checkTemplates(p)
+}
+
+// usesJudge reports whether the run asks the judge role: a judged task
+// (creative) or a strategy that does (debate's final=judge).
+func usesJudge(p *plan) bool {
+	if _, ok := p.task.(tasks.Judged); ok {
+		return true
+	}
+	ju, ok := p.strategy.(strategies.JudgeUser)
+	return ok && ju.UsesJudge()
 }
 
 // checkTemplates refuses a run whose task lacks a template its strategy
@@ -299,6 +315,8 @@ func (p *plan) configKey() string {
 		Judge string `json:",omitempty"`
 		// The verifier of a strategy that asks one (verifier.go).
 		Verifier string `json:",omitempty"`
+		// The named endpoints a strategy's models are on (endpoints.go).
+		Endpoints []string `json:",omitempty"`
 		// The digest of a program's files (strategies.Sourced): an edited
 		// script is another cell, though its draws (the scope) are the
 		// same, so requests it still sends are found in the cache.
@@ -314,6 +332,9 @@ func (p *plan) configKey() string {
 	if c.SeparateJudge() {
 		m, u := c.Judge()
 		key.Judge = m + " @ " + PublicEndpoint(u)
+	}
+	for _, e := range c.NamedEndpoints {
+		key.Endpoints = append(key.Endpoints, e.Name+"="+PublicEndpoint(e.URL))
 	}
 	if c.Think == llm.ThinkKeep {
 		key.Think = c.Think
@@ -463,7 +484,7 @@ func (p *plan) retry() llm.Middleware {
 // client (or the simulator) under the same limit and budget, costed at the
 // judge's price.
 func (e *Engine) judgeBackend(p *plan, shared llm.Sampler, budget *llm.Budget) (llm.Sampler, error) {
-	if _, ok := p.task.(tasks.Judged); !ok || !p.cfg.SeparateJudge() {
+	if !usesJudge(p) || !p.cfg.SeparateJudge() {
 		return shared, nil
 	}
 	model, baseURL := p.cfg.Judge()
@@ -475,7 +496,7 @@ func (e *Engine) judgeBackend(p *plan, shared llm.Sampler, budget *llm.Budget) (
 		}
 		b = m
 	} else {
-		o, err := p.client(model, baseURL)
+		o, err := p.clientWithKey(model, baseURL, p.cfg.judgeKey())
 		if err != nil {
 			return nil, ConfigError{fmt.Errorf("--judge-model/--judge-base-url: %w", err)}
 		}
@@ -711,6 +732,9 @@ func (e *Engine) execute(ctx context.Context, id int64, p *plan, backend llm.Sam
 	if p.verifier, err = e.verifierBackend(p, shared, budget); err != nil {
 		return Summary{}, err
 	}
+	if p.agents, err = e.agentBackends(p, shared, budget); err != nil {
+		return Summary{}, err
+	}
 	runErr := e.solveAll(ctx, id, p, shared, judge, budget)
 	if err := e.recordReplicas(context.WithoutCancel(ctx), id, p); err != nil && runErr == nil {
 		runErr = err
@@ -921,7 +945,7 @@ func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base, judge
 		}
 	}
 	judgeErr := func() error { return nil }
-	if jt, ok := p.task.(tasks.Judged); ok {
+	if usesJudge(p) {
 		// The judge's calls join the item's log and the run's cache, under
 		// the judge's own identity when it is another model.
 		judgeID := p.cfg.BackendIdentity()
@@ -931,7 +955,20 @@ func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base, judge
 		}
 		js := llm.Chain(judgeBase, budget.Gate(), identify, llm.Record(itemRecorder{log: calls, eager: !p.cfg.InProcess()}),
 			p.think, llm.Cache(e.Store.ResponseCache(runID), p.cfg.Cache, judgeID))
-		env.Task, judgeErr = jt.WithJudge(ctx, tasks.Judge{Sampler: js, Prompts: p.prompts})
+		if jt, ok := p.task.(tasks.Judged); ok {
+			env.Task, judgeErr = jt.WithJudge(ctx, tasks.Judge{Sampler: js, Prompts: p.prompts})
+		}
+		env.Judge = js
+	}
+	if len(p.agents) > 0 {
+		// Each model's calls join the item's log and the run's cache under
+		// that model's identity.
+		env.Models = map[string]llm.Sampler{}
+		for name, ab := range p.agents {
+			env.Models[name] = llm.Chain(ab.sampler, budget.Gate(), llm.WithExtra(p.cfg.ModelParams), identify,
+				llm.Record(itemRecorder{log: calls, eager: !p.cfg.InProcess()}), p.think,
+				llm.Cache(e.Store.ResponseCache(runID), p.cfg.Cache, ab.identity))
+		}
 	}
 	if p.verifier != nil {
 		// The verifier's calls join the item's log and the run's cache

@@ -28,7 +28,7 @@ type Experiment struct {
 var experimentKeys = []string{"name", "task", "range", "model", "base_url", "concurrency", "seed", "seeds", "repeats",
 	"cache", "timeout_seconds", "retries", "prompts", "sim", "strategies", "task_spec", "scorer", "baseline", "verifier"}
 
-var simKeys = []string{"skill", "slip", "misjudge", "boost", "focus", "verify_flip", "verify_spread"}
+var simKeys = []string{"skill", "slip", "misjudge", "boost", "focus", "verify_flip", "verify_spread", "conformity"}
 
 // modelKeys are the keys of a model: block (model: NAME is the short form).
 var modelKeys = []string{"name", "api", "think", "think_tags", "max_tokens_field", "params", "base_urls"}
@@ -384,6 +384,8 @@ func decodeSim(n *yaml.Node, cfg *Config, bad func(*yaml.Node, string, ...any) e
 			cfg.Sim.VerifyFlip = f
 		case "verify_spread":
 			cfg.Sim.VerifySpread = f
+		case "conformity":
+			cfg.Sim.Conformity = f
 		default:
 			return bad(k, "unknown key sim.%s (allowed: %s)", k.Value, strings.Join(simKeys, ", "))
 		}

@@ -28,6 +28,7 @@ func Presets() []Preset {
 	presets = append(presets, creativePresets()...)
 	presets = append(presets, reflexionCodePresets()...)
 	presets = append(presets, selfRefinePresets()...)
+	presets = append(presets, debatePresets()...)
 	return append(presets, LATSPresets()...)
 }
 

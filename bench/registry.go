@@ -7,6 +7,7 @@ import (
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/simulator"
 	"github.com/reasonbench/reasonbench/tasks"
+	"github.com/reasonbench/reasonbench/tasks/arithmetic"
 	"github.com/reasonbench/reasonbench/tasks/code"
 	"github.com/reasonbench/reasonbench/tasks/creative"
 	"github.com/reasonbench/reasonbench/tasks/crosswords"
@@ -35,6 +36,10 @@ func Tasks() []TaskSpec {
 			New: func() tasks.Task { return hotpotqa.NewTask() }},
 		{Name: "gsm8k", Doc: "GSM8K: the 1,319 grade-school math word problems of the test split, numeric answers; few-shot prompts of our own",
 			New: gsm8k.NewTask},
+		{Name: gsm8k.DebateName, Doc: "GSM8K's test problems in the multi-agent debate reference's order (Python's random.seed(0), random.shuffle of the file's lines): 0:100 are its 100 questions",
+			New: gsm8k.NewDebateTask},
+		{Name: arithmetic.Name, Doc: "the multi-agent debate reference's arithmetic: a+b*c+d-e*f for six integers in [0, 30) drawn by numpy's np.random.seed(0), 100 questions; rule debate-arithmetic is gen_math.py's",
+			New: arithmetic.NewTask},
 		{Name: "math500", Doc: "MATH-500: the 500-problem MATH test subset of Let's Verify Step by Step (openai/prm800k, MIT), levels 1-5 and subjects as labels; the last \\boxed{} answer by value and structure (rule math), or the original MATH string rule (--rule hendrycks)",
 			New: math500.NewTask},
 		{Name: "crosswords", Doc: "Mini Crosswords: the ToT paper's 20 test 5x5 puzzles (mini0505 0, 5, ..., 95), letter/word/game; the reference's DFS with tot_dfs",

@@ -133,6 +133,9 @@ func PackNames() []string {
 	for n := range Packs {
 		names = append(names, n)
 	}
+	for n := range builtPacks {
+		names = append(names, n)
+	}
 	sort.Strings(names)
 	return names
 }
@@ -142,6 +145,9 @@ func PackNames() []string {
 // the Python strings (formatted with the same field values). A missing
 // file or constant is an error naming it.
 func ImportPack(pack, src string) (map[string]string, error) {
+	if build, ok := builtPacks[pack]; ok {
+		return build(src)
+	}
 	sources, ok := Packs[pack]
 	if !ok {
 		return nil, fmt.Errorf("unknown prompt pack %q (known: %s)", pack, strings.Join(PackNames(), ", "))

@@ -45,7 +45,12 @@ var SeriesFormats = []string{"md", "csv", "json"}
 func WriteSeries(w io.Writer, format, unit string, rows []SeriesRow) error {
 	header := []string{"run", "task", "strategy", "params", "model", "n", unit, "ran", "accuracy", "gain"}
 	curve := len(rows) > 0 && rows[0].BestOf != nil
-	if curve {
+	rounds := curve && unit == "round" // debate: the majority after each round
+	switch {
+	case rounds:
+		header[8] = "majority accuracy"
+		header = append(header, "any agent right")
+	case curve:
 		header[8] = "vote accuracy"
 		header = append(header, "mc_se", "best-of-k'", "tokens/item")
 	}
@@ -54,7 +59,10 @@ func WriteSeries(w io.Writer, format, unit string, rows []SeriesRow) error {
 		line := []string{fmt.Sprint(r.RunID), r.Task, strategyText(r.Strategy, r.Status), r.Params,
 			modelText(r.Model, r.Simulated), fmt.Sprint(r.N),
 			fmt.Sprint(r.Step), fmt.Sprint(r.Ran), fmt.Sprintf("%.3f", r.Accuracy), fmt.Sprintf("%+.3f", r.Gain)}
-		if curve {
+		switch {
+		case rounds:
+			line = append(line, fmtOpt(r.BestOf, "%.3f"))
+		case curve:
 			se := "exact"
 			if r.Exact != nil && !*r.Exact && r.MCSE != nil {
 				se = fmt.Sprintf("%.4f", *r.MCSE)

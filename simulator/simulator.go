@@ -19,6 +19,7 @@ import (
 	"github.com/reasonbench/reasonbench/simulator/code"
 	"github.com/reasonbench/reasonbench/simulator/creative"
 	"github.com/reasonbench/reasonbench/simulator/crosswords"
+	"github.com/reasonbench/reasonbench/simulator/debate"
 	"github.com/reasonbench/reasonbench/simulator/game24"
 	"github.com/reasonbench/reasonbench/simulator/hotpotqa"
 	"github.com/reasonbench/reasonbench/simulator/math500"
@@ -33,9 +34,11 @@ import (
 // so a question answers alike whichever task asks it, in process or
 // through serve-sim.
 func New(p sim.Params) (*sim.Model, error) {
-	return sim.New(p,
+	tasks := []sim.Responder{
 		verifier.Responder{}, // first: it answers only reward requests and its own judge prompt
+		qa.ArithResponder{},  // before qa: its expressions are questions qa's reader cannot work out
 		qa.Responder{},
+		qa.BoxedResponder{}, // the debate reference's GSM8K questions
 		math500.Responder{},
 		game24.NewResponder(),
 		hotpotqa.Responder{},
@@ -44,5 +47,8 @@ func New(p sim.Params) (*sim.Model, error) {
 		code.ReflexionResponder{}, // before the coder: its prompts are the more specific
 		code.SelfRefineResponder{},
 		code.Responder{},
-	)
+	}
+	// The debater answers the later rounds of a debate, asking the task
+	// responders when it works a problem out again.
+	return sim.New(p, append([]sim.Responder{debate.New(tasks...)}, tasks...)...)
 }

@@ -62,6 +62,8 @@ func Registry() []Spec {
 		{Name: "program", Doc: "a strategy written as a program in any language (--set cmd='python3 my_method.py'): per item it reads the item as one JSON line on stdin, calls the model at $OPENAI_BASE_URL (a recording endpoint over the item's sampler stack) and prints its answer; a crash, timeout or no answer is the item's recorded failure", Params: programParams, New: newProgram,
 			Shares:    "nothing: a call is named by its X-Bench-Call header (a repeat is name#2, …) or by its content, p/<sha256 of the request, 12 hex>#k for the k-th identical request of the item; each is its own draw",
 			Templates: fixedTemplates(), Probe: Probe{Task: "game24", Range: "900:904", Params: map[string]any{"cmd": programProbe, "temperature": 0.7}}},
+		{Name: "debate", Doc: "multi-agent debate (Du et al. 2023): agents answer, then each round every agent reads the others' previous answers and answers again; the majority of the last round's answers under the task's vote key", Params: debateParams, New: newDebate, Shares: "nothing: agent a's answer in round r is its own draw (r<r>/a<a>)",
+			Templates: debateTemplates, Probe: Probe{Task: "game24", Range: "900:904", Params: map[string]any{"agents": 3, "rounds": 2, "temperature": 0.7}}},
 		{Name: "selfrefine", Doc: "Self-Refine: answer, self-feedback, refine with the history, until the feedback says no change is needed", Params: selfRefineParams, New: newSelfRefine, Shares: "nothing: every iteration's answer and feedback are new draws",
 			Templates: selfRefineTemplates, Probe: Probe{Task: "game24", Range: "900:906", Params: map[string]any{"iterations": 3, "temperature": 0.7}}},
 	}

@@ -44,6 +44,27 @@ type Env struct {
 	// Model is the run's model name (--model), for a strategy that hands it
 	// on (a program is told it in BENCH_MODEL); requests need not name it.
 	Model string
+	// Models are the samplers of the other models a ModelUser names
+	// (debate's agents), by the name it gives: recorded and metered for
+	// this item like Sampler, each costed at its model's price.
+	Models map[string]llm.Sampler
+	// Judge is the judge role's sampler (--judge-model, --judge-base-url;
+	// the run's model by default) for a strategy that asks it (JudgeUser),
+	// recorded and metered for this item; nil otherwise.
+	Judge llm.Sampler
+}
+
+// JudgeUser is implemented by strategies that may ask the judge role
+// (debate's final=judge); UsesJudge says whether this configuration does.
+type JudgeUser interface {
+	UsesJudge() bool
+}
+
+// ModelUser is implemented by strategies whose calls go to models other
+// than the run's (debate's models=A,B,C): AgentModels names them, each
+// MODEL (on the run's endpoint) or MODEL@NAME (on a named endpoint).
+type ModelUser interface {
+	AgentModels() []string
 }
 
 // VerifierUser is implemented by strategies that ask a verifier (bon,

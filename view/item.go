@@ -107,6 +107,10 @@ func (s *Server) item(ctx context.Context, r *http.Request) (page, error) {
 		if json.Unmarshal(it.Detail, &d) == nil {
 			data["Refine"] = refineView(d)
 		}
+	case "debate":
+		if v := debateView(it.Detail, cv); v != nil {
+			data["Debate"] = v
+		}
 	case "cotsc":
 		var d cotscDetail
 		if json.Unmarshal(it.Detail, &d) == nil {

@@ -43,6 +43,7 @@ var testRuns = []struct {
 	{"react", "hotpotqa", "react", "0:4", nil},
 	{"reflexion", "hotpotqa", "reflexion", "0:4", nil},
 	{"selfrefine", "hotpotqa", "selfrefine", "0:4", nil},
+	{"debate", "hotpotqa", "debate", "0:3", map[string]any{"agents": 3, "rounds": 2}},
 }
 
 func makeDB(ctx context.Context, dir string) (string, map[string]int64, error) {
@@ -156,6 +157,7 @@ func pageCases(f fixture) []pageCase {
 		{"tot item", "/runs/" + id("tot") + "/items/900", 200, []string{"Tree", `class="tree"`, "value", "nd-0", "Answer:", "Model calls", "propose", "expand all",
 			`<code class="small">s1/f0/propose</code>`}},
 		{"cotsc item", "/runs/" + id("cotsc") + "/items/901", 200, []string{"Vote", "votes", "winner", "samples", "gold answer", "answer the scorer extracted", `id="extracted"><code>`}},
+		{"debate item", "/runs/" + id("debate") + "/items/1", 200, []string{"Debate", "3 agents × 2 rounds", `<table class="debate">`, "<th>agent 3</th>", "majority", `href="#call-`}},
 		{"cot item", "/runs/" + id("cot") + "/items/900", 200, []string{"Final output", "Model calls"}},
 		{"react item", "/runs/" + id("react") + "/items/1", 200, []string{"Trajectory", "observation", "action", "Search["}},
 		{"reflexion item", "/runs/" + id("reflexion") + "/items/0", 200, []string{"Trials", "Trial 1", "reflections in its prompt"}},

@@ -19,13 +19,18 @@ const (
 	byTrial     = "trial"     // Reflexion: accuracy after each trial
 	byIteration = "iteration" // Self-Refine: accuracy after each iteration
 	byK         = "k"         // CoT-SC: the vote's expected accuracy at every k' <= k
+	byRound     = "round"     // debate: the majority's accuracy after each round
+	byModel     = "model"     // calls, tokens and cost by the model that answered
 )
 
 // writeSeriesReport writes one row per (run, trial) or (run, iteration)
 // with the accuracy after it, for the selected runs that have the series.
 func writeSeriesReport(ctx context.Context, st *store.Store, runs []store.Run, by, format string, stdout io.Writer) error {
-	if by != byTrial && by != byIteration && by != byK {
-		return usageError{fmt.Errorf("--by %q: want %s, %s or %s (or %s, %s, %s)", by, byTrial, byIteration, byK, byBudget, byLevel, byDifficulty)}
+	if by == byModel {
+		return writeModelReport(ctx, st, runs, format, stdout)
+	}
+	if by != byTrial && by != byIteration && by != byK && by != byRound {
+		return usageError{fmt.Errorf("--by %q: want %s, %s, %s or %s (or %s, %s, %s, %s)", by, byTrial, byIteration, byK, byRound, byModel, byBudget, byLevel, byDifficulty)}
 	}
 	var rows []report.SeriesRow
 	var notes []string
@@ -33,6 +38,14 @@ func writeSeriesReport(ctx context.Context, st *store.Store, runs []store.Run, b
 		s, err := bench.Summarize(ctx, st, r.ID)
 		if err != nil {
 			return err
+		}
+		if by == byRound {
+			curve, _, err := results.RoundCurve(ctx, st, results.RowOf(s))
+			if err != nil {
+				return err
+			}
+			rows = append(rows, curve...)
+			continue
 		}
 		if by != byK {
 			rows = append(rows, seriesRows(s, by)...)
@@ -53,10 +66,16 @@ func writeSeriesReport(ctx context.Context, st *store.Store, runs []store.Run, b
 		if by == byK {
 			return usageError{errors.New("--by k: no selected run has CoT-SC samples (pick cotsc runs with --runs)")}
 		}
+		if by == byRound {
+			return usageError{errors.New("--by round: no selected run has a debate transcript (pick debate runs with --runs)")}
+		}
 		return usageError{fmt.Errorf("--by %s: no selected run has a per-%s series (reflexion runs have trials, selfrefine runs iterations)", by, by)}
 	}
 	if err := report.WriteSeries(stdout, format, by, rows); err != nil {
 		return usageError{err}
+	}
+	if by == byRound && format == "md" {
+		fmt.Fprintln(stdout, "\n- round: the majority of the agents' answers after that round under the run's vote key (ties to the answer seen first), as if the debate had stopped there; any agent right: some agent's answer of that round is right.")
 	}
 	if by == byK && format == "md" {
 		notes = append(notes, fmt.Sprintf("k: k' samples of each item's k, every k'-subset weighted alike (enumerated when an item has at most %g of them; otherwise %d random subsets, mc_se their Monte Carlo standard error); the vote is CoT-SC's (most frequent answer, ties to the one seen first, unanswered samples abstain); best-of-k': any sample of the subset right; tokens/item: the prompt once plus k'/k of the completions.",
@@ -89,4 +108,28 @@ func seriesRows(s bench.Summary, by string) []report.SeriesRow {
 		out[i] = r
 	}
 	return out
+}
+
+// writeModelReport writes one row per (run, model that answered): calls,
+// tokens and cost, so a run whose agents are several models shows each.
+func writeModelReport(ctx context.Context, st *store.Store, runs []store.Run, format string, stdout io.Writer) error {
+	var rows []report.ModelRow
+	for _, r := range runs {
+		us, err := results.ModelUses(ctx, st, r)
+		if err != nil {
+			return err
+		}
+		s, err := bench.Summarize(ctx, st, r.ID)
+		if err != nil {
+			return err
+		}
+		for i := range us {
+			us[i].Params = results.RowOf(s).Params
+		}
+		rows = append(rows, us...)
+	}
+	if err := report.WriteModels(stdout, format, rows); err != nil {
+		return usageError{err}
+	}
+	return nil
 }

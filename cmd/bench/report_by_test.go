@@ -35,8 +35,8 @@ func TestReportByTrialAndIteration(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rows); code != 0 || err != nil || len(rows) != 4 || rows[0].Ran != 5 || rows[0].RunID != 2 {
 		t.Errorf("report --by iteration --format json (exit %d, %v):\n%s", code, err, out)
 	}
-	if code, _, stderr := cli(t, "report", "--db", db, "--by", "round"); code != 2 || !strings.Contains(stderr, "want trial, iteration or k") {
-		t.Errorf("--by round: exit %d: %s", code, stderr)
+	if code, _, stderr := cli(t, "report", "--db", db, "--by", "turn"); code != 2 || !strings.Contains(stderr, "want trial, iteration, k or round") {
+		t.Errorf("--by turn: exit %d: %s", code, stderr)
 	}
 	// bench show prints each trial's trajectory with the reflections between.
 	code, out, _ = cli(t, "show", "1", "--db", db, "--item", "0")

@@ -31,6 +31,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	apiKey := fs.String("api-key", "", "API key (default $OPENAI_API_KEY; never stored)")
 	fs.StringVar(&cfg.JudgeModel, "judge-model", "", "model scoring a judged task's outputs (creative: coherency); default the run's model")
 	fs.StringVar(&cfg.JudgeBaseURL, "judge-base-url", "", "endpoint of the judge model; default the run's endpoint")
+	var endpoints stringList
+	fs.Var(&endpoints, "endpoint", "a named endpoint NAME=URL[,KEY_ENV] (repeatable), its key from $KEY_ENV; a role's model on it is MODEL@NAME (debate: --set models=gpt-4o@openai,qwen@local)")
 	verifierFlags(fs, &cfg)
 	verifierKey := verifierKeyFlag(fs)
 	loadBudget := budgetFlags(fs, &cfg)
@@ -73,6 +75,19 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		cfg.APIKey = os.Getenv("OPENAI_API_KEY")
 	}
 	cfg.VerifierAPIKey = verifierKey()
+	for _, e := range endpoints {
+		ep, err := bench.ParseEndpoint(e)
+		if err != nil {
+			return usageError{err}
+		}
+		for _, prev := range cfg.NamedEndpoints {
+			if prev.Name == ep.Name {
+				return usageError{fmt.Errorf("--endpoint %s is given twice: name each endpoint once", ep.Name)}
+			}
+		}
+		cfg.NamedEndpoints = append(cfg.NamedEndpoints, ep)
+	}
+	cfg.NamedKeys = bench.EndpointKeys(cfg.NamedEndpoints, os.Getenv)
 	if *repeats < 0 {
 		return usageError{fmt.Errorf("--repeats %d: must be at least 1", *repeats)}
 	}

@@ -76,6 +76,7 @@ func cmdShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	writeProgramFailure(stdout, found.Detail)
 	fmt.Fprintf(stdout, "output:\n%s\n", indent(found.Output))
+	writeDebate(stdout, found.Detail)
 	nodes, err := st.Nodes(ctx, runID, *item)
 	if err != nil {
 		return err

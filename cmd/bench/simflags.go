@@ -16,5 +16,6 @@ func simFlags(fs *flag.FlagSet) *sim.Params {
 	fs.Float64Var(&p.Focus, "sim-focus", p.Focus, "simulated model: how strongly samples repeat the same choices (0: uniform)")
 	fs.Float64Var(&p.VerifyFlip, "sim-verify-flip", p.VerifyFlip, "simulated verifier: probability it misreads a step it re-checks (a right step judged wrong or a wrong one right)")
 	fs.Float64Var(&p.VerifySpread, "sim-verify-spread", p.VerifySpread, "simulated verifier: half-width of the uniform scatter of its scores around 0.9 (step judged right) or 0.1 (judged wrong)")
+	fs.Float64Var(&p.Conformity, "sim-conformity", p.Conformity, "simulated debater: probability it takes the answer most agents hold instead of working the problem out again")
 	return &p
 }

@@ -60,6 +60,10 @@ type Params struct {
 	// units): 0 gives exactly 0.9 for a step judged right and 0.1 for one
 	// judged wrong.
 	VerifySpread float64 `json:"verify_spread"`
+	// Conformity is the probability that a debating agent, shown the
+	// other agents' answers, takes the answer most of them (and it) hold
+	// instead of working the problem out again (simulator/debate).
+	Conformity float64 `json:"conformity"`
 }
 
 // Defaults of the verifier's parameters, which were added after runs
@@ -69,15 +73,18 @@ type Params struct {
 const (
 	DefaultVerifyFlip   = 0.1
 	DefaultVerifySpread = 0.15
+	DefaultConformity   = 0.5
 )
 
-// MarshalJSON leaves the verifier's parameters out at their defaults.
+// MarshalJSON leaves the parameters added after runs were recorded (the
+// verifier's, conformity) out at their defaults.
 func (p Params) MarshalJSON() ([]byte, error) {
 	type plain Params
 	out := struct {
 		plain
 		VerifyFlip   *float64 `json:"verify_flip,omitempty"`
 		VerifySpread *float64 `json:"verify_spread,omitempty"`
+		Conformity   *float64 `json:"conformity,omitempty"`
 	}{plain: plain(p)}
 	if p.VerifyFlip != DefaultVerifyFlip {
 		out.VerifyFlip = &p.VerifyFlip
@@ -85,13 +92,16 @@ func (p Params) MarshalJSON() ([]byte, error) {
 	if p.VerifySpread != DefaultVerifySpread {
 		out.VerifySpread = &p.VerifySpread
 	}
+	if p.Conformity != DefaultConformity {
+		out.Conformity = &p.Conformity
+	}
 	return json.Marshal(out)
 }
 
 // UnmarshalJSON reads absent verifier parameters as their defaults.
 func (p *Params) UnmarshalJSON(b []byte) error {
 	type plain Params
-	q := plain{VerifyFlip: DefaultVerifyFlip, VerifySpread: DefaultVerifySpread}
+	q := plain{VerifyFlip: DefaultVerifyFlip, VerifySpread: DefaultVerifySpread, Conformity: DefaultConformity}
 	if err := json.Unmarshal(b, &q); err != nil {
 		return err
 	}
@@ -106,7 +116,7 @@ func (p *Params) UnmarshalJSON(b []byte) error {
 // samples, the commonest taking 16%); the others are a middling model.
 func DefaultParams() Params {
 	return Params{Skill: 0.5, Slip: 0.1, Misjudge: 0.15, Boost: 0.15, Focus: 2,
-		VerifyFlip: DefaultVerifyFlip, VerifySpread: DefaultVerifySpread}
+		VerifyFlip: DefaultVerifyFlip, VerifySpread: DefaultVerifySpread, Conformity: DefaultConformity}
 }
 
 // Validate checks that every parameter is a probability.
@@ -114,7 +124,7 @@ func (p Params) Validate() error {
 	for _, f := range []struct {
 		name string
 		v    float64
-	}{{"skill", p.Skill}, {"slip", p.Slip}, {"misjudge", p.Misjudge}, {"boost", p.Boost}, {"verify_flip", p.VerifyFlip}} {
+	}{{"skill", p.Skill}, {"slip", p.Slip}, {"misjudge", p.Misjudge}, {"boost", p.Boost}, {"verify_flip", p.VerifyFlip}, {"conformity", p.Conformity}} {
 		if f.v < 0 || f.v > 1 {
 			return fmt.Errorf("sim %s=%v: must be between 0 and 1", f.name, f.v)
 		}

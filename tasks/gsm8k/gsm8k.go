@@ -54,13 +54,18 @@ func Rows() ([]qa.Row, error) {
 }
 
 // NewTask returns the task over the embedded problems.
-func NewTask() tasks.Task {
+func NewTask() tasks.Task { return newTask(Name, func(rows []qa.Row) []qa.Row { return rows }) }
+
+// newTask is the task called name over the rows in the order arrange
+// puts them in. Its rules are numeric, the default, and the multi-agent
+// debate reference's (qa.ScorerDebatePaper).
+func newTask(name string, arrange func([]qa.Row) []qa.Row) tasks.Task {
 	rows, err := loadRows()
 	if err != nil {
 		return broken{err}
 	}
-	t, err := qa.New(qa.Options{Name: Name, Kind: Name, Folders: []string{Name, "qa"}, Rows: rows,
-		Scorer: qa.ScorerNumeric, Rules: []string{qa.ScorerNumeric},
+	t, err := qa.New(qa.Options{Name: name, Kind: Name, Folders: []string{Name, "qa"}, Rows: arrange(rows),
+		Scorer: qa.ScorerNumeric, Rules: []string{qa.ScorerNumeric, qa.ScorerDebatePaper},
 		Data: tasks.Dataset{Name: Name, SHA256: dataHash(), Rows: len(rows)}})
 	if err != nil {
 		return broken{err}

@@ -58,6 +58,8 @@ var ScorerDocs = []struct{ Name, Doc string }{
 	{ScorerNumeric, "the last number in the answer (a '#### N' line, else the Answer: line, else the whole output), thousands separators, units and currency dropped, compared with the gold answer's as exact rationals; numeric:TOL (or tolerance/rel_tolerance in the spec) allows an absolute difference"},
 	{ScorerChoice, "multiple choice: the answer's letter (A, (B), C.) or a choice's text names a choice, compared with the gold choice (given as its letter or its text)"},
 	{ScorerMath, "MATH answers: the last \\boxed{...} (nested braces; \\fbox, a final 'the answer is' as fall-backs); math: equal after normalisation (\\left/\\right, \\dfrac, \\text units, degrees, x = prefixes, thousands separators) by value and structure (fractions, radicals, π, powers, tuples, intervals, sets, matrices, ±, equations, expressions at fixed points; tasks/mathans); math:hendrycks: the original MATH is_equiv string rule"},
+	{ScorerDebatePaper, "the multi-agent debate reference's GSM8K rule (eval_gsm.py) as written: the last {number} else the last \\d+\\.?\\d* of the output; no number counts as correct; the gold is the last \\d+\\.?\\d* of the whole worked solution (a thousands separator or minus sign cuts it); docs/debate.md"},
+	{ScorerDebateArithmetic, "the multi-agent debate reference's arithmetic rule (gen_math.py): commas read as dots, the last space-separated part Python's float() accepts, compared as floats; docs/debate.md"},
 	{ScorerRegex, "the gold answer is an RE2 regular expression the whole answer must match (regex:i, or ignore_case in the spec, ignores case)"},
 }
 
@@ -105,6 +107,14 @@ func NewScorer(name string, opt ScorerOptions) (Scorer, error) {
 		return choiceScorer{}, nil
 	case ScorerMath:
 		return newMathScorer(arg, hasArg)
+	case ScorerDebatePaper, ScorerDebateArithmetic:
+		if hasArg {
+			return nil, fmt.Errorf("scorer %s takes no option (drop :%s)", base, arg)
+		}
+		if base == ScorerDebateArithmetic {
+			return debateArithScorer{}, nil
+		}
+		return debatePaperScorer{}, nil
 	case ScorerRegex:
 		switch {
 		case hasArg && arg == "i":

@@ -1,0 +1,181 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"regexp"
+	"strings"
+
+	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/strategies"
+)
+
+// Endpoint is a named endpoint (--endpoint NAME=URL[,KEY_ENV]) a role's
+// model may be on, written MODEL@NAME; its key is read from the variable
+// KeyEnv names (the name is recorded, never the key).
+type Endpoint struct {
+	Name   string `json:"name"`
+	URL    string `json:"url"`
+	KeyEnv string `json:"key_env,omitempty"`
+}
+
+var endpointName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
+
+// ParseEndpoint reads NAME=URL[,KEY_ENV].
+func ParseEndpoint(s string) (Endpoint, error) {
+	name, rest, ok := strings.Cut(s, "=")
+	if !ok || !endpointName.MatchString(name) {
+		return Endpoint{}, fmt.Errorf("--endpoint %q: want NAME=URL[,KEY_ENV], NAME a letter then letters, digits, - or _", s)
+	}
+	u, keyEnv, _ := strings.Cut(rest, ",")
+	if p, err := url.Parse(u); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+		return Endpoint{}, fmt.Errorf("--endpoint %s: %q is not an http(s) URL (e.g. http://127.0.0.1:8000/v1)", name, u)
+	}
+	if keyEnv != "" && !endpointName.MatchString(keyEnv) {
+		return Endpoint{}, fmt.Errorf("--endpoint %s: %q is not an environment variable name", name, keyEnv)
+	}
+	return Endpoint{Name: name, URL: u, KeyEnv: keyEnv}, nil
+}
+
+// EndpointKeys reads each endpoint's key from the variable it names.
+func EndpointKeys(eps []Endpoint, getenv func(string) string) map[string]string {
+	keys := map[string]string{}
+	for _, e := range eps {
+		if e.KeyEnv != "" {
+			keys[e.Name] = getenv(e.KeyEnv)
+		}
+	}
+	return keys
+}
+
+// agentModel is where a model a strategy names goes: its name on the
+// wire and its endpoint's URL and key ("" URL: in process).
+type agentModel struct {
+	model, baseURL, key string
+}
+
+// resolveModel resolves MODEL or MODEL@NAME against the run's endpoint
+// and the named ones.
+func (c Config) resolveModel(spec string) (agentModel, error) {
+	model, name, named := strings.Cut(spec, "@")
+	if !named {
+		if c.BaseURL == "" && model != SimModel {
+			return agentModel{}, fmt.Errorf("model %s: the run is in process (the simulator); put it on an endpoint with %s@NAME and --endpoint NAME=URL", model, model)
+		}
+		return agentModel{model: model, baseURL: c.BaseURL, key: c.APIKey}, nil
+	}
+	for _, e := range c.NamedEndpoints {
+		if e.Name == name {
+			key := c.NamedKeys[name]
+			if key == "" && e.KeyEnv != "" {
+				key = os.Getenv(e.KeyEnv) // a resume: the flags are not given again
+			}
+			return agentModel{model: model, baseURL: e.URL, key: key}, nil
+		}
+	}
+	return agentModel{}, fmt.Errorf("model %s: no endpoint %s (name it with --endpoint %s=URL[,KEY_ENV])", spec, name, name)
+}
+
+// judgeKey is the key sent to the judge: its named endpoint's for a judge
+// model MODEL@NAME, else the run's.
+func (c Config) judgeKey() string {
+	if c.JudgeBaseURL == "" && strings.Contains(c.JudgeModel, "@") {
+		if am, err := c.resolveModel(c.JudgeModel); err == nil {
+			return am.key
+		}
+	}
+	return c.APIKey
+}
+
+// checkAgents refuses a strategy's model whose endpoint is unknown,
+// before the run is stored.
+func checkAgents(p *plan) error {
+	mu, ok := p.strategy.(strategies.ModelUser)
+	if !ok {
+		return nil
+	}
+	for _, m := range mu.AgentModels() {
+		if _, err := p.cfg.resolveModel(m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// agentBackend is one model's sampler and the identity its responses
+// are cached under.
+type agentBackend struct {
+	sampler  llm.Sampler
+	identity string
+}
+
+// agentBackends builds the backend of each model the strategy names: the
+// run's shared sampler for the run's own model and endpoint, else the
+// simulator in process or its own client, under its own limit and the
+// run's budget, costed at its price; every response names its model.
+func (e *Engine) agentBackends(p *plan, shared llm.Sampler, budget *llm.Budget) (map[string]agentBackend, error) {
+	mu, ok := p.strategy.(strategies.ModelUser)
+	if !ok {
+		return nil, nil
+	}
+	out := map[string]agentBackend{}
+	for _, spec := range mu.AgentModels() {
+		am, err := p.cfg.resolveModel(spec)
+		if err != nil {
+			return nil, ConfigError{err}
+		}
+		if am.model == p.cfg.Model && am.baseURL == p.cfg.BaseURL {
+			out[spec] = agentBackend{sampler: llm.Chain(shared, labelModel(spec)), identity: p.cfg.BackendIdentity()}
+			continue
+		}
+		var b llm.Sampler
+		if am.baseURL == "" {
+			m, err := NewSim(p.cfg.Sim)
+			if err != nil {
+				return nil, ConfigError{err}
+			}
+			b = m
+		} else {
+			o, err := p.clientWithKey(am.model, am.baseURL, am.key)
+			if err != nil {
+				return nil, ConfigError{fmt.Errorf("model %s: %w", spec, err)}
+			}
+			est, err := estimateMissing(am.model)
+			if err != nil {
+				return nil, ConfigError{err}
+			}
+			b = llm.Chain(o, est, p.retry())
+		}
+		mws := []llm.Middleware{labelModel(spec), llm.Limit(p.concurrency()), budget.Meter()}
+		if price, ok := llm.DefaultPrices().With(p.cfg.Prices).Lookup(am.model); ok {
+			mws = append(mws, llm.CostAt(price))
+		}
+		out[spec] = agentBackend{sampler: llm.Chain(b, mws...), identity: "agent " + am.model + " @ " + PublicEndpoint(am.baseURL)}
+	}
+	return out, nil
+}
+
+// labelModel names the model that answered in each response, and its
+// endpoint: the server's name for the model (a dated snapshot, say), else
+// the one asked, then "@NAME" for a named endpoint, so the recorded call
+// says which answered.
+func labelModel(spec string) llm.Middleware {
+	model, endpoint, named := strings.Cut(spec, "@")
+	return func(next llm.Sampler) llm.Sampler {
+		return llm.SamplerFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
+			resp, err := next.Sample(ctx, req)
+			if err != nil {
+				return resp, err
+			}
+			if resp.Model == "" {
+				resp.Model = model
+			}
+			if named {
+				resp.Model += "@" + endpoint
+			}
+			return resp, err
+		})
+	}
+}

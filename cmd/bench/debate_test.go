@@ -1,0 +1,85 @@
+package main
+
+import (
+	"encoding/json"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/reasonbench/reasonbench/bench"
+	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/llm/sim"
+	"github.com/reasonbench/reasonbench/report"
+)
+
+// debate runs alike in process and through serve-sim, and report --by
+// round's last round is the run's accuracy.
+func TestDebateInProcessAndServeSim(t *testing.T) {
+	dir := t.TempDir()
+	flags := []string{"--task", "game24", "--strategy", "debate", "--range", "900:908", "--concurrency", "4", "--json"}
+	code, out, stderr := cli(t, append([]string{"run", "--db", dir + "/a.db"}, flags...)...)
+	if code != 0 {
+		t.Fatalf("in process: %s", stderr)
+	}
+	var local bench.Summary
+	var flat map[string]any // the metrics are flattened into the summary
+	if json.Unmarshal([]byte(out), &local) != nil || json.Unmarshal([]byte(out), &flat) != nil {
+		t.Fatalf("summary %s", out)
+	}
+	url := startServeSim(t)
+	served := runSummary(t, "serve-sim", append([]string{"run", "--db", dir + "/b.db", "--base-url", url}, flags...)...)
+	if local.Accuracy != served.Accuracy || local.Calls != served.Calls || local.PromptTokens != served.PromptTokens ||
+		local.CompletionTokens != served.CompletionTokens || local.Requests != served.Requests {
+		t.Errorf("in process %+v\nserve-sim %+v", local, served)
+	}
+	if local.Calls != 8*3*2 {
+		t.Errorf("%d calls, want 8 items × 3 agents × 2 rounds", local.Calls)
+	}
+
+	code, out, stderr = cli(t, "report", "--db", dir+"/a.db", "--by", "round", "--format", "json")
+	if code != 0 {
+		t.Fatalf("report --by round: %d %s", code, stderr)
+	}
+	var rows []report.SeriesRow
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 || rows[0].Step != 1 || rows[1].Step != 2 || rows[1].Ran != 8 {
+		t.Fatalf("rows %+v, want rounds 1 and 2 of 8 items", rows)
+	}
+	if rows[1].Accuracy != local.Accuracy || rows[0].Accuracy != flat["first_round_majority"] {
+		t.Errorf("by round %v, %v; run accuracy %v, first-round majority %v", rows[0].Accuracy, rows[1].Accuracy, local.Accuracy, flat["first_round_majority"])
+	}
+	if code, _, stderr := cli(t, "report", "--db", dir+"/a.db", "--by", "round", "--runs", "999"); code != 2 || !strings.Contains(stderr, "round") {
+		t.Errorf("--by round without debate runs: exit %d %s", code, stderr)
+	}
+
+	code, out, stderr = cli(t, "show", "--db", dir+"/a.db", "--item", "902", "1")
+	if code != 0 {
+		t.Fatalf("show: %s", stderr)
+	}
+	for _, want := range []string{"debate (3 agents × 2 rounds", "round 1: majority", "round 2: majority", "  agent 3: key "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("show lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// A debate killed with SIGKILL resumes to the numbers of an uninterrupted run.
+func TestDebateKilledResumes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a child process")
+	}
+	m, err := bench.NewSim(sim.DefaultParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(llm.NewServer(m, llm.ServerOptions{Latency: 10 * time.Millisecond}))
+	defer srv.Close()
+	args := func(db string) []string {
+		return []string{"run", "--db", db, "--base-url", srv.URL + "/v1", "--task", "game24", "--strategy", "debate",
+			"--set", "agents=2", "--set", "rounds=3", "--range", "900:910", "--concurrency", "2", "--json"}
+	}
+	killAndResume(t, "debate", t.TempDir(), args, 3, 10)
+}

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/reasonbench/reasonbench/results"
+)
+
+// writeDebate prints a debate item's transcript: each round's majority,
+// then each agent's vote key, verdict and answer.
+func writeDebate(w io.Writer, detail json.RawMessage) {
+	d, ok := results.Debate(detail)
+	if !ok {
+		return
+	}
+	fmt.Fprintf(w, "\ndebate (%d agents × %d rounds; majority of each round under the vote key):\n", d.Agents, len(d.Rounds))
+	for r, rd := range d.Rounds {
+		fmt.Fprintf(w, "round %d: majority %s (correct: %v)\n", r+1, keyText(rd.Vote.Key, rd.Vote.Winner >= 0), rd.Correct)
+		for a, t := range rd.Turns {
+			model := ""
+			if a < len(d.Models) && d.Models[a] != "" {
+				model = " [" + d.Models[a] + "]"
+			}
+			key := "(abstains)"
+			if t.Key != nil {
+				key = keyText(*t.Key, true)
+			}
+			fmt.Fprintf(w, "  agent %d%s: key %s, correct: %v\n%s\n", a+1, model, key, t.Correct, indent(indent(t.Output)))
+		}
+	}
+	if d.Judged != nil {
+		fmt.Fprintf(w, "judge's answer (final=judge; the output):\n%s\n", indent(*d.Judged))
+	}
+}
+
+func keyText(k string, ok bool) string {
+	if !ok {
+		return "(none)"
+	}
+	return fmt.Sprintf("%q", k)
+}

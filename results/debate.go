@@ -1,0 +1,93 @@
+package results
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/store"
+)
+
+// DebateTurn is one agent's answer in one round of a debate item's
+// transcript (strategies.DebateDetail).
+type DebateTurn struct {
+	Output  string  `json:"output"`
+	Key     *string `json:"key"`
+	Answer  string  `json:"answer"`
+	Correct bool    `json:"correct"`
+}
+
+// DebateRound is a round's answers and their majority.
+type DebateRound struct {
+	Turns []DebateTurn `json:"turns"`
+	Vote  struct {
+		Key    string `json:"key"`
+		Winner int    `json:"winner"`
+	} `json:"vote"`
+	Correct bool `json:"correct"`
+}
+
+// DebateTranscript is a debate item's transcript, rounds × agents, and
+// the model each agent asked ("" the run's).
+type DebateTranscript struct {
+	Agents int           `json:"agents"`
+	Models []string      `json:"models,omitempty"`
+	Rounds []DebateRound `json:"rounds"`
+	Judged *string       `json:"judged,omitempty"` // the judge's answer under final=judge
+}
+
+// Debate reads a debate item's transcript; ok is false when the detail
+// has none.
+func Debate(detail json.RawMessage) (DebateTranscript, bool) {
+	var d DebateTranscript
+	if json.Unmarshal(detail, &d) != nil || len(d.Rounds) == 0 || d.Agents == 0 {
+		return DebateTranscript{}, false
+	}
+	return d, true
+}
+
+// RoundCurve is a debate run's accuracy of the majority after each round
+// (had the debate stopped there) and of its best agent (any agent right),
+// over the items with a transcript; ok is false when the run has none.
+func RoundCurve(ctx context.Context, st *store.Store, s report.Row) (rows []report.SeriesRow, ok bool, err error) {
+	if s.Strategy != "debate" {
+		return nil, false, nil
+	}
+	items, err := st.Items(ctx, s.RunID)
+	if err != nil {
+		return nil, false, err
+	}
+	var right, any, ran []int
+	for _, it := range items {
+		d, has := Debate(it.Detail)
+		if !has {
+			continue
+		}
+		for r, rd := range d.Rounds {
+			if r >= len(ran) {
+				right, any, ran = append(right, 0), append(any, 0), append(ran, 0)
+			}
+			ran[r]++
+			if rd.Correct {
+				right[r]++
+			}
+			for _, t := range rd.Turns {
+				if t.Correct {
+					any[r]++
+					break
+				}
+			}
+		}
+	}
+	for r := range ran {
+		acc := float64(right[r]) / float64(ran[r])
+		row := report.SeriesRow{RunID: s.RunID, Task: s.Task, Strategy: s.Strategy, Params: s.Params, Model: s.Model,
+			Simulated: s.Simulated, Status: s.Status, N: s.N, Step: r + 1, Ran: ran[r], Accuracy: acc,
+			BestOf: report.Float(float64(any[r]) / float64(ran[r]))}
+		if r > 0 {
+			row.Gain = acc - rows[r-1].Accuracy
+		}
+		rows = append(rows, row)
+	}
+	return rows, len(rows) > 0, nil
+}

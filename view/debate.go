@@ -1,0 +1,67 @@
+package view
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/reasonbench/reasonbench/results"
+)
+
+// debateCell is one agent's answer in one round, with the call that drew it.
+type debateCell struct {
+	results.DebateTurn
+	KeyText string // its vote key, "" when it abstains
+	Winner  bool   // the round's majority went to this agent's answer
+	CallID  int64  // 0 when the call is not recorded
+}
+
+// debateRow is a round of the grid.
+type debateRow struct {
+	Round    int
+	Cells    []debateCell
+	Majority string // the majority's vote key, "" when every agent abstained
+	Correct  bool
+}
+
+// debateView lays a debate item's transcript out as a grid, rounds down
+// and agents across; nil when the detail holds none.
+func debateView(detail json.RawMessage, calls []callView) map[string]any {
+	d, ok := results.Debate(detail)
+	if !ok {
+		return nil
+	}
+	ids := map[string]int64{}
+	for _, c := range calls {
+		if c.Identity != "" {
+			ids[c.Identity] = c.ID
+		}
+	}
+	rows := make([]debateRow, len(d.Rounds))
+	for r, rd := range d.Rounds {
+		row := debateRow{Round: r + 1, Correct: rd.Correct, Cells: make([]debateCell, len(rd.Turns))}
+		if rd.Vote.Winner >= 0 {
+			row.Majority = rd.Vote.Key
+		}
+		for a, t := range rd.Turns {
+			c := debateCell{DebateTurn: t, CallID: ids[fmt.Sprintf("r%d/a%d", r, a)]}
+			if t.Key != nil {
+				c.KeyText = *t.Key
+				c.Winner = rd.Vote.Winner >= 0 && *t.Key == rd.Vote.Key
+			}
+			row.Cells[a] = c
+		}
+		rows[r] = row
+	}
+	agents := make([]string, d.Agents)
+	for a := range agents {
+		agents[a] = fmt.Sprintf("agent %d", a+1)
+		if a < len(d.Models) && d.Models[a] != "" {
+			agents[a] += " · " + d.Models[a]
+		}
+	}
+	out := map[string]any{"Agents": agents, "Rounds": rows}
+	if d.Judged != nil {
+		out["Judged"] = *d.Judged
+	}
+	return out
+}
