@@ -298,3 +298,28 @@ func TestHendrycksExtract(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultTimeout: a context without a deadline gets DefaultTimeout; a
+// caller's own deadline, even a later one, is kept.
+func TestDefaultTimeout(t *testing.T) {
+	start := time.Now()
+	ctx, cancel := withDefault(context.Background())
+	defer cancel()
+	dl, ok := ctx.Deadline()
+	if !ok || dl.Before(start.Add(DefaultTimeout)) || dl.After(time.Now().Add(DefaultTimeout)) {
+		t.Errorf("no deadline given: deadline %v (%v), want %v from now", dl.Sub(start), ok, DefaultTimeout)
+	}
+	if DefaultTimeout <= 0 || DefaultTimeout > 10*time.Second {
+		t.Errorf("DefaultTimeout %v: a comparison must be bounded, and by seconds", DefaultTimeout)
+	}
+	parent, cancelParent := context.WithTimeout(context.Background(), time.Hour)
+	defer cancelParent()
+	own, cancelOwn := withDefault(parent)
+	defer cancelOwn()
+	if got, _ := own.Deadline(); got.Before(start.Add(59 * time.Minute)) {
+		t.Errorf("the caller's deadline an hour away became %v", got.Sub(start))
+	}
+	if !Equal(context.Background(), "x^2+2x+1", "(x+1)^2") {
+		t.Error("a comparison under the default timeout did not evaluate")
+	}
+}
