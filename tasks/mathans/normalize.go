@@ -15,7 +15,7 @@ func Normalize(a string) string {
 	}
 	a = strings.ToValidUTF8(a, "\uFFFD")
 	a = stripDelims(strings.TrimSpace(a))
-	a = escaped.ReplaceAllString(a, `\$1`) // \\frac from doubly escaped text is \frac; a row break \\ is kept
+	a = escaped.ReplaceAllString(a, `\$1`)   // \\frac from doubly escaped text is \frac; a row break \\ is kept
 	a = thinComma.ReplaceAllString(a, ",$1") // 11,\! 111: MATH's thousands separator, spaced or not
 	a = strings.NewReplacer(
 		"\\\\", "\\\\", // a matrix row break, kept whole before "\\ " is read
