@@ -44,10 +44,10 @@ func (s *Server) runRow(ctx context.Context, r store.Run) (runRow, error) {
 	if p.Done > 0 {
 		row.Accuracy = p.Score / float64(p.Done)
 	}
-	row.CI = report.Wilson(row.Accuracy*float64(p.Done), p.Done, report.Level)
 	if row.Row, _, err = results.Row(ctx, s.st, r); err != nil {
 		return runRow{}, err
 	}
+	row.CI = row.Row.CI() // by the items' score kind, as bench report's
 	return row, nil
 }
 
