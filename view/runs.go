@@ -324,7 +324,7 @@ func (s *Server) compare(ctx context.Context, r *http.Request) (page, error) {
 		next = link(pg+1, !onlyDis)
 	}
 	return page{name: "compare.html", title: "compare runs " + strings.Join(ids, ", "), data: map[string]any{
-		"Runs": heads, "Rows": rows[lo:hi], "Disagree": disagree, "Paired": paired, "Items": len(idx), "OnlyDisagree": onlyDis,
+		"MixedRules": mixedRules(heads), "Runs": heads, "Rows": rows[lo:hi], "Disagree": disagree, "Paired": paired, "Items": len(idx), "OnlyDisagree": onlyDis,
 		"AllLink": link(1, true), "DisLink": link(1, false), "Page": pg, "Pages": pages, "Prev": prev, "Next": next,
 	}}, nil
 }
@@ -353,4 +353,14 @@ type pairedView struct {
 	Header []string
 	Rows   [][]string
 	Notes  []string
+}
+
+// mixedRules is the compare page's warning when the runs were scored by
+// different rules (results.MixedRules).
+func mixedRules(heads []runRow) string {
+	rows := make([]report.Row, len(heads))
+	for i, h := range heads {
+		rows[i] = h.Row
+	}
+	return results.MixedRules(rows)
 }
