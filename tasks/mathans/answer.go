@@ -278,25 +278,6 @@ func matrix(toks []token, b *budget) (*answer, bool, error) {
 	return m, true, nil
 }
 
-// describe names an answer's kind for reasons.
-func (a *answer) describe() string {
-	switch a.kind {
-	case kEq:
-		return "an equation"
-	case kIneq:
-		return "an inequality"
-	case kTuple:
-		return "a tuple or interval " + a.open + "…" + a.close
-	case kSet:
-		return "a set or list"
-	case kMatrix:
-		return "a matrix"
-	case kUnion:
-		return "a union"
-	}
-	return "a value"
-}
-
 // inequality reads "lhs REL rhs" with one relation (<, >, <=, >=, \lt,
 // \gt, \leq, \geq) as the smaller side minus the larger, so that
 // "5 \geq x" and "x \leq 5" are both x - 5 <= 0. A chain (1 < x < 2) is

@@ -323,3 +323,17 @@ func TestDefaultTimeout(t *testing.T) {
 		t.Error("a comparison under the default timeout did not evaluate")
 	}
 }
+
+// TestHendrycksKey: the original rule's vote key is its normalised string,
+// the answer itself where its Python raises.
+func TestHendrycksKey(t *testing.T) {
+	if a, b := HendrycksKey("\\frac12"), HendrycksKey("\\frac{1}{2}"); a != b || a != "\\frac{1}{2}" {
+		t.Errorf("keys of one half: %q %q", a, b)
+	}
+	if a, b := HendrycksKey("0.5"), HendrycksKey("\\dfrac{1}{2}"); a != b {
+		t.Errorf("0.5 and \\dfrac{1}{2}: %q %q", a, b)
+	}
+	if k := HendrycksKey("3"); k == HendrycksKey("4") {
+		t.Errorf("3 and 4 share the key %q", k)
+	}
+}
