@@ -108,7 +108,7 @@ func lastWordNumber(line string) (a string, found, ok bool) {
 		if !strings.ContainsAny(w, "0123456789") {
 			continue
 		}
-		return w, true, wordNumber.MatchString(w)
+		return w, true, len(w) <= maxAnswerBytes && wordNumber.MatchString(w)
 	}
 	return "", false, false
 }
