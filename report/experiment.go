@@ -196,7 +196,7 @@ func (g *Group) finish(level float64) {
 		g.Accuracy = perSeed[0]
 		n := g.Items / len(g.Runs)
 		// One seed: the interval over its items, by their scores' kind
-		// (Report.CI's rule); reruns' item variances are pooled.
+		// (Row.CI's rule); reruns' item variances are pooled.
 		var v float64
 		mean := false
 		for _, r := range g.Runs {
