@@ -51,6 +51,9 @@ type Summary struct {
 	PerTrialRan     []float64 `json:"per_trial_ran,omitempty"`
 	PerIteration    []float64 `json:"per_iteration,omitempty"`
 	PerIterationRan []float64 `json:"per_iteration_ran,omitempty"`
+	// ItemScores are the items' scores in item order, whose kind (0/1 or
+	// in between) chooses the accuracy's interval (results.RowOf).
+	ItemScores []float64 `json:"-"`
 }
 
 // MarshalJSON flattens the metrics (best_of_k, any_at_b, em, ...) into the
@@ -108,6 +111,7 @@ func Summarize(ctx context.Context, st *store.Store, runID int64) (Summary, erro
 	counts := map[string]int{}
 	for _, it := range items {
 		s.Accuracy += it.Score
+		s.ItemScores = append(s.ItemScores, it.Score)
 		for k, v := range it.Metrics {
 			sums[k] += v
 			counts[k]++

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -194,7 +195,19 @@ func (g *Group) finish(level float64) {
 	if len(order) == 1 {
 		g.Accuracy = perSeed[0]
 		n := g.Items / len(g.Runs)
-		g.CI = Wilson(g.Accuracy*float64(n), n, level)
+		// One seed: the interval over its items, by their scores' kind
+		// (Row.CI's rule); reruns' item variances are pooled.
+		var v float64
+		mean := false
+		for _, r := range g.Runs {
+			v += r.ItemSD * r.ItemSD / float64(len(g.Runs))
+			mean = mean || r.ScoreKind == ScoreMean
+		}
+		if mean {
+			g.CI = ItemsT(g.Accuracy, math.Sqrt(v), n, level)
+		} else {
+			g.CI = Wilson(g.Accuracy*float64(n), n, level)
+		}
 		return
 	}
 	g.Accuracy, g.CI = StudentT(perSeed, level)

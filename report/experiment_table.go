@@ -53,6 +53,8 @@ func intervalMark(iv Interval) string {
 		return "W"
 	case MethodStudentT:
 		return "t"
+	case MethodItemsT:
+		return "ti"
 	}
 	return ""
 }
@@ -80,11 +82,12 @@ func savedCell(g Group, withCost bool) string {
 // experimentNotes are the footnotes under Markdown and LaTeX tables.
 func experimentNotes(groups []Group) []string {
 	var notes []string
-	var wilson, student bool
+	var wilson, student, itemsT bool
 	level := Level
 	for _, g := range groups {
 		wilson = wilson || g.CI.Method == MethodWilson
 		student = student || g.CI.Method == MethodStudentT
+		itemsT = itemsT || g.CI.Method == MethodItemsT
 		if g.CI.Level > 0 {
 			level = g.CI.Level
 		}
@@ -92,6 +95,9 @@ func experimentNotes(groups []Group) []string {
 	pct := strconv.FormatFloat(level*100, 'g', -1, 64)
 	if wilson {
 		notes = append(notes, fmt.Sprintf("W: %s%% Wilson score interval for a single run (Wilson, n items; successes = accuracy*n).", pct))
+	}
+	if itemsT {
+		notes = append(notes, fmt.Sprintf("ti: %s%% Student-t interval over a single run's items, whose scores lie between 0 and 1 (io/cot k>1: the mean over k samples): mean +/- t(df = n-1) * sd/sqrt(n) of the item scores, clipped to [0, 1].", pct))
 	}
 	if student {
 		notes = append(notes, fmt.Sprintf("t: %s%% Student-t interval, mean +/- t(df = runs-1) * sd/sqrt(runs) over the runs' accuracies (repeats with other seeds), clipped to [0, 1].", pct))

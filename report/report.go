@@ -52,11 +52,40 @@ type Row struct {
 	CacheHits   int     `json:"cache_hits,omitempty"`
 	SavedTokens int     `json:"saved_tokens,omitempty"` // tokens of calls answered from the cache
 	SavedCost   float64 `json:"saved_cost,omitempty"`   // their cost when first made
+
+	// ScoreKind is what the items' scores are (ScoreBinary, ScoreMean; ""
+	// is read as 0/1) and ItemSD their sample standard deviation: they
+	// choose the interval (results.Row sets both from the items).
+	ScoreKind string  `json:"score_kind,omitempty"`
+	ItemSD    float64 `json:"item_sd,omitempty"`
 }
 
-// CI is the row's Wilson score interval at Level: accuracy·n successes in
-// n items.
-func (r Row) CI() Interval { return Wilson(r.Accuracy*float64(r.N), r.N, Level) }
+// CI is the row's interval at Level, by the kind of its items' scores:
+// Wilson's for 0/1 items (accuracy·n successes in n items), Student-t over
+// the items for scores in between (a mean over k samples per item is a
+// cluster of k, not k independent trials: Wilson on accuracy·n would
+// treat it as n Bernoulli items and be too wide or too narrow).
+func (r Row) CI() Interval {
+	if r.ScoreKind == ScoreMean {
+		return ItemsT(r.Accuracy, r.ItemSD, r.N, Level)
+	}
+	return Wilson(r.Accuracy*float64(r.N), r.N, Level)
+}
+
+// ciHeader names the rows' interval: "95% CI (Wilson)" or "95% CI (t)",
+// or "95% CI" when rows differ (each cell then names its own).
+func ciHeader(rows []Row) (header string, mixed bool) {
+	names := map[string]bool{}
+	for _, r := range rows {
+		names[r.CI().Name()] = true
+	}
+	if len(names) == 1 {
+		for n := range names {
+			return "95% CI (" + n + ")", false
+		}
+	}
+	return "95% CI", len(names) > 1
+}
 
 // Formats lists the table formats Write accepts.
 var Formats = []string{"md", "csv", "latex", "json"}
@@ -113,10 +142,11 @@ func cells(rows []Row, csv bool) ([]string, [][]string) {
 		header = append(header, "model params")
 	}
 	header = append(header, "rule", "prompts", "n", "accuracy")
+	ciName, mixed := ciHeader(rows)
 	if csv {
-		header = append(header, "ci_low", "ci_high")
+		header = append(header, "ci_low", "ci_high", "ci_method")
 	} else {
-		header = append(header, "95% CI (Wilson)")
+		header = append(header, ciName)
 	}
 	header = append(header, mcols...)
 	header = append(header, "tokens")
@@ -131,9 +161,12 @@ func cells(rows []Row, csv bool) ([]string, [][]string) {
 			line = append(line, r.ModelParams)
 		}
 		line = append(line, r.Rule, r.Prompts, fmt.Sprint(r.N), fmt.Sprintf("%.3f", r.Accuracy))
-		if ci := r.CI(); csv {
-			line = append(line, fmt.Sprintf("%.4f", ci.Low), fmt.Sprintf("%.4f", ci.High))
-		} else {
+		switch ci := r.CI(); {
+		case csv:
+			line = append(line, fmt.Sprintf("%.4f", ci.Low), fmt.Sprintf("%.4f", ci.High), ci.Method)
+		case mixed:
+			line = append(line, formatInterval(ci)+" "+ci.Name())
+		default:
 			line = append(line, formatInterval(ci))
 		}
 		for _, m := range mcols {
@@ -164,7 +197,7 @@ func Write(w io.Writer, format string, rows []Row) error {
 		return cw.WriteAll(append([][]string{header}, body...))
 	case "latex":
 		header, body := cells(rows, false)
-		caption := "reasonbench runs; 95% CI: Wilson score interval over each run's n items"
+		caption := "reasonbench runs; 95% CI: " + strings.Join(intervalNotes(rows), "; ")
 		if slices.ContainsFunc(rows, func(r Row) bool { return r.Simulated }) {
 			caption += "; (simulated): results from the built-in simulated model, not a language model"
 		}
@@ -214,12 +247,38 @@ func modelDefaultTemperature(params string) bool {
 	return strings.Contains(params, "temperature=default")
 }
 
-// rowNotes are the footnotes of a run table.
+// rowNotes are the footnotes of a run table: what "accuracy" is where it
+// is not one verdict per item, and the temperature note.
 func rowNotes(rows []Row) []string {
-	if slices.ContainsFunc(rows, func(r Row) bool { return modelDefaultTemperature(r.Params) }) {
-		return []string{TemperatureDefaultNote}
+	var notes []string
+	if slices.ContainsFunc(rows, func(r Row) bool { return r.ScoreKind == ScoreMean }) {
+		notes = append(notes, AccuracyMeanNote)
 	}
-	return nil
+	if slices.ContainsFunc(rows, func(r Row) bool { return strings.HasPrefix(r.Strategy, "cotsc") }) {
+		notes = append(notes, AccuracyVoteNote)
+	}
+	if slices.ContainsFunc(rows, func(r Row) bool { return modelDefaultTemperature(r.Params) }) {
+		notes = append(notes, TemperatureDefaultNote)
+	}
+	return notes
+}
+
+// What "accuracy" is for each kind of run.
+const (
+	AccuracyMeanNote = "accuracy of a run whose items score between 0 and 1 (io or cot with k>1: each item's score is the mean over its k samples): the mean of the item scores; its 95% CI is Student-t over the items (df = n-1), the item being the cluster of its samples."
+	AccuracyVoteNote = "accuracy of cotsc: its majority vote's, one 0/1 verdict per item (Wilson)."
+)
+
+// intervalNotes say which interval the rows' CI column holds.
+func intervalNotes(rows []Row) []string {
+	var out []string
+	if slices.ContainsFunc(rows, func(r Row) bool { return r.CI().Method == MethodWilson }) {
+		out = append(out, "Wilson score interval over the n items of a run whose items score 0 or 1")
+	}
+	if slices.ContainsFunc(rows, func(r Row) bool { return r.CI().Method == MethodItemsT }) {
+		out = append(out, "Student-t over the n item scores of a run whose items score between 0 and 1")
+	}
+	return out
 }
 
 // writeNotes writes footnotes under a Markdown table.

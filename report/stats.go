@@ -14,6 +14,13 @@ const Level = 0.95
 const (
 	MethodWilson   = "wilson"    // Wilson score interval for one run's proportion, n = items
 	MethodStudentT = "student-t" // mean ± t·s/√R over R runs' accuracies, df = R−1
+	MethodItemsT   = "t-items"   // mean ± t·s/√n over one run's n item scores that are not 0/1, df = n−1
+)
+
+// Score kinds of a run's items, which choose its interval.
+const (
+	ScoreBinary = "0/1"  // every item right or wrong: Wilson
+	ScoreMean   = "mean" // item scores in between (a mean over samples, or continuous): t over items
 )
 
 // Interval is a confidence interval for an accuracy.
@@ -21,8 +28,9 @@ type Interval struct {
 	Low    float64 `json:"low"`
 	High   float64 `json:"high"`
 	Level  float64 `json:"level"`
-	Method string  `json:"method"` // MethodWilson or MethodStudentT
-	// N is the sample behind the interval: items for Wilson, runs for Student-t.
+	Method string  `json:"method"` // MethodWilson, MethodItemsT or MethodStudentT
+	// N is the sample behind the interval: items for Wilson and t over
+	// items, runs for Student-t.
 	N int `json:"n"`
 }
 
@@ -34,8 +42,35 @@ func (iv Interval) Describe() string {
 		return fmt.Sprintf("Wilson, %d items", iv.N)
 	case MethodStudentT:
 		return fmt.Sprintf("Student-t, %d runs (df=%d)", iv.N, iv.N-1)
+	case MethodItemsT:
+		return fmt.Sprintf("t over items, %d items (df=%d)", iv.N, iv.N-1)
 	}
 	return "none"
+}
+
+// Name is the interval's short name for a column header: "Wilson", or "t"
+// for either Student-t interval.
+func (iv Interval) Name() string {
+	switch iv.Method {
+	case MethodWilson:
+		return "Wilson"
+	case MethodItemsT, MethodStudentT:
+		return "t"
+	}
+	return ""
+}
+
+// ItemsT is the interval of a mean of n item scores that are not 0/1 with
+// sample standard deviation sd (stats.MeanT), clipped to [0, 1]; fewer
+// than two items give the vacuous [0, 1].
+func ItemsT(mean, sd float64, n int, level float64) Interval {
+	iv := Interval{Low: 0, High: 1, Level: level, Method: MethodItemsT, N: n}
+	if n < 2 {
+		return iv
+	}
+	lo, hi := stats.MeanT(mean, sd, n, level)
+	iv.Low, iv.High = math.Max(0, lo), math.Min(1, hi)
+	return iv
 }
 
 // Valid reports whether the interval was computed.

@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -77,6 +78,48 @@ func TestStudentT(t *testing.T) {
 		}
 		if iv.Describe() != c.describe {
 			t.Errorf("%s: %q", c.name, iv.Describe())
+		}
+	}
+}
+
+// TestIntervalByScoreKind: a run table names its interval in the column,
+// Wilson for 0/1 items and t for mean scores, each cell named when the rows
+// differ, CSV in a ci_method column, with a legend saying what accuracy is
+// for mean scores and for cotsc's vote.
+func TestIntervalByScoreKind(t *testing.T) {
+	binary := Row{RunID: 1, Strategy: "cot", N: 100, Accuracy: 0.21, Status: "done"}
+	vote := Row{RunID: 3, Strategy: "cotsc", N: 100, Accuracy: 0.16, Status: "done", ScoreKind: ScoreBinary}
+	mean := Row{RunID: 2, Strategy: "io", N: 100, Accuracy: 0.178, Status: "done", ScoreKind: ScoreMean, ItemSD: 0.14}
+	if iv := mean.CI(); iv.Method != MethodItemsT || iv.Name() != "t" || iv.High-iv.Low > 0.06 {
+		t.Errorf("mean scores: %+v, want t over items, narrower than Wilson's", iv)
+	}
+	if iv := binary.CI(); iv.Method != MethodWilson || iv.Name() != "Wilson" {
+		t.Errorf("0/1 scores: %+v", iv)
+	}
+	for _, c := range []struct {
+		rows      []Row
+		format    string
+		want, not []string
+	}{
+		{[]Row{binary}, "md", []string{"95% CI (Wilson)"}, []string{AccuracyMeanNote, "] Wilson"}},
+		{[]Row{mean}, "md", []string{"95% CI (t)", "[0.150, 0.206]", AccuracyMeanNote}, []string{"Wilson", AccuracyVoteNote}},
+		{[]Row{binary, mean, vote}, "md", []string{"| 95% CI ", "] Wilson", "] t", AccuracyMeanNote, AccuracyVoteNote}, []string{"95% CI (Wilson)", "95% CI (t)"}},
+		{[]Row{binary, mean}, "csv", []string{"ci_method", "," + MethodItemsT + ",", "," + MethodWilson + ","}, nil},
+		{[]Row{binary, mean}, "latex", []string{"Wilson score interval over the n items", "Student-t over the n item scores"}, nil},
+	} {
+		var b strings.Builder
+		if err := Write(&b, c.format, c.rows); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(b.String(), w) {
+				t.Errorf("%s of %d rows lacks %q:\n%s", c.format, len(c.rows), w, b.String())
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(b.String(), w) {
+				t.Errorf("%s of %d rows has %q:\n%s", c.format, len(c.rows), w, b.String())
+			}
 		}
 	}
 }

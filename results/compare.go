@@ -194,3 +194,32 @@ func ExperimentBaseline(runs []store.Run) string {
 	}
 	return ""
 }
+
+// MixedRules says, in one line, which scoring rule scored which runs when
+// the rows were scored by more than one ("" when by one, or when a run
+// recorded none): a difference between such runs mixes two rules.
+func MixedRules(rows []report.Row) string {
+	byRule := map[string][]int64{}
+	var order []string
+	for _, r := range rows {
+		if r.Rule == "" {
+			continue
+		}
+		if _, ok := byRule[r.Rule]; !ok {
+			order = append(order, r.Rule)
+		}
+		byRule[r.Rule] = append(byRule[r.Rule], r.RunID)
+	}
+	if len(order) < 2 {
+		return ""
+	}
+	parts := make([]string, len(order))
+	for i, rule := range order {
+		ids := make([]string, len(byRule[rule]))
+		for j, id := range byRule[rule] {
+			ids[j] = strconv.FormatInt(id, 10)
+		}
+		parts[i] = fmt.Sprintf("%s (run %s)", rule, strings.Join(ids, ", "))
+	}
+	return "the runs are scored by different rules: " + strings.Join(parts, "; ") + "; their difference mixes the rules"
+}

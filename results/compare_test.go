@@ -31,3 +31,19 @@ func TestMatchBaseline(t *testing.T) {
 		}
 	}
 }
+
+func TestMixedRules(t *testing.T) {
+	for _, c := range []struct {
+		rows []report.Row
+		want string
+	}{
+		{[]report.Row{{RunID: 1, Rule: "game24/strict"}, {RunID: 2, Rule: "game24/strict"}}, ""},
+		{[]report.Row{{RunID: 1, Rule: "game24/strict"}, {RunID: 2}}, ""}, // a run that recorded no rule
+		{[]report.Row{{RunID: 2, Rule: "game24/paper"}, {RunID: 1, Rule: "game24/strict"}, {RunID: 3, Rule: "game24/paper"}},
+			"the runs are scored by different rules: game24/paper (run 2, 3); game24/strict (run 1); their difference mixes the rules"},
+	} {
+		if got := MixedRules(c.rows); got != c.want {
+			t.Errorf("MixedRules(%+v) = %q, want %q", c.rows, got, c.want)
+		}
+	}
+}

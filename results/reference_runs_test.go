@@ -51,8 +51,15 @@ type refRuns struct {
 // the samples' verdicts, which is what results.VoteCurve reads.
 func referenceStore(t *testing.T) *store.Store {
 	t.Helper()
+	return storeOfRuns(t, referenceRuns)
+}
+
+// storeOfRuns stores exported runs (refRuns' shape) in a fresh store,
+// each under its own id.
+func storeOfRuns(t *testing.T, data []byte) *store.Store {
+	t.Helper()
 	var ref refRuns
-	if err := json.Unmarshal(referenceRuns, &ref); err != nil {
+	if err := json.Unmarshal(data, &ref); err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()

@@ -12,10 +12,13 @@ import (
 
 	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/stats"
 	"github.com/reasonbench/reasonbench/store"
 )
 
-// RowOf is the report row of a run summary.
+// RowOf is the report row of a run summary, with the kind of its items'
+// scores (0/1, or a mean over samples) that chooses its interval, as
+// Compare chooses McNemar or the paired t by the same stats.Binary.
 func RowOf(s bench.Summary) report.Row {
 	metrics := maps.Clone(s.Metrics)
 	if metrics == nil {
@@ -27,7 +30,13 @@ func RowOf(s bench.Summary) report.Row {
 	for i, v := range s.PerIteration {
 		metrics[fmt.Sprintf("%s%d", report.SeriesIteration, i+1)] = v
 	}
+	kind := report.ScoreBinary
+	if !stats.Binary(s.ItemScores) {
+		kind = report.ScoreMean
+	}
+	_, sd := stats.MeanSD(s.ItemScores)
 	return report.Row{
+		ScoreKind: kind, ItemSD: sd,
 		RunID: s.RunID, Task: s.Task, Strategy: s.Strategy, Params: bench.ParamSummary(s.Strategy, s.Params),
 		Model: s.Model, Simulated: s.Simulated, Status: s.Status, N: s.N, Accuracy: s.Accuracy, Metrics: metrics,
 		Tokens: s.PromptTokens + s.CompletionTokens, Calls: s.Calls, Cost: s.Cost, WallSeconds: s.WallSeconds,

@@ -102,3 +102,40 @@ func newcombePhi(a, b, c, d float64) float64 {
 }
 
 func sq(x float64) float64 { return x * x }
+
+// MethodMeanT names the interval of a mean of item scores that are not
+// 0/1 (each a mean over samples, or continuous).
+const MethodMeanT = "Student-t over items"
+
+// MeanSD returns the mean and the sample standard deviation (n−1) of xs.
+func MeanSD(xs []float64) (mean, sd float64) {
+	n := len(xs)
+	if n == 0 {
+		return 0, 0
+	}
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(n)
+	if n < 2 {
+		return mean, 0
+	}
+	var ss float64
+	for _, x := range xs {
+		ss += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(ss / float64(n-1))
+}
+
+// MeanT returns mean ± t(1−α/2, n−1)·sd/√n, the interval of a mean over n
+// items whose scores have sample standard deviation sd: for item scores
+// that are means of k samples the item is the cluster (the samples of one
+// item are not independent draws of the run's accuracy). n < 2 gives
+// (−Inf, +Inf): no spread to estimate.
+func MeanT(mean, sd float64, n int, level float64) (lo, hi float64) {
+	if n < 2 {
+		return math.Inf(-1), math.Inf(1)
+	}
+	half := TQuantile((1+level)/2, float64(n-1)) * sd / math.Sqrt(float64(n))
+	return mean - half, mean + half
+}

@@ -698,3 +698,40 @@ func FuzzSplitSteps(f *testing.F) {
 		}
 	})
 }
+
+// TestBeamRepeatsFewSurvivorsInOrder: when fewer beams stay active than
+// n/beam_width (5 of 8 complete at the first step, 3 survive where 4
+// could), the next step continues the survivors repeated in order, as
+// search-and-learn's (active × (n/len(active)+1))[:n].
+func TestBeamRepeatsFewSurvivorsInOrder(t *testing.T) {
+	sampler := &byCall{f: func(req llm.Request, _ int) llm.Choice {
+		if len(req.Messages) == 1 {
+			j := req.Call[len("s0/b"):]
+			if j < "5" {
+				return llm.Choice{Content: "Answer: done at " + j}
+			}
+			return llm.Choice{Content: "B" + j}
+		}
+		return llm.Choice{Content: "Answer: from " + strings.TrimSpace(req.Messages[1].Content)}
+	}}
+	env := testEnv(t, sampler)
+	env.Verifier = tableVerifier{}
+	res, err := resolve(t, "beam", map[string]any{"n": 8, "beam_width": 2, "num_iterations": 3}).Solve(context.Background(), env, puzzle(t, "4 5 6 10"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cont []string
+	for _, r := range sampler.reqs {
+		if strings.HasPrefix(r.Call, "s1/") {
+			cont = append(cont, r.Call+"="+strings.TrimSpace(r.Messages[1].Content))
+		}
+	}
+	want := []string{"s1/b0=B5", "s1/b1=B6", "s1/b2=B7", "s1/b3=B5", "s1/b4=B6", "s1/b5=B7", "s1/b6=B5", "s1/b7=B6"}
+	if !sameSet(cont, want) {
+		t.Errorf("iteration 1 continued %v, want %v", cont, want)
+	}
+	log := res.Detail.(TTSDetail).Search.([]BeamIteration)
+	if len(log) != 2 || !reflect.DeepEqual(log[0].Completed, []int{0, 1, 2, 3, 4}) || !reflect.DeepEqual(log[0].Kept, []int{5, 6, 7}) {
+		t.Errorf("iterations %+v: want 5 completed and positions 5, 6, 7 kept at the first", log)
+	}
+}

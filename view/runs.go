@@ -44,10 +44,10 @@ func (s *Server) runRow(ctx context.Context, r store.Run) (runRow, error) {
 	if p.Done > 0 {
 		row.Accuracy = p.Score / float64(p.Done)
 	}
-	row.CI = report.Wilson(row.Accuracy*float64(p.Done), p.Done, report.Level)
 	if row.Row, _, err = results.Row(ctx, s.st, r); err != nil {
 		return runRow{}, err
 	}
+	row.CI = row.Row.CI() // by the items' score kind, as bench report's
 	return row, nil
 }
 
@@ -324,7 +324,7 @@ func (s *Server) compare(ctx context.Context, r *http.Request) (page, error) {
 		next = link(pg+1, !onlyDis)
 	}
 	return page{name: "compare.html", title: "compare runs " + strings.Join(ids, ", "), data: map[string]any{
-		"Runs": heads, "Rows": rows[lo:hi], "Disagree": disagree, "Paired": paired, "Items": len(idx), "OnlyDisagree": onlyDis,
+		"MixedRules": mixedRules(heads), "Runs": heads, "Rows": rows[lo:hi], "Disagree": disagree, "Paired": paired, "Items": len(idx), "OnlyDisagree": onlyDis,
 		"AllLink": link(1, true), "DisLink": link(1, false), "Page": pg, "Pages": pages, "Prev": prev, "Next": next,
 	}}, nil
 }
@@ -353,4 +353,14 @@ type pairedView struct {
 	Header []string
 	Rows   [][]string
 	Notes  []string
+}
+
+// mixedRules is the compare page's warning when the runs were scored by
+// different rules (results.MixedRules).
+func mixedRules(heads []runRow) string {
+	rows := make([]report.Row, len(heads))
+	for i, h := range heads {
+		rows[i] = h.Row
+	}
+	return results.MixedRules(rows)
 }

@@ -21,8 +21,9 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	format := fs.String("format", "md", "md, csv, latex or json")
 	level := fs.Float64("level", report.Level, "confidence level of the paired intervals")
 	metric := fs.String("metric", "", "compare an item metric instead of the score, e.g. letter or word (crosswords), coherency (creative); paired t")
+	mixed := fs.Bool("allow-mixed-rules", false, "compare runs scored by different scoring rules (a warning names them)")
 	db := dbFlag(fs)
-	const usage = "usage: bench compare [--db F] [--baseline RUN] RUN RUN... [--metric NAME] [--format md|csv|latex|json] [--level 0.95]"
+	const usage = "usage: bench compare [--db F] [--baseline RUN] RUN RUN... [--metric NAME] [--format md|csv|latex|json] [--level 0.95] [--allow-mixed-rules]"
 	ids, err := parseRunIDArgs(fs, args, usage)
 	if err != nil {
 		return err
@@ -69,6 +70,14 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	var rows []report.Row
+	for _, g := range groups {
+		rows = append(rows, g.Runs...)
+	}
+	rulesNote := results.MixedRules(rows)
+	if rulesNote != "" && !*mixed {
+		return usageError{fmt.Errorf("%s: rescore them under one rule (bench score --rule) or pass --allow-mixed-rules to compare anyway", rulesNote)}
+	}
 	if len(groups) < 2 {
 		return usageError{fmt.Errorf("runs %s are one configuration (repeats are pooled): give runs of another configuration to compare", joinInts(ids))}
 	}
@@ -92,6 +101,12 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if c.N == 0 {
 			return usageError{fmt.Errorf("%s (run %s) and the baseline %s (run %s) share no items: compare runs over the same --range",
 				c.Label, runsText(c.Runs), c.BaseLabel, runsText(c.BaselineRuns))}
+		}
+	}
+	if rulesNote != "" {
+		fmt.Fprintf(stderr, "WARNING: %s\n", rulesNote)
+		if *format == "md" {
+			fmt.Fprintf(stdout, "**WARNING: %s.**\n\n", rulesNote)
 		}
 	}
 	return report.WriteComparisons(stdout, *format, cs)

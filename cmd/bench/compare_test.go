@@ -152,3 +152,26 @@ func abs(x float64) float64 {
 	}
 	return x
 }
+
+// TestCompareRefusesMixedRules: runs scored by different rules (the paper
+// rule and the strict one) are refused in one line naming both and the
+// flag; with --allow-mixed-rules the table comes under a warning naming
+// the rules.
+func TestCompareRefusesMixedRules(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "m.db")
+	for _, args := range [][]string{{"--strategy", "cot"}, {"--strategy", "cot", "--rule", "paper"}} {
+		if code, _, stderr := cli(t, append([]string{"run", "--db", db, "--task", "game24", "--range", "900:910"}, args...)...); code != 0 {
+			t.Fatalf("run %v: %s", args, stderr)
+		}
+	}
+	code, out, stderr := cli(t, "compare", "--db", db, "2", "1")
+	if code != 2 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || out != "" ||
+		!strings.Contains(stderr, "game24/paper (run 2)") || !strings.Contains(stderr, "game24/strict (run 1)") || !strings.Contains(stderr, "--allow-mixed-rules") {
+		t.Errorf("mixed rules: exit %d, stdout %q, stderr %q; want 2, one line naming both rules and the flag", code, out, stderr)
+	}
+	code, out, stderr = cli(t, "compare", "--db", db, "2", "1", "--allow-mixed-rules")
+	if code != 0 || !strings.HasPrefix(out, "**WARNING: the runs are scored by different rules: game24/paper (run 2); game24/strict (run 1)") ||
+		!strings.Contains(stderr, "WARNING") || !strings.Contains(out, "| run |") {
+		t.Errorf("--allow-mixed-rules: exit %d:\n%s\nstderr %q", code, out, stderr)
+	}
+}

@@ -66,10 +66,10 @@ func TestExperimentReport(t *testing.T) {
 		}
 	}
 	if len(tableRows) != 3 || !strings.Contains(tableRows[0], "| k=2 ") || !strings.Contains(tableRows[0], "|    3 |") ||
-		!strings.Contains(tableRows[0], "] t |") || !strings.Contains(tableRows[1], "] W |") {
-		t.Errorf("want 3 configurations, k=2 pooled over 3 runs:\n%s", out)
+		!strings.Contains(tableRows[0], "] t |") || !strings.Contains(tableRows[1], "] ti |") || !strings.Contains(tableRows[2], "] W |") {
+		t.Errorf("want 3 configurations, k=2 pooled over 3 runs (t over runs), k=4's items means of 4 samples (t over items), tot's 0/1 (Wilson):\n%s", out)
 	}
-	for _, want := range []string{"Wilson, n items", "Student-t", "sim (simulated)", "$0.0125, 350 tok", "saving 350 tokens and $0.0125"} {
+	for _, want := range []string{"Wilson, n items", "Student-t", "over a single run's items", "sim (simulated)", "$0.0125, 350 tok", "saving 350 tokens and $0.0125"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("md lacks %q", want)
 		}
@@ -82,7 +82,7 @@ func TestExperimentReport(t *testing.T) {
 	t.Logf("latex:\n%s", out)
 	if code != 0 || !strings.HasPrefix(out, "% caption: experiment exp1") || !strings.Contains(strings.Split(out, "\n")[0], "simulated") ||
 		!strings.Contains(out, `\toprule`) || !strings.Contains(out, `\bottomrule`) || strings.Count(out, `\textsuperscript{t}`) != 1 ||
-		strings.Count(out, `\textsuperscript{W}`) != 2 || !strings.Contains(out, `95\% CI`) {
+		strings.Count(out, `\textsuperscript{ti}`) != 1 || strings.Count(out, `\textsuperscript{W}`) != 1 || !strings.Contains(out, `95\% CI`) {
 		t.Errorf("latex: %d\n%s", code, out)
 	}
 

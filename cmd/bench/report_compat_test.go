@@ -7,6 +7,7 @@ import (
 	"github.com/reasonbench/reasonbench/report"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -29,11 +30,14 @@ func sameAsOld(golden, out, want string) bool {
 	case strings.HasPrefix(golden, "show_"):
 		return dropNewShowLines(out) == oldMetricsToNew(want)
 	case golden == "report.json":
+		out, want = newIntervalsJSON(out, want)
 		return sameJSONLines(out, want, nil)
 	case golden == "report.md":
-		return mdCells(out) == mdCells(oldCountsToNew(want))
+		out, want = newIntervalsMD(out, oldCountsToNew(want))
+		return mdCells(out) == mdCells(want)
 	case golden == "report.csv":
-		return out == oldCountsToNew(want)
+		out, want = newIntervalsCSV(out, oldCountsToNew(want))
+		return out == want
 	}
 	return out == want
 }
@@ -172,4 +176,93 @@ func mdCells(table string) string {
 		out = append(out, strings.Join(cells, "|"))
 	}
 	return strings.Join(out, "\n")
+}
+
+// Issue 32 changed on purpose a run's interval where its items score
+// between 0 and 1 (io/cot k>1): Student-t over the items, not Wilson on
+// accuracy·n, the column naming it. newIntervals* mask exactly those rows'
+// interval cells on both sides (a row the new build calls Wilson must
+// still match) and drop what was added: the ci_method column, the interval
+// name in the header and cells, the accuracy legend, score_kind and item_sd.
+
+// newIntervalsCSV masks a CSV table's t rows (by its ci_method column).
+func newIntervalsCSV(out, want string) (string, string) {
+	o, w := strings.Split(out, "\n"), strings.Split(want, "\n")
+	head := strings.Split(o[0], ",")
+	m, lo := slices.Index(head, "ci_method"), slices.Index(head, "ci_low")
+	if m < 0 || lo < 0 {
+		return out, want
+	}
+	for i, line := range o {
+		cells := strings.Split(line, ",")
+		if len(cells) != len(head) {
+			continue
+		}
+		if i > 0 && cells[m] != report.MethodWilson && i < len(w) {
+			cells[lo], cells[lo+1] = "*", "*"
+			wc := strings.Split(w[i], ",")
+			if len(wc) > lo+1 {
+				wc[lo], wc[lo+1] = "*", "*"
+				w[i] = strings.Join(wc, ",")
+			}
+		}
+		o[i] = strings.Join(slices.Delete(cells, m, m+1), ",")
+	}
+	return strings.Join(o, "\n"), strings.Join(w, "\n")
+}
+
+// newIntervalsMD masks a Markdown table's t rows (cells named "t").
+func newIntervalsMD(out, want string) (string, string) {
+	o, w := strings.Split(out, "\n"), strings.Split(want, "\n")
+	var keep []string
+	col := -1
+	for i, line := range o {
+		if strings.HasPrefix(line, "- "+report.AccuracyMeanNote) || strings.HasPrefix(line, "- "+report.AccuracyVoteNote) {
+			continue
+		}
+		cells := strings.Split(line, "|")
+		if col < 0 {
+			col = slices.IndexFunc(cells, func(c string) bool { return strings.HasPrefix(strings.TrimSpace(c), "95% CI") })
+			if col >= 0 {
+				cells[col] = "95% CI (Wilson)"
+			}
+		} else if col < len(cells) {
+			c := strings.TrimSpace(cells[col])
+			switch {
+			case strings.HasSuffix(c, "] t"):
+				cells[col] = "*"
+				if i < len(w) {
+					if wc := strings.Split(w[i], "|"); col < len(wc) {
+						wc[col] = "*"
+						w[i] = strings.Join(wc, "|")
+					}
+				}
+			case strings.HasSuffix(c, "] Wilson"):
+				cells[col] = strings.TrimSuffix(c, " Wilson")
+			}
+		}
+		keep = append(keep, strings.Join(cells, "|"))
+	}
+	// The legend's blank line goes with it.
+	return strings.TrimRight(strings.Join(keep, "\n"), "\n") + "\n", strings.TrimRight(strings.Join(w, "\n"), "\n") + "\n"
+}
+
+// newIntervalsJSON drops score_kind and item_sd, and the ci of rows whose
+// scores are means, on both sides.
+func newIntervalsJSON(out, want string) (string, string) {
+	var o, w []map[string]any
+	if json.Unmarshal([]byte(out), &o) != nil || json.Unmarshal([]byte(want), &w) != nil || len(o) != len(w) {
+		return out, want
+	}
+	for i := range o {
+		if o[i]["score_kind"] == report.ScoreMean {
+			delete(o[i], "ci")
+			delete(w[i], "ci")
+		}
+		delete(o[i], "score_kind")
+		delete(o[i], "item_sd")
+	}
+	ob, _ := json.Marshal(o)
+	wb, _ := json.Marshal(w)
+	return string(ob), string(wb)
 }

@@ -62,9 +62,9 @@ var load = sync.OnceValues(func() ([]Problem, error) {
 
 var dataHash = sync.OnceValue(func() string { return tasks.SHA256(testJSONL) })
 
-// Rules: math (the default) and hendrycks, by these names or the math
-// scorer's (math:hendrycks).
-var ruleAliases = map[string]string{"full": qa.ScorerMath, "hendrycks": qa.ScorerMath + ":" + qa.MathHendrycks}
+// Rules: math (the default), strict and hendrycks, by these names or the
+// math scorer's (math:strict, math:hendrycks).
+var ruleAliases = map[string]string{"full": qa.ScorerMath, "strict": qa.ScorerMath + ":" + qa.MathStrict, "hendrycks": qa.ScorerMath + ":" + qa.MathHendrycks}
 
 // Task is MATH-500: a qa.Task with labels.
 type Task struct {
@@ -98,13 +98,14 @@ func Problems() ([]Problem, error) {
 	return append([]Problem(nil), ps...), err
 }
 
-// Rules lists math (the full rule, the default) and math:hendrycks.
+// Rules lists math (the full rule, the default), math:strict and
+// math:hendrycks.
 func (t *Task) Rules() []string {
-	return []string{qa.ScorerMath, qa.ScorerMath + ":" + qa.MathHendrycks}
+	return []string{qa.ScorerMath, qa.ScorerMath + ":" + qa.MathStrict, qa.ScorerMath + ":" + qa.MathHendrycks}
 }
 
-// WithRule returns the task under a rule: math, math:hendrycks, or the
-// short names full and hendrycks.
+// WithRule returns the task under a rule: math, math:strict,
+// math:hendrycks, or the short names full, strict and hendrycks.
 func (t *Task) WithRule(name string) (tasks.Task, error) {
 	if full, ok := ruleAliases[name]; ok {
 		name = full

@@ -1,6 +1,7 @@
 package math500
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -88,5 +89,53 @@ func TestScoreRecordByIdx(t *testing.T) {
 		if _, err := task.ScoreRecord(map[string]any{"idx": bad, "output": "x"}); err == nil {
 			t.Errorf("idx %v accepted", bad)
 		}
+	}
+}
+
+// TestRules: the three rules by their names and short names, each
+// recorded; strict refuses an unboxed answer the full rule takes as its
+// fallback; an unknown rule is refused; labels of an index out of range
+// are none.
+func TestRules(t *testing.T) {
+	task := NewTask().(*Task)
+	if got := strings.Join(task.Rules(), ","); got != "math,math:strict,math:hendrycks" {
+		t.Errorf("rules %s", got)
+	}
+	insts, _ := task.Instances()
+	ps, _ := Problems()
+	unboxed := "Working it out, the answer comes to $" + ps[0].Answer + "$"
+	for name, want := range map[string]string{"full": "math500/math", "math": "math500/math", "strict": "math500/math(strict)",
+		"math:strict": "math500/math(strict)", "hendrycks": "math500/math(hendrycks)", "math:hendrycks": "math500/math(hendrycks)"} {
+		r, err := task.WithRule(name)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if tasks.RuleName(r) != want {
+			t.Errorf("%s: rule %s, want %s", name, tasks.RuleName(r), want)
+		}
+		s := r.Score(insts[0], unboxed)
+		if wantOK := want == "math500/math"; s.Correct != wantOK {
+			t.Errorf("%s: unboxed %q scored %+v, want correct=%v", name, unboxed, s, wantOK)
+		}
+	}
+	if _, err := task.WithRule("sympy"); err == nil {
+		t.Error("an unknown rule was accepted")
+	}
+	if l := task.Labels(tasks.Instance{Index: NumProblems}); l != nil {
+		t.Errorf("labels of an index past the end: %v", l)
+	}
+}
+
+// TestBroken: unreadable data is a task that says why everywhere.
+func TestBroken(t *testing.T) {
+	b := broken{errors.New("no data")}
+	if _, err := b.Instances(); err == nil || b.Name() != Name {
+		t.Error("a broken task gave instances")
+	}
+	if s := b.Score(tasks.Instance{}, "\\boxed{1}"); s.Correct || s.Reason != "no data" {
+		t.Errorf("broken score %+v", s)
+	}
+	if _, ok := b.AnswerKey(tasks.Instance{}, "\\boxed{1}", b.VoteKeys()[0]); ok {
+		t.Error("a broken task keyed a vote")
 	}
 }

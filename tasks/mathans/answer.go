@@ -8,12 +8,14 @@ const (
 	kSet           // {a, b} or a bare list "a, b": unordered
 	kMatrix        // rows of expressions
 	kUnion         // intervals joined by \cup: unordered
+	kIneq          // an inequality, read as expr < 0 (strict) or expr <= 0
 )
 
 type answer struct {
 	kind        int
 	open, close string
-	expr        *node // kScalar; kEq: lhs - rhs
+	expr        *node // kScalar; kEq: lhs - rhs; kIneq: the smaller side minus the larger
+	strict      bool  // kIneq: < rather than <=
 	// assign is the variable of "y = 2x + 3" read as its value: compared
 	// with an equation, the answer is the equation y - (2x + 3) = 0.
 	assign *node
@@ -154,6 +156,9 @@ func structure(toks []token, b *budget, level int) (*answer, error) {
 		}
 		return set, nil
 	}
+	if a, ok, err := inequality(toks, b); ok || err != nil {
+		return a, err
+	}
 	if parts := split(toks, isPunct("=")); len(parts) == 2 {
 		lhs, rhs := parts[0], parts[1]
 		if isLoneVar(lhs) {
@@ -273,19 +278,47 @@ func matrix(toks []token, b *budget) (*answer, bool, error) {
 	return m, true, nil
 }
 
-// describe names an answer's kind for reasons.
-func (a *answer) describe() string {
-	switch a.kind {
-	case kEq:
-		return "an equation"
-	case kTuple:
-		return "a tuple or interval " + a.open + "…" + a.close
-	case kSet:
-		return "a set or list"
-	case kMatrix:
-		return "a matrix"
-	case kUnion:
-		return "a union"
+// inequality reads "lhs REL rhs" with one relation (<, >, <=, >=, \lt,
+// \gt, \leq, \geq) as the smaller side minus the larger, so that
+// "5 \geq x" and "x \leq 5" are both x - 5 <= 0. A chain (1 < x < 2) is
+// not read.
+func inequality(toks []token, b *budget) (*answer, bool, error) {
+	at, less, strict := -1, false, false
+	for i, t := range toks {
+		var l, s bool
+		switch {
+		case t.kind == tPunct && t.text == "<", t.kind == tCmd && t.text == "\\lt":
+			l, s = true, true
+		case t.kind == tPunct && t.text == ">", t.kind == tCmd && t.text == "\\gt":
+			l, s = false, true
+		case t.kind == tCmd && (t.text == "\\leq" || t.text == "\\le" || t.text == "\\leqslant"):
+			l = true
+		case t.kind == tCmd && (t.text == "\\geq" || t.text == "\\ge" || t.text == "\\geqslant"):
+		default:
+			continue
+		}
+		if at >= 0 {
+			return nil, false, nil // a chain
+		}
+		at, less, strict = i, l, s
 	}
-	return "a value"
+	if at <= 0 || at == len(toks)-1 {
+		return nil, false, nil
+	}
+	lhs, rhs := toks[:at], toks[at+1:]
+	if strict && rhs[0].kind == tPunct && rhs[0].text == "=" { // <= and >=
+		strict, rhs = false, rhs[1:]
+	}
+	l, err := parseExpr(lhs, b)
+	if err != nil {
+		return nil, false, err
+	}
+	r, err := parseExpr(rhs, b)
+	if err != nil {
+		return nil, false, err
+	}
+	if !less {
+		l, r = r, l
+	}
+	return &answer{kind: kIneq, strict: strict, expr: &node{op: "+", args: []*node{l, {op: "neg", args: []*node{r}}}}}, true, nil
 }

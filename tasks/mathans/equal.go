@@ -97,7 +97,12 @@ func compare(a, b *answer, bud *budget) verdict {
 	case kScalar:
 		return exprEqual(a.expr, b.expr, bud)
 	case kEq:
-		return eqEqual(a.expr, b.expr, bud)
+		return eqEqual(a.expr, b.expr, bud, false)
+	case kIneq:
+		if a.strict != b.strict {
+			return no
+		}
+		return eqEqual(a.expr, b.expr, bud, true)
 	case kTuple:
 		if a.open != b.open || a.close != b.close || len(a.elems) != len(b.elems) {
 			return no
@@ -273,8 +278,9 @@ func exprEqual(x, y *node, bud *budget) verdict {
 
 // eqEqual compares equations by their sides' differences: equal when one
 // is a non-zero constant multiple of the other at every point (2x+4y=6 is
-// x+2y=3; y=2x+3 is not y=3x+2).
-func eqEqual(x, y *node, bud *budget) verdict {
+// x+2y=3; y=2x+3 is not y=3x+2). An inequality's multiple must be
+// positive (positive: -x < -1 is x - 1 > 0 scaled by -1, not x < 1's x - 1 < 0).
+func eqEqual(x, y *node, bud *budget, positive bool) verdict {
 	names := varNames(x, y)
 	if len(names) == 0 {
 		return unknown
@@ -299,6 +305,9 @@ func eqEqual(x, y *node, bud *budget) verdict {
 		r, err := div(vx, vy)
 		if err != nil {
 			return unknown
+		}
+		if positive && (!r.isReal() || r.complex() == 0 || real(r.complex()) < 0) {
+			return no
 		}
 		if ratio == nil {
 			ratio = &r
@@ -359,7 +368,13 @@ func keyOf(a *answer, bud *budget) (string, bool) {
 	case kScalar:
 		return exprKey(a.expr, bud)
 	case kEq:
-		return eqKey(a.expr, bud)
+		return eqKey(a.expr, bud, false)
+	case kIneq:
+		k, ok := eqKey(a.expr, bud, true)
+		if a.strict {
+			return "<" + k, ok
+		}
+		return "<=" + k, ok
 	case kTuple:
 		ks, ok := keys(a.elems)
 		return a.open + strings.Join(ks, ",") + a.close, ok
@@ -412,7 +427,9 @@ func exprKey(x *node, bud *budget) (string, bool) {
 	return "f[" + strings.Join(names, ",") + "]:" + strings.Join(ks, ";"), true
 }
 
-func eqKey(x *node, bud *budget) (string, bool) {
+// eqKey is an equation's difference scaled by its first non-zero value;
+// an inequality's (positive) by that value's magnitude, keeping its sign.
+func eqKey(x *node, bud *budget, positive bool) (string, bool) {
 	names := varNames(x)
 	if len(names) == 0 {
 		return "", false
@@ -425,7 +442,15 @@ func eqKey(x *node, bud *budget) (string, bool) {
 			return "", false
 		}
 		if base == nil && !v.isZero() {
-			base = &v
+			if positive && (!v.isReal() || real(v.complex()) < 0) {
+				if !v.isReal() {
+					return "", false
+				}
+				n := neg(v)
+				base = &n
+			} else {
+				base = &v
+			}
 		}
 		if base == nil {
 			ks = append(ks, "0")

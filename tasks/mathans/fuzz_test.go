@@ -3,6 +3,7 @@ package mathans
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -44,6 +45,34 @@ func FuzzEqual(f *testing.F) {
 		Extract(a + "\\boxed{" + b)
 		if d := time.Since(start); d > 5*time.Second {
 			t.Errorf("%q vs %q took %v", a, b, d)
+		}
+	})
+}
+
+// FuzzFallback: on any output the fallback answer, when there is one, is
+// a non-empty one-line piece of the output's end, bounded in size; an
+// output whose end has a box gives the box to ExtractBoxed.
+func FuzzFallback(f *testing.F) {
+	for _, s := range []string{"so -5", "we get $x = 5$", "5th", "12\n34", "$$x$$", "\\(\\frac12\\)", "a $b", "3,5", "**1,000**."} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, out string) {
+		a, ok := Fallback(out)
+		if ok != (a != "") {
+			t.Fatalf("Fallback(%q) = %q, %v", out, a, ok)
+		}
+		if !ok {
+			return
+		}
+		tail := out
+		if len(tail) > maxOutput {
+			tail = tail[len(tail)-maxOutput:]
+		}
+		if len(a) > maxAnswerBytes || strings.ContainsAny(a, "\n") || !strings.Contains(tail, a) {
+			t.Errorf("Fallback(%.80q) = %.80q: not a one-line piece of the output's end within %d bytes", out, a, maxAnswerBytes)
+		}
+		if b, ok := ExtractBoxed(out + "\\boxed{7}"); !ok || b != "7" {
+			t.Errorf("ExtractBoxed after %.40q: %q %v", out, b, ok)
 		}
 	})
 }

@@ -298,3 +298,42 @@ func TestHendrycksExtract(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultTimeout: a context without a deadline gets DefaultTimeout; a
+// caller's own deadline, even a later one, is kept.
+func TestDefaultTimeout(t *testing.T) {
+	start := time.Now()
+	ctx, cancel := withDefault(context.Background())
+	defer cancel()
+	dl, ok := ctx.Deadline()
+	if !ok || dl.Before(start.Add(DefaultTimeout)) || dl.After(time.Now().Add(DefaultTimeout)) {
+		t.Errorf("no deadline given: deadline %v (%v), want %v from now", dl.Sub(start), ok, DefaultTimeout)
+	}
+	if DefaultTimeout <= 0 || DefaultTimeout > 10*time.Second {
+		t.Errorf("DefaultTimeout %v: a comparison must be bounded, and by seconds", DefaultTimeout)
+	}
+	parent, cancelParent := context.WithTimeout(context.Background(), time.Hour)
+	defer cancelParent()
+	own, cancelOwn := withDefault(parent)
+	defer cancelOwn()
+	if got, _ := own.Deadline(); got.Before(start.Add(59 * time.Minute)) {
+		t.Errorf("the caller's deadline an hour away became %v", got.Sub(start))
+	}
+	if !Equal(context.Background(), "x^2+2x+1", "(x+1)^2") {
+		t.Error("a comparison under the default timeout did not evaluate")
+	}
+}
+
+// TestHendrycksKey: the original rule's vote key is its normalised string,
+// the answer itself where its Python raises.
+func TestHendrycksKey(t *testing.T) {
+	if a, b := HendrycksKey("\\frac12"), HendrycksKey("\\frac{1}{2}"); a != b || a != "\\frac{1}{2}" {
+		t.Errorf("keys of one half: %q %q", a, b)
+	}
+	if a, b := HendrycksKey("0.5"), HendrycksKey("\\dfrac{1}{2}"); a != b {
+		t.Errorf("0.5 and \\dfrac{1}{2}: %q %q", a, b)
+	}
+	if k := HendrycksKey("3"); k == HendrycksKey("4") {
+		t.Errorf("3 and 4 share the key %q", k)
+	}
+}

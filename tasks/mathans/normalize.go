@@ -15,7 +15,8 @@ func Normalize(a string) string {
 	}
 	a = strings.ToValidUTF8(a, "\uFFFD")
 	a = stripDelims(strings.TrimSpace(a))
-	a = escaped.ReplaceAllString(a, `\$1`) // \\frac from doubly escaped text is \frac; a row break \\ is kept
+	a = escaped.ReplaceAllString(a, `\$1`)   // \\frac from doubly escaped text is \frac; a row break \\ is kept
+	a = thinComma.ReplaceAllString(a, ",$1") // 11,\! 111: MATH's thousands separator, spaced or not
 	a = strings.NewReplacer(
 		"\\\\", "\\\\", // a matrix row break, kept whole before "\\ " is read
 		"\n", " ", "\r", " ", "\t", " ",
@@ -36,7 +37,8 @@ func Normalize(a string) string {
 	a = percentWord.ReplaceAllString(a, "%")
 	a = andOr.ReplaceAllString(a, ", ")
 	a = inPrefix.ReplaceAllString(a, "")
-	if m := thousands.FindStringSubmatch(strings.ReplaceAll(a, " ", "")); m != nil {
+	// Thousands separators have no space: "32, 349" is a list of two.
+	if m := thousands.FindStringSubmatch(spacedEq.ReplaceAllString(a, "=")); m != nil {
 		a = m[1] + strings.ReplaceAll(m[2], ",", "") + m[3] // x = 10,080% keeps its prefix and sign
 	}
 	if m := optionLetter.FindStringSubmatch(a); m != nil {
@@ -51,10 +53,12 @@ const maxNormalize = 4 * maxAnswerBytes
 
 var (
 	ampm         = regexp.MustCompile(`(?i)\s*\b([ap])\.\s*m\.?`)
-	percentWord  = regexp.MustCompile(`\s*\bpercent\b`)
+	percentWord  = regexp.MustCompile(`\s*\b(percent|pct)\b`)
+	spacedEq     = regexp.MustCompile(`\s*=\s*`)
+	thinComma    = regexp.MustCompile(`,\\!\s*(\d{3})`)
 	andOr        = regexp.MustCompile(`\s*,?\s+\b(and|or)\b\s+`)
 	inPrefix     = regexp.MustCompile(`^[a-zA-Z]\s*\\in\s*`)
-	thousands    = regexp.MustCompile(`^([a-zA-Z]=)?([+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?)(%?)$`)
+	thousands    = regexp.MustCompile(`^([a-zA-Z]=)?([+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?)\s*(%?)$`)
 	optionLetter = regexp.MustCompile(`^\(([A-Z])\)$`)
 	escaped      = regexp.MustCompile(`\\\\([a-zA-Z{}$%])`)
 	varPrefix    = regexp.MustCompile(`^[a-zA-Z]\s*=\s*`)

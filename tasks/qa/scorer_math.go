@@ -10,16 +10,21 @@ import (
 )
 
 // ScorerMath compares MATH-style answers (tasks/mathans): the last
-// \boxed{} of the output (else "the answer is"), equal to a gold answer by
-// value and structure (math), or by the original MATH string rule
-// (math:hendrycks).
+// \boxed{} of the output (else "the answer is", else a final-answer
+// fallback), equal to a gold answer by value and structure (math; math:strict
+// requires the box), or by the original MATH string rule (math:hendrycks).
 const ScorerMath = "math"
 
 // Variants of the math scorer.
 const (
 	MathFull      = "full"
+	MathStrict    = "strict"
 	MathHendrycks = "hendrycks"
 )
+
+// FallbackNote marks an answer the math rule found without a box or "the
+// answer is" (mathans.Fallback) where the item's answer is recorded.
+const FallbackNote = " (fallback: not boxed)"
 
 // mathScorer is the math scorer; a gold answer may be a whole solution
 // (its last \boxed{} is the answer) or the answer itself.
@@ -29,15 +34,15 @@ func newMathScorer(arg string, hasArg bool) (Scorer, error) {
 	if !hasArg || arg == MathFull {
 		return mathScorer{MathFull}, nil
 	}
-	if arg == MathHendrycks {
-		return mathScorer{MathHendrycks}, nil
+	if arg == MathHendrycks || arg == MathStrict {
+		return mathScorer{arg}, nil
 	}
-	return nil, fmt.Errorf("scorer math: unknown variant %q (math is the full rule, math:hendrycks the original MATH string rule)", arg)
+	return nil, fmt.Errorf("scorer math: unknown variant %q (math is the full rule, math:strict requires a \\boxed{} answer, math:hendrycks the original MATH string rule)", arg)
 }
 
 func (s mathScorer) Name() string {
-	if s.variant == MathHendrycks {
-		return ScorerMath + "(hendrycks)"
+	if s.variant != MathFull {
+		return ScorerMath + "(" + s.variant + ")"
 	}
 	return ScorerMath
 }
@@ -46,16 +51,35 @@ func (s mathScorer) Describe() string {
 	if s.variant == MathHendrycks {
 		return "the last \\boxed{} answer equals the gold answer under the original MATH is_equiv string normalisation (hendrycks/math)"
 	}
-	return "the last \\boxed{} answer equals the gold answer after normalisation, by value and structure (tasks/mathans)"
+	if s.variant == MathStrict {
+		return "the last \\boxed{} answer (required) equals the gold answer after normalisation, by value and structure (tasks/mathans)"
+	}
+	return "the last \\boxed{} answer (else \"the answer is\", else the last one-line inline math or the last number standing as a word, recorded as a fallback) equals the gold answer after normalisation, by value and structure (tasks/mathans)"
 }
 
 // Answer is the last box; under hendrycks, found as the original MATH
-// evaluation finds it (no \fbox, "\boxed 5" or "the answer is").
+// evaluation finds it (no \fbox, "\boxed 5" or "the answer is"); under
+// strict only a box; under the full rule, else the fallback.
 func (s mathScorer) Answer(output string) (string, bool) {
-	if s.variant == MathHendrycks {
-		return mathans.HendrycksExtract(output)
+	a, _, ok := s.answerFrom(output)
+	return a, ok
+}
+
+// answerFrom is Answer, saying whether the answer is the fallback's.
+func (s mathScorer) answerFrom(output string) (string, bool, bool) {
+	switch s.variant {
+	case MathHendrycks:
+		a, ok := mathans.HendrycksExtract(output)
+		return a, false, ok
+	case MathStrict:
+		a, ok := mathans.ExtractBoxed(output)
+		return a, false, ok
 	}
-	return mathans.Extract(output)
+	if a, ok := mathans.Extract(output); ok {
+		return a, false, true
+	}
+	a, ok := mathans.Fallback(output)
+	return a, ok, ok
 }
 
 // goldAnswer is a gold text's answer: its last \boxed{} when it has one

@@ -112,3 +112,33 @@ func TestMathScorerEnormousOutput(t *testing.T) {
 		}
 	}
 }
+
+// The full math rule falls back to a final answer an output does not box
+// and records that it did; math:strict requires the box.
+func TestMathFallbackAndStrict(t *testing.T) {
+	full := mustScorer(t, "math", ScorerOptions{})
+	strict := mustScorer(t, "math:strict", ScorerOptions{})
+	row := Row{Question: "q", Answers: []string{"-5"}}
+	for _, c := range []struct {
+		output            string
+		full, strict      bool
+		answer, strictWhy string
+	}{
+		{"Adding up, the total is -5", true, false, "-5" + FallbackNote, "no answer found"},
+		{"So we get $x = -5$", true, false, "x = -5" + FallbackNote, "no answer found"},
+		{"So \\boxed{-5}", true, true, "-5", ""},
+		{"The answer is -5.", true, false, "-5", "no answer found"},
+		{"It was the -5th", false, false, "", "no answer found"},
+	} {
+		got := scoreOutput(full, row, c.output)
+		if got.Correct != c.full || got.Answer != c.answer {
+			t.Errorf("math: %q: %+v, want correct=%v answer %q", c.output, got, c.full, c.answer)
+		}
+		if got := scoreOutput(strict, row, c.output); got.Correct != c.strict || got.Reason != c.strictWhy {
+			t.Errorf("math:strict: %q: %+v, want correct=%v reason %q", c.output, got, c.strict, c.strictWhy)
+		}
+	}
+	if full.Name() != "math" || strict.Name() != "math(strict)" || !strings.Contains(strict.Describe(), "required") {
+		t.Errorf("names %q %q: %s", full.Name(), strict.Name(), strict.Describe())
+	}
+}

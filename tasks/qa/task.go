@@ -186,6 +186,12 @@ func (t *Task) Score(inst tasks.Instance, output string) tasks.Score {
 
 func scoreOutput(s Scorer, row Row, output string) tasks.Score {
 	ans, ok := s.Answer(output)
+	fallback := false
+	if f, isF := s.(interface {
+		answerFrom(string) (string, bool, bool)
+	}); isF {
+		ans, fallback, ok = f.answerFrom(output)
+	}
 	if !ok {
 		sc := s.Score(row, "")
 		for k := range sc.Metrics {
@@ -193,7 +199,11 @@ func scoreOutput(s Scorer, row Row, output string) tasks.Score {
 		}
 		return tasks.Score{Reason: "no answer found", Metrics: sc.Metrics}
 	}
-	return s.Score(row, ans)
+	sc := s.Score(row, ans)
+	if fallback {
+		sc.Answer += FallbackNote // the item's answer says how it was found
+	}
+	return sc
 }
 
 // VoteAnswer is the one vote key: the scorer's normalised answer.
