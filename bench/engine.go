@@ -21,6 +21,7 @@ import (
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies"
 	"github.com/reasonbench/reasonbench/tasks"
+	"github.com/reasonbench/reasonbench/tools"
 )
 
 // Progress is reported after every finished item.
@@ -79,6 +80,9 @@ type plan struct {
 	// sources are the files of a strategy whose code lives outside this
 	// build (strategies.Sourced), path → SHA-256, read once at load.
 	sources map[string]string
+	// tools are the run's connected MCP servers while it executes; nil
+	// without --mcp.
+	tools *tools.Set
 }
 
 // CallsByIdentity marks runs whose calls each draw by their identity
@@ -106,6 +110,9 @@ func load(cfg Config) (*plan, error) {
 	}
 	task, err := OpenTask(cfg.Task, cfg.TaskSpec, cfg.Rule)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkTools(cfg, spec.Name, strat); err != nil {
 		return nil, err
 	}
 	if tc, ok := strat.(strategies.TaskChecker); ok {
@@ -303,7 +310,9 @@ func (p *plan) configKey() string {
 		// script is another cell, though its draws (the scope) are the
 		// same, so requests it still sends are found in the cache.
 		Sources string `json:",omitempty"`
-	}{Verifier: p.verifierKey(), Calls: p.calls, Task: c.Task, Strategy: c.Strategy, Range: p.rng.String(), Model: c.Model, Endpoint: PublicEndpoint(c.BaseURL),
+		// The run's MCP servers and their tool lists (tools.go).
+		Tools string `json:",omitempty"`
+	}{Tools: toolsKey(c.MCP), Verifier: p.verifierKey(), Calls: p.calls, Task: c.Task, Strategy: c.Strategy, Range: p.rng.String(), Model: c.Model, Endpoint: PublicEndpoint(c.BaseURL),
 		Prompts: c.PromptDir, Params: p.params, Seed: c.Seed, ModelParams: c.ModelParams}
 	if d := datasetOf(p.task); d != nil && d.Path != "" {
 		key.Data = d.SHA256 + " " + d.SpecSHA256
@@ -513,13 +522,17 @@ func (e *Engine) Run(ctx context.Context, cfg Config) (Summary, error) {
 
 // start records a new run for a loaded plan and executes it.
 func (e *Engine) start(ctx context.Context, p *plan) (Summary, error) {
-	cfg := p.cfg
 	if err := checkNew(p); err != nil {
 		return Summary{}, ConfigError{err}
 	}
 	if err := e.startSandbox(ctx, p); err != nil {
 		return Summary{}, ConfigError{err}
 	}
+	if err := e.startTools(ctx, p, nil); err != nil {
+		return Summary{}, ConfigError{err}
+	}
+	defer p.closeTools()
+	cfg := p.cfg
 	backend := e.Backend
 	var err error
 	if backend == nil {
@@ -645,6 +658,10 @@ func (e *Engine) ResumeWith(ctx context.Context, runID int64, o ResumeOptions) (
 	if err := e.startSandbox(ctx, p); err != nil {
 		return Summary{}, ConfigError{fmt.Errorf("run %d: %w", runID, err)}
 	}
+	if err := e.startTools(ctx, p, spec.Config.MCP); err != nil {
+		return Summary{}, ConfigError{fmt.Errorf("run %d: %w", runID, err)}
+	}
+	defer p.closeTools()
 	done, err := e.Store.ItemIndexes(ctx, runID)
 	if err != nil {
 		return Summary{}, err
@@ -912,6 +929,9 @@ func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base, judge
 		Trace:      trace,
 		Checkpoint: itemCheckpoint{itemTrace: trace, calls: calls},
 		Memory:     runMemory{st: e.Store, run: runID, task: p.task.Name()}}
+	if p.tools != nil {
+		env.Tools = p.tools.ForItem(e.Store.ResponseCache(runID), p.cfg.ToolCache, seed)
+	}
 	execErr := func() error { return nil }
 	if p.runner != nil {
 		ex := itemExecutor{runner: p.runner, st: e.Store, run: runID, index: inst.Index}

@@ -23,6 +23,7 @@ import (
 	"github.com/reasonbench/reasonbench/simulator/hotpotqa"
 	"github.com/reasonbench/reasonbench/simulator/math500"
 	"github.com/reasonbench/reasonbench/simulator/qa"
+	"github.com/reasonbench/reasonbench/simulator/tooluser"
 	"github.com/reasonbench/reasonbench/simulator/verifier"
 )
 
@@ -35,6 +36,7 @@ import (
 func New(p sim.Params) (*sim.Model, error) {
 	return sim.New(p,
 		verifier.Responder{}, // first: it answers only reward requests and its own judge prompt
+		tooluser.Responder{}, // the agent templates of runs whose tools are MCP servers'
 		qa.Responder{},
 		math500.Responder{},
 		game24.NewResponder(),

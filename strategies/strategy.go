@@ -44,6 +44,18 @@ type Env struct {
 	// Model is the run's model name (--model), for a strategy that hands it
 	// on (a program is told it in BENCH_MODEL); requests need not name it.
 	Model string
+	// Tools are the run's tools from outside the task (--mcp), offered by
+	// agents beside the task's own; nil when the run has none.
+	Tools tasks.ToolHost
+}
+
+// ToolUser is implemented by strategies whose agents act with tools (react,
+// reflexion with actor=react, lats). UseExternalTools tells the
+// configured strategy that the run brings tools (Env.Tools), so a task
+// without tools of its own is no longer refused; it reports false when the
+// configured strategy acts with none (reflexion's cot actor).
+type ToolUser interface {
+	UseExternalTools() bool
 }
 
 // VerifierUser is implemented by strategies that ask a verifier (bon,
