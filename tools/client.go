@@ -223,6 +223,8 @@ func (s *Set) call(ctx context.Context, t tool, args json.RawMessage) outcome {
 	case err != nil && ctx.Err() != nil:
 		return outcome{Error: ctx.Err().Error(), Transient: true}
 	case err != nil && cctx.Err() != nil:
+		// A hung tool may hold its server: the next call starts anew.
+		t.srv.drop(cs)
 		return outcome{Error: fmt.Sprintf("no answer within %s", timeout), Transient: true}
 	case err != nil:
 		t.srv.drop(cs)

@@ -38,6 +38,10 @@ func sumsFile(t *testing.T, dir string, n int) string {
 // countingSim serves the simulator over HTTP and counts the requests that
 // reach it.
 func countingSim(t *testing.T) (*httptest.Server, *atomic.Int64) {
+	return countingSimAt(t, 5*time.Millisecond)
+}
+
+func countingSimAt(t *testing.T, latency time.Duration) (*httptest.Server, *atomic.Int64) {
 	t.Helper()
 	p := sim.DefaultParams()
 	p.Skill, p.Slip = 1, 0
@@ -45,7 +49,7 @@ func countingSim(t *testing.T) (*httptest.Server, *atomic.Int64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	inner := llm.NewServer(m, llm.ServerOptions{Latency: 5 * time.Millisecond})
+	inner := llm.NewServer(m, llm.ServerOptions{Latency: latency})
 	var served atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		served.Add(1)
@@ -170,4 +174,157 @@ func TestMCPToolsAnswerAndReplay(t *testing.T) {
 			sameOutputs(t, db, ref.RunID, db, again.RunID)
 		})
 	}
+}
+
+// TestMCPToolsEveryAgent: react's text and JSON protocols (the tools
+// described in the prompt from the server's schema), reflexion with a
+// react actor and lats answer the sums with the server's get-sum, and a
+// rerun replays every tool call.
+func TestMCPToolsEveryAgent(t *testing.T) {
+	srv, served := countingSim(t)
+	dir := t.TempDir()
+	q := sumsFile(t, dir, 4)
+	httpSrv, ts := toolstest.HTTP("1.0")
+	defer ts.Close()
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"react text", []string{"--strategy", "react", "--set", "protocol=text"}},
+		{"react json", []string{"--strategy", "react", "--set", "protocol=json"}},
+		{"reflexion react", []string{"--strategy", "reflexion", "--set", "actor=react", "--set", "protocol=tools"}},
+		{"lats", []string{"--strategy", "lats", "--set", "iterations=2", "--set", "n_generate=1"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "b.db")
+			args := append([]string{"run", "--db", db, "--base-url", srv.URL + "/v1", "--task", "file:" + q,
+				"--mcp", "calc=" + ts.URL, "--concurrency", "2", "--json"}, c.args...)
+			before := httpSrv.Calls()
+			ref, m := runFlat(t, "first run", args...)
+			if ref.Accuracy != 1 || m["tool_calls"].(float64) < 1 || m["tool_errors"] != 0.0 || httpSrv.Calls() == before {
+				code, out, _ := cli(t, "show", "--db", db, "--item", "0", fmt.Sprint(ref.RunID))
+				t.Fatalf("first run: accuracy %v, metrics %v\n%d %s", ref.Accuracy, m, code, out)
+			}
+			served.Store(0)
+			before = httpSrv.Calls()
+			again, m2 := runFlat(t, "rerun", args...)
+			if served.Load() != 0 || httpSrv.Calls() != before || again.Accuracy != 1 || m2["tool_calls"] != m["tool_calls"] {
+				t.Errorf("rerun: %d model requests, %d tool calls, metrics %v (first %v)", served.Load(), httpSrv.Calls()-before, m2, m)
+			}
+			sameOutputs(t, db, ref.RunID, db, again.RunID)
+		})
+	}
+}
+
+// TestMCPRunKilledResumes: a react run over a stdio server killed with
+// SIGKILL resumes to the uninterrupted run's numbers and outputs.
+func TestMCPRunKilledResumes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts child processes")
+	}
+	srv, _ := countingSimAt(t, 20*time.Millisecond)
+	dir := t.TempDir()
+	q := sumsFile(t, dir, 16)
+	args := func(db string) []string {
+		return []string{"run", "--db", db, "--base-url", srv.URL + "/v1", "--task", "file:" + q, "--strategy", "react",
+			"--set", "protocol=tools", "--mcp", "calc=" + stdioServer("1.0"), "--concurrency", "2", "--json"}
+	}
+	ref, got, _ := killAndResume(t, "react over mcp", dir, args, 4, 16)
+	if ref.Accuracy != 1 {
+		t.Errorf("reference accuracy %v", ref.Accuracy)
+	}
+	sameOutputs(t, filepath.Join(dir, "ref.db"), ref.RunID, filepath.Join(dir, "killed.db"), got.RunID)
+}
+
+// TestMCPMisbehavingServerAndSecrets: tools that fail, hang, crash their
+// server, answer garbage or 10 MB give their items error observations (or
+// a capped one) and the run finishes every item; the server never sees
+// the run's API key; a server that cannot start stops the run before it
+// is stored, in one line naming it; --mcp on a strategy without tools is
+// refused; --tool-cache off calls again on a rerun and is recorded.
+func TestMCPMisbehavingServerAndSecrets(t *testing.T) {
+	srv, _ := countingSim(t)
+	dir := t.TempDir()
+	q := writeText(t, dir, "bad.jsonl", strings.Join([]string{
+		`{"question": "Will the fail tool work?", "answer": "no"}`,
+		`{"question": "Please hang for a while.", "answer": "no"}`,
+		`{"question": "Return a big result of 10 MB.", "answer": "no"}`,
+		`{"question": "Answer with garbage bytes.", "answer": "no"}`,
+		`{"question": "Crash the process now.", "answer": "no"}`,
+		`{"question": "What environment variables does the server process see (get env)?", "answer": "no"}`,
+		`{"question": "What is the sum of 2 and 3?", "answer": "5"}`,
+	}, "\n")+"\n")
+	config := writeText(t, dir, "mcp.json", fmt.Sprintf(`{"mcpServers": {"bad": {"command": "env", "args": [%q, %q], "timeout": 3}}}`,
+		mcpChildEnv+"=1.0", os.Args[0]))
+	t.Setenv("OPENAI_API_KEY", "sk-never-for-tools")
+	db := filepath.Join(dir, "b.db")
+	args := []string{"run", "--db", db, "--base-url", srv.URL + "/v1", "--task", "file:" + q, "--strategy", "react",
+		"--set", "protocol=tools", "--set", "max_steps=2", "--mcp-config", config, "--concurrency", "1", "--json"}
+	sum, m := runFlat(t, "misbehaving", args...)
+	if sum.N != 7 || sum.Status != "done" || sum.Accuracy < 1.0/7-1e-9 || m["tool_errors"].(float64) == 0 {
+		t.Fatalf("run: %+v %v", sum, m)
+	}
+	calls := itemToolCalls(t, db, sum.RunID)
+	for i, want := range []string{"failed on purpose", "no answer within 3s", "", "the server failed", "the server failed", "", ""} {
+		if len(calls[i]) == 0 {
+			t.Errorf("item %d made no tool call", i)
+			continue
+		}
+		c := calls[i][0].External
+		t.Logf("item %d: %s → %q", i, c.Tool, clipTest(calls[i][0].Observation, 120))
+		if !strings.Contains(c.Error, want) || (want == "") != (c.Error == "") || strings.Contains(c.Error, "\n") {
+			t.Errorf("item %d (%s): error %q, want %q", i, c.Tool, c.Error, want)
+		}
+		if len(calls[i][0].Observation) > 9000 {
+			t.Errorf("item %d: observation of %d bytes", i, len(calls[i][0].Observation))
+		}
+	}
+	if env := calls[5][0]; env.External.Tool != "get-env" || !strings.Contains(env.Observation, "PATH=") || strings.Contains(env.Observation, "sk-never-for-tools") {
+		t.Errorf("get-env: %+v", env)
+	}
+
+	// A server that cannot start: exit 2, one line naming it, no run.
+	empty := filepath.Join(dir, "none.db")
+	code, _, stderr := cli(t, "run", "--db", empty, "--task", "file:"+q, "--strategy", "react", "--mcp", "gone="+filepath.Join(dir, "no-such-server"))
+	if code != 2 || !strings.HasPrefix(stderr, "bench run: mcp server gone (") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+		t.Errorf("unstartable server: exit %d %q", code, stderr)
+	}
+	code, _, stderr = cli(t, "run", "--db", empty, "--task", "file:"+q, "--strategy", "cot", "--mcp", "calc="+stdioServer("1.0"))
+	if code != 2 || !strings.Contains(stderr, "strategy cot acts with no tools") {
+		t.Errorf("--mcp on cot: exit %d %q", code, stderr)
+	}
+
+	// --tool-cache off: the rerun calls the tools again (and the model
+	// answers from the cache), recorded in the run's configuration.
+	httpSrv, ts := toolstest.HTTP("1.0")
+	defer ts.Close()
+	sums := sumsFile(t, t.TempDir(), 3)
+	live := []string{"run", "--db", db, "--base-url", srv.URL + "/v1", "--task", "file:" + sums, "--strategy", "react",
+		"--set", "protocol=tools", "--mcp", "calc=" + ts.URL, "--tool-cache", "off", "--json"}
+	runFlat(t, "live", live...)
+	before := httpSrv.Calls()
+	again, _ := runFlat(t, "live rerun", live...)
+	if httpSrv.Calls()-before != 3 {
+		t.Errorf("--tool-cache off rerun made %d tool calls, want 3", httpSrv.Calls()-before)
+	}
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	run, err := st.GetRun(context.Background(), again.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(run.Spec), `"tool_cache":"off"`) || !strings.Contains(string(run.Spec), `"reported":"toolstest 1.0"`) ||
+		strings.Contains(string(run.Spec), "sk-never-for-tools") {
+		t.Errorf("recorded spec: %s", run.Spec)
+	}
+}
+
+func clipTest(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
 }
