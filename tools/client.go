@@ -180,17 +180,35 @@ func (s *Set) Specs() []tasks.ExternalTool {
 // Calls counts the calls that reached a server.
 func (s *Set) Calls() int64 { return s.calls.Load() }
 
-// Close ends every session (a stdio server's process with it).
+// closeWait bounds how long Close waits for a server to say goodbye.
+const closeWait = 5 * time.Second
+
+// Close ends every session (a stdio server's process with it), waiting
+// at most closeWait for servers that do not answer.
 func (s *Set) Close() error {
-	var errs []error
+	var sessions []*mcp.ClientSession
 	for _, c := range s.servers {
 		c.mu.Lock()
 		if c.session != nil {
-			errs = append(errs, c.session.Close())
+			sessions = append(sessions, c.session)
 			c.session = nil
 		}
 		c.closed = true
 		c.mu.Unlock()
+	}
+	done := make(chan error, len(sessions))
+	for _, cs := range sessions {
+		go func() { done <- cs.Close() }()
+	}
+	var errs []error
+	timeout := time.After(closeWait)
+	for range sessions {
+		select {
+		case err := <-done:
+			errs = append(errs, err)
+		case <-timeout:
+			return errors.Join(append(errs, errors.New("a server did not close in time"))...)
+		}
 	}
 	return errors.Join(errs...)
 }
@@ -265,7 +283,7 @@ func (c *conn) drop(cs *mcp.ClientSession) {
 	defer c.mu.Unlock()
 	if c.session == cs {
 		c.session = nil
-		cs.Close()
+		go cs.Close() // a hostile server may never answer the goodbye
 	}
 }
 

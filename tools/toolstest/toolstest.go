@@ -76,7 +76,7 @@ func New(version string) *Server {
 		func(ctx context.Context, _ *mcp.CallToolRequest, _ none) (*mcp.CallToolResult, any, error) {
 			count()
 			<-ctx.Done()
-			time.Sleep(time.Hour) // ignores cancellation too
+			time.Sleep(2 * time.Second) // ignores cancellation for a while, longer than tests wait
 			return nil, nil, ctx.Err()
 		})
 	mcp.AddTool(s.MCP, &mcp.Tool{Name: "big", Description: "Returns 10 MB of text and an image"},
