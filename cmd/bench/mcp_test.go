@@ -328,3 +328,38 @@ func clipTest(s string, n int) string {
 	}
 	return s
 }
+
+// TestMCPServerEverything: the run with the npm server-everything
+// (scripts/install-mcp-servers.sh; skipped without it unless
+// BENCH_REQUIRE_MCP=1) over stdio: the sums are answered with its get-sum
+// and a rerun makes no model request and replays every tool call.
+func TestMCPServerEverything(t *testing.T) {
+	path, _ := filepath.Abs("../../scripts/mcp-servers/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
+	if _, err := os.Stat(path); err != nil {
+		if os.Getenv("BENCH_REQUIRE_MCP") == "1" {
+			t.Fatal(err)
+		}
+		t.Skipf("server-everything not installed (scripts/install-mcp-servers.sh): %v", err)
+	}
+	srv, served := countingSim(t)
+	dir := t.TempDir()
+	q := sumsFile(t, dir, 4)
+	db := filepath.Join(dir, "b.db")
+	args := []string{"run", "--db", db, "--base-url", srv.URL + "/v1", "--task", "file:" + q, "--strategy", "react",
+		"--set", "protocol=tools", "--mcp", "everything=node " + path + " stdio", "--json"}
+	ref, m := runFlat(t, "server-everything", args...)
+	if ref.Accuracy != 1 || m["tool_calls"] != 1.0 {
+		t.Fatalf("accuracy %v, metrics %v", ref.Accuracy, m)
+	}
+	first := itemToolCalls(t, db, ref.RunID)
+	served.Store(0)
+	again, _ := runFlat(t, "rerun", args...)
+	for i, acts := range itemToolCalls(t, db, again.RunID) {
+		if len(acts) != 1 || acts[0].External.Tool != "get-sum" || !acts[0].External.Cached || acts[0].Observation != first[i][0].Observation {
+			t.Errorf("item %d: %+v", i, acts)
+		}
+	}
+	if served.Load() != 0 {
+		t.Errorf("rerun made %d model requests", served.Load())
+	}
+}
