@@ -539,7 +539,11 @@ func (s *lats) result(ctx context.Context, env Env, inst tasks.Instance, res sea
 	tr := &stepCounter{Tracer: env.tracer()}
 	if n := res.Tree.Node(res.Best); n != nil {
 		for _, st := range n.State.Steps {
-			for _, kv := range [][2]string{{"thought", st.Thought}, {"action", st.Action}, {"observation", st.Observation}} {
+			call := ""
+			if st.ToolCall != nil {
+				call = ToolCallLine(*st.ToolCall)
+			}
+			for _, kv := range [][2]string{{"thought", st.Thought}, {"action", st.Action}, {"observation", st.Observation}, {"tool_call", call}} {
 				if kv[1] != "" {
 					if err := tr.Step(ctx, 0, tr.n, kv[0], kv[1]); err != nil {
 						return Result{}, err

@@ -411,7 +411,7 @@ func (a *agent) observe(ctx context.Context, st *ReActStep, call ReActAction, la
 			return false, err
 		}
 	}
-	if err := a.record(ctx, "observation", call.Observation); err != nil {
+	if err := a.recordObservation(ctx, call); err != nil {
 		return false, err
 	}
 	if last {
@@ -528,7 +528,7 @@ func (a *agent) toolTurn(ctx context.Context, ch llm.Choice, st *ReActStep, last
 			a.traj.Invalid++
 		}
 		st.Actions = append(st.Actions, call)
-		if err := a.record(ctx, "observation", call.Observation); err != nil {
+		if err := a.recordObservation(ctx, call); err != nil {
 			return false, err
 		}
 		a.msgs = append(a.msgs, llm.Message{Role: "tool", Content: call.Observation, ToolCallID: c.ID, Name: clip(c.Name, 100)})

@@ -3,6 +3,7 @@ package strategies
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 
 	"github.com/reasonbench/reasonbench/tasks"
@@ -82,4 +83,31 @@ func (tr ReActTrajectory) toolCalls() []StepToolCall {
 		}
 	}
 	return out
+}
+
+// recordObservation traces an action's observation and, for a call to a
+// run's tool, its record in one line (kind tool_call).
+func (a *agent) recordObservation(ctx context.Context, call ReActAction) error {
+	if err := a.record(ctx, "observation", call.Observation); err != nil {
+		return err
+	}
+	if call.External == nil {
+		return nil
+	}
+	return a.record(ctx, "tool_call", ToolCallLine(*call.External))
+}
+
+// ToolCallLine describes a tool call in one line: identity, latency,
+// replayed or not, and its error.
+func ToolCallLine(c tasks.ToolCall) string {
+	line := fmt.Sprintf("%s %s %s · %.1f ms", c.Server, c.Tool, clip(string(c.Arguments), 200), c.LatencyMS)
+	if c.Cached {
+		line += " · replayed"
+	}
+	if c.Error != "" {
+		line += " · error: " + clip(c.Error, 300)
+	} else {
+		line += " · ok"
+	}
+	return line
 }

@@ -172,6 +172,16 @@ func TestMCPToolsAnswerAndReplay(t *testing.T) {
 				}
 			}
 			sameOutputs(t, db, ref.RunID, db, again.RunID)
+			// Shown and exported with the item: the trajectory's tool_call
+			// step, the detail's record.
+			code, out, _ := cli(t, "show", "--db", db, "--item", "0", fmt.Sprint(again.RunID))
+			if code != 0 || !strings.Contains(out, "tool_call:") || !strings.Contains(out, "calc get-sum {") || !strings.Contains(out, "· replayed · ok") {
+				t.Errorf("bench show: %s", out)
+			}
+			code, out, _ = cli(t, "export", "--db", db, fmt.Sprint(ref.RunID))
+			if code != 0 || strings.Count(out, `"tool_call":{"id":"calc/get-sum/`) != 6 || !strings.Contains(out, `"latency_ms":`) {
+				t.Errorf("bench export: %s", clipTest(out, 3000))
+			}
 		})
 	}
 }
