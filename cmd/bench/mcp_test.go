@@ -16,6 +16,7 @@ import (
 	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
+	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies"
 	"github.com/reasonbench/reasonbench/tools/toolstest"
@@ -289,13 +290,28 @@ func TestMCPMisbehavingServerAndSecrets(t *testing.T) {
 			t.Errorf("item %d: observation of %d bytes", i, len(calls[i][0].Observation))
 		}
 	}
+	// bench report --by tool: per tool of the run, and (all).
+	code, out, stderr := cli(t, "report", "--db", db, "--by", "tool", "--format", "json")
+	var rows []report.ToolRow
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
+		t.Fatalf("report --by tool: exit %d %s %s", code, out, stderr)
+	}
+	byTool := map[string]report.ToolRow{}
+	for _, r := range rows {
+		byTool[r.Tool] = r
+	}
+	all := byTool["(all)"]
+	if byTool["fail"].Calls != 1 || byTool["fail"].Success != 0 || byTool["get-sum"].Success != 1 || byTool["hang"].LatencyMS < 2900 ||
+		all.Calls != 7 || all.Errors != 4 || all.CallsPerItem == nil || all.CallsPerItem.Mean != 1 || all.StepsPerItem == nil || all.StepsPerItem.Max != 2 {
+		t.Errorf("report --by tool: %s", out)
+	}
 	if env := calls[5][0]; env.External.Tool != "get-env" || !strings.Contains(env.Observation, "PATH=") || strings.Contains(env.Observation, "sk-never-for-tools") {
 		t.Errorf("get-env: %+v", env)
 	}
 
 	// A server that cannot start: exit 2, one line naming it, no run.
 	empty := filepath.Join(dir, "none.db")
-	code, _, stderr := cli(t, "run", "--db", empty, "--task", "file:"+q, "--strategy", "react", "--mcp", "gone="+filepath.Join(dir, "no-such-server"))
+	code, _, stderr = cli(t, "run", "--db", empty, "--task", "file:"+q, "--strategy", "react", "--mcp", "gone="+filepath.Join(dir, "no-such-server"))
 	if code != 2 || !strings.HasPrefix(stderr, "bench run: mcp server gone (") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
 		t.Errorf("unstartable server: exit %d %q", code, stderr)
 	}
