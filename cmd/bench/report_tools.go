@@ -155,4 +155,3 @@ func ToolCalls(detail json.RawMessage) []tasks.ToolCall {
 	walk(v)
 	return out
 }
-
