@@ -389,3 +389,32 @@ func TestMCPServerEverything(t *testing.T) {
 		t.Errorf("rerun made %d model requests", served.Load())
 	}
 }
+
+// TestMCPResumeRefusesAChangedServer: a run killed mid-way whose server
+// then lists another tool set is not resumed (the mix would be two
+// configurations), in one line naming the server.
+func TestMCPResumeRefusesAChangedServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a child process")
+	}
+	srv, _ := countingSimAt(t, 30*time.Millisecond)
+	v1, v2 := toolstest.New("1.0").Handler(), toolstest.New("2.0").Handler()
+	var current atomic.Pointer[http.Handler]
+	current.Store(&v1)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { (*current.Load()).ServeHTTP(w, r) }))
+	defer ts.Close()
+	dir := t.TempDir()
+	db := filepath.Join(dir, "b.db")
+	q := sumsFile(t, dir, 12)
+	killAfter(t, []string{"run", "--db", db, "--base-url", srv.URL + "/v1", "--task", "file:" + q, "--strategy", "react",
+		"--set", "protocol=tools", "--mcp", "calc=" + ts.URL, "--concurrency", "1"}, db, 2, 12)
+	current.Store(&v2)
+	code, _, stderr := cli(t, "resume", "--last", "--db", db)
+	if code != 2 || !strings.Contains(stderr, "mcp server calc lists other tools than when the run started") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+		t.Errorf("resume with a changed server: exit %d %q", code, stderr)
+	}
+	current.Store(&v1)
+	if code, _, stderr := cli(t, "resume", "--last", "--db", db); code != 0 {
+		t.Errorf("resume with the same server: exit %d %q", code, stderr)
+	}
+}

@@ -55,6 +55,13 @@ func New(version string) *Server {
 			count()
 			return text(fmt.Sprintf("The sum of %g and %g is %g.", a.A, a.B, a.A+a.B)), nil, nil
 		})
+	if version != "1.0" { // another version lists another tool set
+		mcp.AddTool(s.MCP, &mcp.Tool{Name: "get-product", Description: "Returns the product of two numbers"},
+			func(_ context.Context, _ *mcp.CallToolRequest, a sumArgs) (*mcp.CallToolResult, any, error) {
+				count()
+				return text(fmt.Sprintf("The product of %g and %g is %g.", a.A, a.B, a.A*a.B)), nil, nil
+			})
+	}
 	mcp.AddTool(s.MCP, &mcp.Tool{Name: "echo", Description: "Echoes back the input message"},
 		func(_ context.Context, _ *mcp.CallToolRequest, a echoArgs) (*mcp.CallToolResult, any, error) {
 			count()
@@ -118,6 +125,10 @@ func ServeStdio(version string) error {
 // is its endpoint.
 func HTTP(version string) (*Server, *httptest.Server) {
 	s := New(version)
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.MCP }, nil)
-	return s, httptest.NewServer(h)
+	return s, httptest.NewServer(s.Handler())
+}
+
+// Handler is the server's streamable HTTP handler.
+func (s *Server) Handler() http.Handler {
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.MCP }, nil)
 }
