@@ -32,7 +32,6 @@ func npmServer(t *testing.T, pkg string) string {
 	return path
 }
 
-
 // TestServerEverythingStdio: get-sum, echo, an image described in one
 // line, and get-env without the run's key.
 func TestServerEverythingStdio(t *testing.T) {
