@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -160,7 +161,8 @@ func TestMCPToolsAnswerAndReplay(t *testing.T) {
 			}
 			served.Store(0)
 			before = httpSrv.Calls()
-			again, _ := runFlat(t, "rerun", args...)
+			// At another concurrency: the same run, replayed.
+			again, _ := runFlat(t, "rerun", append(slices.Clone(args), "--concurrency", "1")...)
 			if served.Load() != 0 || again.Accuracy != 1 || again.RunID == ref.RunID {
 				t.Errorf("rerun: %d model requests, accuracy %v", served.Load(), again.Accuracy)
 			}
