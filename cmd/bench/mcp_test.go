@@ -420,3 +420,29 @@ func TestMCPResumeRefusesAChangedServer(t *testing.T) {
 		t.Errorf("resume with the same server: exit %d %q", code, stderr)
 	}
 }
+
+// TestMCPFlagsBadInput: every bad --mcp, --mcp-config or --tool-cache is
+// exit 2 and one line naming the fix.
+func TestMCPFlagsBadInput(t *testing.T) {
+	dir := t.TempDir()
+	q := sumsFile(t, dir, 1)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--mcp", "noname"}, "want NAME=COMMAND or NAME=http://HOST/PATH"},
+		{[]string{"--mcp", "bad name=cmd"}, "want 1-40 letters, digits, _ or -"},
+		{[]string{"--mcp", "x=sh -c 'open"}, "unclosed ' quote"},
+		{[]string{"--mcp", "x=a", "--mcp", "x=b"}, "mcp server x is configured twice"},
+		{[]string{"--mcp-config", filepath.Join(dir, "missing.json")}, "--mcp-config: open"},
+		{[]string{"--mcp-config", writeText(t, dir, "empty.json", `{"mcpServers": {}}`)}, "no servers"},
+		{[]string{"--mcp-config", writeText(t, dir, "junk.json", `{mcp`)}, "not JSON"},
+		{[]string{"--mcp", "x=a", "--tool-cache", "sometimes"}, `--tool-cache "sometimes": want one of readwrite, off`},
+	} {
+		args := append([]string{"run", "--db", filepath.Join(dir, "b.db"), "--task", "file:" + q, "--strategy", "react"}, c.args...)
+		code, _, stderr := cli(t, args...)
+		if code != 2 || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+			t.Errorf("%v: exit %d %q, want one line with %q", c.args, code, stderr, c.want)
+		}
+	}
+}
