@@ -930,7 +930,7 @@ func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base, judge
 		Checkpoint: itemCheckpoint{itemTrace: trace, calls: calls},
 		Memory:     runMemory{st: e.Store, run: runID, task: p.task.Name()}}
 	if p.tools != nil {
-		env.Tools = p.tools.ForItem(e.Store.ResponseCache(runID), p.cfg.ToolCache, seed)
+		env.Tools = p.tools.ForItem(e.Store.ResponseCache(runID), p.cfg.ToolCache, seed, inst.Index)
 	}
 	execErr := func() error { return nil }
 	if p.runner != nil {

@@ -224,7 +224,7 @@ type outcome struct {
 }
 
 // call runs a tool on its server under the server's timeout.
-func (s *Set) call(ctx context.Context, t tool, args json.RawMessage) outcome {
+func (s *Set) call(ctx context.Context, t tool, args json.RawMessage, item int) outcome {
 	timeout := t.srv.cfg.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout
@@ -236,7 +236,7 @@ func (s *Set) call(ctx context.Context, t tool, args json.RawMessage) outcome {
 	s.calls.Add(1)
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	res, err := cs.CallTool(cctx, &mcp.CallToolParams{Name: t.name, Arguments: args})
+	res, err := cs.CallTool(cctx, &mcp.CallToolParams{Meta: mcp.Meta{MetaItem: item}, Name: t.name, Arguments: args})
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return outcome{Error: ctx.Err().Error(), Transient: true}

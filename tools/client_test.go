@@ -72,7 +72,7 @@ func TestBothTransports(t *testing.T) {
 	if names["local_get-sum"] != "local" || names["remote_get-sum"] != "remote" || names["get-sum"] != "" {
 		t.Fatalf("tool names: %v", names)
 	}
-	h := set.ForItem(nil, CacheOff, 1)
+	h := set.ForItem(nil, CacheOff, 1, 0)
 	for _, name := range []string{"local_get-sum", "remote_get-sum"} {
 		res := call(t, h, name, `{"a": 2, "b": 3}`)
 		if res.Refused || res.Observation != "The sum of 2 and 3 is 5." || res.Call.Server != strings.Split(name, "_")[0] || res.Call.Tool != "get-sum" {
@@ -91,7 +91,7 @@ func TestMisbehavingServers(t *testing.T) {
 	srv := stdio("bad")
 	srv.Timeout = 20 * time.Second
 	set, _ := connect(t, []Server{hung, srv})
-	h := set.ForItem(nil, CacheOff, 1)
+	h := set.ForItem(nil, CacheOff, 1, 0)
 	for _, c := range []struct {
 		tool, want string
 		refused    bool
@@ -136,7 +136,7 @@ func TestServerEnvironment(t *testing.T) {
 	srv.Env["GREETING"] = "hello"
 	srv.Env["SEARCH_API_KEY"] = ""
 	set, got := connect(t, []Server{srv})
-	res := call(t, set.ForItem(nil, CacheOff, 1), "get-env", `{}`)
+	res := call(t, set.ForItem(nil, CacheOff, 1, 0), "get-env", `{}`)
 	for _, secret := range []string{"sk-test-secret-1", "ghp-secret-2", "secret-region-3", "secret-4"} {
 		if strings.Contains(res.Observation, secret) {
 			t.Errorf("the server sees %s:\n%s", secret, res.Observation)
@@ -183,7 +183,7 @@ func TestCacheReplays(t *testing.T) {
 	set, _ := connect(t, []Server{{Name: "x", URL: ts.URL, Timeout: 300 * time.Millisecond}})
 	cache := &memCache{m: map[string]json.RawMessage{}}
 	pass := func(mode string, seed int64) []*tasks.ToolCall {
-		h := set.ForItem(cache, mode, seed)
+		h := set.ForItem(cache, mode, seed, 0)
 		var out []*tasks.ToolCall
 		for _, c := range [][2]string{{"get-sum", `{"a":1,"b":2}`}, {"get-sum", `{"b":2, "a":1}`}, {"fail", `{}`}, {"hang", `{}`}} {
 			out = append(out, call(t, h, c[0], c[1]).Call)

@@ -34,18 +34,19 @@ type Item struct {
 	set   *Set
 	cache llm.ResponseCache // nil: none
 	seed  int64
+	item  int // sent in each call's _meta (MetaItem)
 
 	mu   sync.Mutex
 	seen map[string]int
 }
 
-// ForItem returns the host of one item; cache nil or mode CacheOff runs
-// every call live.
-func (s *Set) ForItem(cache llm.ResponseCache, mode string, seed int64) *Item {
+// ForItem returns the host of one item (its row index and seed); cache
+// nil or mode CacheOff runs every call live.
+func (s *Set) ForItem(cache llm.ResponseCache, mode string, seed int64, item int) *Item {
 	if mode == CacheOff {
 		cache = nil
 	}
-	return &Item{set: s, cache: cache, seed: seed, seen: map[string]int{}}
+	return &Item{set: s, cache: cache, seed: seed, item: item, seen: map[string]int{}}
 }
 
 // Specs lists the tools offered.
@@ -80,7 +81,7 @@ func (it *Item) Call(ctx context.Context, name string, args json.RawMessage) (ta
 		}
 	}
 	start := time.Now()
-	o := it.set.call(ctx, t, args)
+	o := it.set.call(ctx, t, args, it.item)
 	lat := time.Since(start)
 	if err := ctx.Err(); err != nil {
 		return tasks.ToolResult{}, err

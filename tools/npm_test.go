@@ -41,7 +41,7 @@ func TestServerEverythingStdio(t *testing.T) {
 	if !strings.Contains(got[0].Reported, "everything") {
 		t.Errorf("reported %q", got[0].Reported)
 	}
-	h := set.ForItem(nil, CacheOff, 1)
+	h := set.ForItem(nil, CacheOff, 1, 0)
 	if res := call(t, h, "get-sum", `{"a": 2, "b": 40}`); res.Refused || !strings.Contains(res.Observation, "42") {
 		t.Errorf("get-sum: %+v", res)
 	}
@@ -89,7 +89,7 @@ func TestServerEverythingHTTP(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 	}
 	defer set.Close()
-	if res := call(t, set.ForItem(nil, CacheOff, 1), "get-sum", `{"a": 7, "b": 35}`); res.Refused || !strings.Contains(res.Observation, "42") {
+	if res := call(t, set.ForItem(nil, CacheOff, 1, 0), "get-sum", `{"a": 7, "b": 35}`); res.Refused || !strings.Contains(res.Observation, "42") {
 		t.Errorf("get-sum: %+v", res)
 	}
 }
@@ -103,7 +103,7 @@ func TestServerFilesystem(t *testing.T) {
 		t.Fatal(err)
 	}
 	set, _ := connect(t, []Server{{Name: "fs", Command: "node", Args: []string{path, dir}}})
-	h := set.ForItem(nil, CacheOff, 1)
+	h := set.ForItem(nil, CacheOff, 1, 0)
 	if res := call(t, h, "read_text_file", fmt.Sprintf(`{"path": %q}`, filepath.Join(dir, "note.txt"))); res.Refused || !strings.Contains(res.Observation, "the answer is 42") {
 		t.Errorf("read_text_file: %+v", res)
 	}

@@ -446,3 +446,33 @@ func TestMCPFlagsBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestMCPServeHotpotQA: `bench mcp serve --task hotpotqa` over stdio is a
+// server a run connects to; its search and lookup join the task's own
+// under the server's prefix, and a native react run uses them. (Not yet:
+// the same trajectories as the built-in tools; see docs/tools.md.)
+func TestMCPServeHotpotQA(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "b.db")
+	serve := "env " + childEnv + "=1 " + os.Args[0] + " mcp serve --task hotpotqa"
+	sum, _ := runFlat(t, "react over bench mcp serve", "run", "--db", db, "--task", "hotpotqa", "--range", "0:2", "--strategy", "react",
+		"--set", "protocol=tools", "--mcp", "hotpot="+serve, "--json")
+	if sum.N != 2 || sum.Status != "done" {
+		t.Fatalf("run: %+v", sum)
+	}
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	run, err := st.GetRun(context.Background(), sum.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(run.Spec), `"reported":"reasonbench hotpotqa 1"`) {
+		t.Errorf("recorded spec: %s", run.Spec)
+	}
+	code, _, stderr := cli(t, "mcp", "serve", "--task", "gsm8k")
+	if code != 2 || !strings.Contains(stderr, "task gsm8k offers no tools") {
+		t.Errorf("serving a task without tools: exit %d %q", code, stderr)
+	}
+}
