@@ -48,7 +48,9 @@ func TestSchemaTool(t *testing.T) {
 		}
 	}
 	one := NewSchemaTool("echo", "", false, json.RawMessage(`{"type":"object","properties":{"message":{"type":"string"}}}`),
-		func(_ context.Context, args json.RawMessage) (ToolResult, error) { return ToolResult{Observation: string(args)}, nil })
+		func(_ context.Context, args json.RawMessage) (ToolResult, error) {
+			return ToolResult{Observation: string(args)}, nil
+		})
 	if res, _ := one.Call(context.Background(), json.RawMessage(`"hello"`)); res.Observation != `{"message":"hello"}` {
 		t.Errorf("a bare value for one argument: %+v", res)
 	}
