@@ -13,6 +13,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
+	"github.com/reasonbench/reasonbench/tools"
 )
 
 // SimModel is the model name of the built-in simulator.
@@ -90,6 +91,12 @@ type Config struct {
 	JudgeBaseURL string `json:"judge_base_url,omitempty"`
 	// Verify is the verifier role (--verifier-*, verifier.go).
 	Verify VerifierConfig `json:"verifier,omitzero"`
+	// MCP are the MCP servers whose tools agents act with (--mcp,
+	// --mcp-config, tools.go); once connected each records what it
+	// reported and its tools' digest. ToolCache is tools.CacheReadWrite
+	// ("" too) or tools.CacheOff (--tool-cache).
+	MCP       []tools.Server `json:"mcp,omitempty"`
+	ToolCache string         `json:"tool_cache,omitempty"`
 }
 
 // Judge returns the judge's model and endpoint: the run's unless set. A
@@ -195,6 +202,12 @@ func (c Config) Validate() error {
 	}
 	if err := c.Verify.validate(); err != nil {
 		return err
+	}
+	if err := tools.CheckAll(c.MCP); err != nil {
+		return err
+	}
+	if c.ToolCache != "" && !slices.Contains(tools.CacheModes, c.ToolCache) {
+		return fmt.Errorf("--tool-cache %q: want one of %s", c.ToolCache, strings.Join(tools.CacheModes, ", "))
 	}
 	for _, b := range c.Endpoints() {
 		u, err := url.Parse(b)

@@ -21,6 +21,7 @@ import (
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies"
 	"github.com/reasonbench/reasonbench/tasks"
+	"github.com/reasonbench/reasonbench/tools"
 )
 
 // Progress is reported after every finished item.
@@ -82,6 +83,9 @@ type plan struct {
 	// agents are the backends of the models a strategy names besides the
 	// run's (strategies.ModelUser), by name, while the run executes.
 	agents map[string]agentBackend
+	// tools are the run's connected MCP servers while it executes; nil
+	// without --mcp.
+	tools *tools.Set
 }
 
 // CallsByIdentity marks runs whose calls each draw by their identity
@@ -109,6 +113,9 @@ func load(cfg Config) (*plan, error) {
 	}
 	task, err := OpenTask(cfg.Task, cfg.TaskSpec, cfg.Rule)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkTools(cfg, spec.Name, strat); err != nil {
 		return nil, err
 	}
 	if tc, ok := strat.(strategies.TaskChecker); ok {
@@ -321,7 +328,9 @@ func (p *plan) configKey() string {
 		// script is another cell, though its draws (the scope) are the
 		// same, so requests it still sends are found in the cache.
 		Sources string `json:",omitempty"`
-	}{Verifier: p.verifierKey(), Calls: p.calls, Task: c.Task, Strategy: c.Strategy, Range: p.rng.String(), Model: c.Model, Endpoint: PublicEndpoint(c.BaseURL),
+		// The run's MCP servers and their tool lists (tools.go).
+		Tools string `json:",omitempty"`
+	}{Tools: toolsKey(c.MCP), Verifier: p.verifierKey(), Calls: p.calls, Task: c.Task, Strategy: c.Strategy, Range: p.rng.String(), Model: c.Model, Endpoint: PublicEndpoint(c.BaseURL),
 		Prompts: c.PromptDir, Params: p.params, Seed: c.Seed, ModelParams: c.ModelParams}
 	if d := datasetOf(p.task); d != nil && d.Path != "" {
 		key.Data = d.SHA256 + " " + d.SpecSHA256
@@ -534,13 +543,17 @@ func (e *Engine) Run(ctx context.Context, cfg Config) (Summary, error) {
 
 // start records a new run for a loaded plan and executes it.
 func (e *Engine) start(ctx context.Context, p *plan) (Summary, error) {
-	cfg := p.cfg
 	if err := checkNew(p); err != nil {
 		return Summary{}, ConfigError{err}
 	}
 	if err := e.startSandbox(ctx, p); err != nil {
 		return Summary{}, ConfigError{err}
 	}
+	if err := e.startTools(ctx, p, nil); err != nil {
+		return Summary{}, ConfigError{err}
+	}
+	defer p.closeTools()
+	cfg := p.cfg
 	backend := e.Backend
 	var err error
 	if backend == nil {
@@ -666,6 +679,10 @@ func (e *Engine) ResumeWith(ctx context.Context, runID int64, o ResumeOptions) (
 	if err := e.startSandbox(ctx, p); err != nil {
 		return Summary{}, ConfigError{fmt.Errorf("run %d: %w", runID, err)}
 	}
+	if err := e.startTools(ctx, p, spec.Config.MCP); err != nil {
+		return Summary{}, ConfigError{fmt.Errorf("run %d: %w", runID, err)}
+	}
+	defer p.closeTools()
 	done, err := e.Store.ItemIndexes(ctx, runID)
 	if err != nil {
 		return Summary{}, err
@@ -936,6 +953,9 @@ func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base, judge
 		Trace:      trace,
 		Checkpoint: itemCheckpoint{itemTrace: trace, calls: calls},
 		Memory:     runMemory{st: e.Store, run: runID, task: p.task.Name()}}
+	if p.tools != nil {
+		env.Tools = p.tools.ForItem(e.Store.ResponseCache(runID), p.cfg.ToolCache, seed, inst.Index)
+	}
 	execErr := func() error { return nil }
 	if p.runner != nil {
 		ex := itemExecutor{runner: p.runner, st: e.Store, run: runID, index: inst.Index}

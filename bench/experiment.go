@@ -14,6 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/tools"
 )
 
 // Experiment is an experiment file expanded into runs: every strategy
@@ -26,7 +27,7 @@ type Experiment struct {
 
 // experimentKeys are the top-level keys an experiment file may have.
 var experimentKeys = []string{"name", "task", "range", "model", "base_url", "concurrency", "seed", "seeds", "repeats",
-	"cache", "timeout_seconds", "retries", "prompts", "sim", "strategies", "task_spec", "scorer", "baseline", "verifier"}
+	"cache", "timeout_seconds", "retries", "prompts", "sim", "strategies", "task_spec", "scorer", "baseline", "verifier", "mcp", "tool_cache"}
 
 var simKeys = []string{"skill", "slip", "misjudge", "boost", "focus", "verify_flip", "verify_spread", "conformity"}
 
@@ -74,6 +75,10 @@ func ParseExperiment(name string, data []byte, base Config, forceRepeats int) (E
 	// whose strategy asks one.
 	ver := base.Verify
 	cfg.Verify = VerifierConfig{}
+	// So do the MCP servers (--mcp or an mcp: block), to the runs whose
+	// strategy acts with tools.
+	servers := base.MCP
+	cfg.MCP = nil
 	var seeds []int64
 	repeats := 1
 	var entries *yaml.Node
@@ -140,6 +145,13 @@ func ParseExperiment(name string, data []byte, base Config, forceRepeats int) (E
 			}
 		case "strategies":
 			entries = v
+		case "mcp":
+			var list []tools.Server
+			if list, err = decodeMCP(v); err == nil {
+				servers = append(servers, list...)
+			}
+		case "tool_cache":
+			cfg.ToolCache, err = scalarString(v)
 		case "verifier":
 			if err = decodeVerifier(v, &ver, bad); err != nil {
 				if fe, ok := err.(fileError); ok {
@@ -195,6 +207,9 @@ func ParseExperiment(name string, data []byte, base Config, forceRepeats int) (E
 				}
 				if asksVerifier(spec, vals) {
 					c.Verify = ver
+				}
+				if len(servers) > 0 && usesTools(spec, vals) {
+					c.MCP = servers
 				}
 				exp.Runs = append(exp.Runs, c)
 			}

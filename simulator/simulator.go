@@ -24,6 +24,7 @@ import (
 	"github.com/reasonbench/reasonbench/simulator/hotpotqa"
 	"github.com/reasonbench/reasonbench/simulator/math500"
 	"github.com/reasonbench/reasonbench/simulator/qa"
+	"github.com/reasonbench/reasonbench/simulator/tooluser"
 	"github.com/reasonbench/reasonbench/simulator/verifier"
 )
 
@@ -37,6 +38,7 @@ func New(p sim.Params) (*sim.Model, error) {
 	tasks := []sim.Responder{
 		verifier.Responder{}, // first: it answers only reward requests and its own judge prompt
 		qa.ArithResponder{},  // before qa: its expressions are questions qa's reader cannot work out
+		tooluser.Responder{}, // the agent templates of runs whose tools are MCP servers'
 		qa.Responder{},
 		qa.BoxedResponder{}, // the debate reference's GSM8K questions
 		math500.Responder{},

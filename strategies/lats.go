@@ -3,6 +3,7 @@ package strategies
 import (
 	"context"
 	"fmt"
+	"maps"
 	"regexp"
 	"strconv"
 	"strings"
@@ -87,6 +88,12 @@ func newLATS(v Values) (Strategy, error) {
 // CheckTask rejects tasks without tools.
 func (s *lats) CheckTask(t tasks.Task) error { return s.react.CheckTask(t) }
 
+// UseExternalTools: the run's tools join the task's.
+func (s *lats) UseExternalTools() bool { return s.react.UseExternalTools() }
+
+// latsTools is a fresh tool set of a trajectory: the task's and the run's.
+type latsTools func(inst tasks.Instance) ([]tasks.Tool, error)
+
 // NeedsChat: LATS expands ReAct trajectories, which are conversations.
 func (s *lats) NeedsChat() string { return "it expands ReAct trajectories, " + s.react.NeedsChat() }
 
@@ -96,6 +103,8 @@ type LATSStep struct {
 	Action      string `json:"action,omitempty"` // as written: Search[Paris]
 	Observation string `json:"observation"`
 	Invalid     bool   `json:"invalid,omitempty"`
+	// ToolCall is the record of a call to a tool of the run's (--mcp).
+	ToolCall *tasks.ToolCall `json:"tool_call,omitempty"`
 }
 
 // LATSState is a node of the search: the trajectory from the question.
@@ -141,6 +150,9 @@ type LATSDetail struct {
 	Terminals   int      `json:"terminals"`
 	Reflections []string `json:"reflections,omitempty"`
 	Trajectory  string   `json:"trajectory"` // the best node's
+	// ToolCalls are the calls to the run's tools (--mcp) the search made,
+	// by node in the tree's order, with the node's depth as the step.
+	ToolCalls []StepToolCall `json:"tool_calls,omitempty"`
 }
 
 type latsValueData struct {
@@ -172,23 +184,37 @@ func hasTemplate(env Env, name string) bool {
 
 func (s *lats) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result, error) {
 	env.Memory = env.memory()
-	tb, ok := env.Task.(tasks.Toolbox)
-	if !ok {
+	taskTools, ok := env.Task.(tasks.Toolbox)
+	if !ok && env.Tools == nil {
 		return Result{}, s.CheckTask(env.Task)
 	}
-	for _, name := range []string{"lats_react", "lats_value", "reflect", "self_eval"} {
+	tb := latsTools(func(inst tasks.Instance) ([]tasks.Tool, error) {
+		var tools []tasks.Tool
+		if taskTools != nil {
+			var err error
+			if tools, err = taskTools.Tools(inst); err != nil {
+				return nil, err
+			}
+		}
+		return withExternal(env, tools), nil
+	})
+	react := "lats_react"
+	if agentOnly(env) {
+		react = "agent_text"
+	}
+	for _, name := range []string{react, "lats_value", "reflect", "self_eval"} {
 		if full := tasks.TemplateName(env.Prompts, env.Task, name); !hasTemplate(env, full) {
 			return Result{}, fmt.Errorf("lats: task %s has no template %s.txt (add it to prompts/ or a --prompts folder)",
 				env.Task.Name(), full)
 		}
 	}
-	probe, err := tb.Tools(inst)
+	probe, err := tb(inst)
 	if err != nil {
 		return Result{}, err
 	}
 	docs := make([]reactToolDoc, len(probe))
 	for i, t := range probe {
-		docs[i] = reactToolDoc{Name: t.Name, Syntax: textSyntax(t), Description: t.Description}
+		docs[i] = toolDoc(t)
 	}
 
 	var mu sync.Mutex
@@ -316,9 +342,13 @@ func (s *lats) recordJudged(after func(context.Context, *search.MCTSState[LATSSt
 }
 
 // expand samples n next steps from st and runs their actions.
-func (s *lats) expand(ctx context.Context, env Env, tb tasks.Toolbox, inst tasks.Instance, docs []reactToolDoc,
+func (s *lats) expand(ctx context.Context, env Env, tb latsTools, inst tasks.Instance, docs []reactToolDoc,
 	st LATSState, reflections []string) ([]LATSState, error) {
-	prompt, err := render(env, "lats_react", reactPromptData{Input: inst.Input, MaxSteps: s.maxDepth, Tools: docs, Reflections: reflections})
+	name := "lats_react"
+	if agentOnly(env) {
+		name = "agent_text"
+	}
+	prompt, err := render(env, name, reactPromptData{Input: inst.Input, MaxSteps: s.maxDepth, Tools: docs, Reflections: reflections})
 	if err != nil {
 		return nil, err
 	}
@@ -356,8 +386,8 @@ func (s *lats) expand(ctx context.Context, env Env, tb tasks.Toolbox, inst tasks
 
 // act runs one sampled step on a fresh tool set that has replayed st's
 // actions, and returns the child state.
-func (s *lats) act(ctx context.Context, tb tasks.Toolbox, inst tasks.Instance, st LATSState, act Action, perr error, reply string) (LATSState, error) {
-	tools, err := tb.Tools(inst)
+func (s *lats) act(ctx context.Context, tb latsTools, inst tasks.Instance, st LATSState, act Action, perr error, reply string) (LATSState, error) {
+	tools, err := tb(inst)
 	if err != nil {
 		return LATSState{}, err
 	}
@@ -375,8 +405,8 @@ func (s *lats) act(ctx context.Context, tb tasks.Toolbox, inst tasks.Instance, s
 			continue
 		}
 		pa, err := ParseTextAction("Action: " + prev.Action)
-		if err != nil {
-			continue
+		if err != nil || prev.ToolCall != nil {
+			continue // the run's tools are not replayed: their state is the server's
 		}
 		if _, _, _, err := run(pa); err != nil {
 			return LATSState{}, err
@@ -396,7 +426,7 @@ func (s *lats) act(ctx context.Context, tb tasks.Toolbox, inst tasks.Instance, s
 	if err != nil {
 		return LATSState{}, err
 	}
-	last.Observation, last.Invalid = obs, invalid
+	last.Observation, last.Invalid, last.ToolCall = obs, invalid, res.Call
 	if res.Final {
 		child.Finished, child.Output = true, res.Output
 	}
@@ -509,7 +539,11 @@ func (s *lats) result(ctx context.Context, env Env, inst tasks.Instance, res sea
 	tr := &stepCounter{Tracer: env.tracer()}
 	if n := res.Tree.Node(res.Best); n != nil {
 		for _, st := range n.State.Steps {
-			for _, kv := range [][2]string{{"thought", st.Thought}, {"action", st.Action}, {"observation", st.Observation}} {
+			call := ""
+			if st.ToolCall != nil {
+				call = ToolCallLine(*st.ToolCall)
+			}
+			for _, kv := range [][2]string{{"thought", st.Thought}, {"action", st.Action}, {"observation", st.Observation}, {"tool_call", call}} {
 				if kv[1] != "" {
 					if err := tr.Step(ctx, 0, tr.n, kv[0], kv[1]); err != nil {
 						return Result{}, err
@@ -531,6 +565,19 @@ func (s *lats) result(ctx context.Context, env Env, inst tasks.Instance, res sea
 	sc := env.Task.Score(inst, out)
 	m := map[string]float64{"any_correct": boolFloat(anyOK), "iterations": float64(res.Steps), "nodes": float64(res.Tree.Len()),
 		"reflections": float64(len(reflections))}
+	if env.Tools != nil {
+		// A node's last step is its own; the steps before it are its
+		// parent's.
+		var calls []*tasks.ToolCall
+		for _, n := range res.Tree.Nodes {
+			if k := len(n.State.Steps); k > 0 && n.State.Steps[k-1].ToolCall != nil {
+				c := n.State.Steps[k-1].ToolCall
+				calls = append(calls, c)
+				d.ToolCalls = append(d.ToolCalls, StepToolCall{Step: k, ToolCall: *c})
+			}
+		}
+		maps.Copy(m, toolMetrics(calls))
+	}
 	return Result{Output: out, Score: sc, Accuracy: boolFloat(sc.Correct), Metrics: mergeMetrics(m, sc.Metrics), Detail: d}, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -50,6 +51,9 @@ type react struct {
 	// interpreter in the sandbox, or both; limits bound each program.
 	tools  string
 	limits sandbox.Limits
+	// external is set when the run brings tools (ToolUser): a task
+	// without tools then acts with them and a generic finish.
+	external bool
 }
 
 // ReAct protocols.
@@ -92,8 +96,14 @@ func (s *react) NeedsChat() string {
 	return "its trajectory is a conversation of model turns and observations"
 }
 
+// UseExternalTools: the run's tools join the task's.
+func (s *react) UseExternalTools() bool {
+	s.external = true
+	return true
+}
+
 func (s *react) CheckTask(t tasks.Task) error {
-	if _, ok := t.(tasks.Toolbox); !ok && s.tools != ToolsPython {
+	if _, ok := t.(tasks.Toolbox); !ok && s.tools != ToolsPython && !s.external {
 		return fmt.Errorf("task %s offers no tools to act with", t.Name())
 	}
 	return nil
@@ -119,6 +129,8 @@ type ReActAction struct {
 	Call        string `json:"call"`           // the action as written, e.g. Search[Paris]
 	Observation string `json:"observation"`
 	Invalid     bool   `json:"invalid,omitempty"` // unreadable, unknown, or refused by the tool
+	// External is the record of a call to a tool of the run's (--mcp).
+	External *tasks.ToolCall `json:"tool_call,omitempty"`
 }
 
 // ReActStep is one model turn.
@@ -151,6 +163,15 @@ func (s *react) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result
 		"steps":           float64(len(tr.Steps)),
 		"invalid_actions": float64(tr.Invalid),
 	}
+	if env.Tools != nil {
+		var calls []*tasks.ToolCall
+		for _, st := range tr.Steps {
+			for _, a := range st.Actions {
+				calls = append(calls, a.External)
+			}
+		}
+		maps.Copy(metrics, toolMetrics(calls))
+	}
 	return Result{Output: tr.Output, Score: sc, Accuracy: boolFloat(sc.Correct),
 		Metrics: mergeMetrics(metrics, sc.Metrics), Detail: tr}, nil
 }
@@ -160,6 +181,7 @@ type reactToolDoc struct {
 	Name        string // "search"
 	Syntax      string // "Search[entity]"
 	Description string
+	Schema      string // an external tool's arguments schema (the agent_ templates show it)
 }
 
 // reactPromptData is what the react_<protocol> templates see.
@@ -208,7 +230,7 @@ func (s *react) run(ctx context.Context, env Env, inst tasks.Instance, trial int
 		if t.Final && a.final == nil {
 			a.final = t
 		}
-		docs[i] = reactToolDoc{Name: t.Name, Syntax: textSyntax(*t), Description: t.Description}
+		docs[i] = toolDoc(*t)
 		a.specs = append(a.specs, llm.ToolSpec{Name: t.Name, Description: t.Description, Parameters: t.Schema()})
 	}
 	name := "react_" + s.protocol
@@ -217,6 +239,9 @@ func (s *react) run(ctx context.Context, env Env, inst tasks.Instance, trial int
 	}
 	if s.template != "" {
 		name = s.template
+	}
+	if agentOnly(env) {
+		name = "agent_" + s.protocol
 	}
 	prompt, err := render(env, name, reactPromptData{Input: inst.Input, MaxSteps: s.maxSteps, Tools: docs, Protocol: s.protocol,
 		LastAttempt: s.lastAttempt, Reflections: s.reflections})
@@ -364,7 +389,7 @@ func (a *agent) textTurn(ctx context.Context, ch llm.Choice, st *ReActStep, last
 		return false, err
 	}
 	call.Observation = capText(res.Observation, maxObservation)
-	call.Invalid = res.Refused
+	call.Invalid, call.External = res.Refused, res.Call
 	if res.Final {
 		st.Actions = append(st.Actions, call)
 		a.traj.Finished = true
@@ -386,7 +411,7 @@ func (a *agent) observe(ctx context.Context, st *ReActStep, call ReActAction, la
 			return false, err
 		}
 	}
-	if err := a.record(ctx, "observation", call.Observation); err != nil {
+	if err := a.recordObservation(ctx, call); err != nil {
 		return false, err
 	}
 	if last {
@@ -492,7 +517,7 @@ func (a *agent) toolTurn(ctx context.Context, ch llm.Choice, st *ReActStep, last
 			if err != nil {
 				return false, err
 			}
-			call.Observation, call.Invalid = capText(res.Observation, maxObservation), res.Refused
+			call.Observation, call.Invalid, call.External = capText(res.Observation, maxObservation), res.Refused, res.Call
 			if res.Final {
 				finished = true
 				a.traj.Finished = true
@@ -503,7 +528,7 @@ func (a *agent) toolTurn(ctx context.Context, ch llm.Choice, st *ReActStep, last
 			a.traj.Invalid++
 		}
 		st.Actions = append(st.Actions, call)
-		if err := a.record(ctx, "observation", call.Observation); err != nil {
+		if err := a.recordObservation(ctx, call); err != nil {
 			return false, err
 		}
 		a.msgs = append(a.msgs, llm.Message{Role: "tool", Content: call.Observation, ToolCallID: c.ID, Name: clip(c.Name, 100)})

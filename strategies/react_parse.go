@@ -35,7 +35,7 @@ var thoughtLabel = regexp.MustCompile(`(?i)^thought\s*\d*\s*[*_]*\s*:`)
 
 // bareAction matches a line that is an action without a label:
 // "Search[Paris]", "finish [yes]".
-var bareAction = regexp.MustCompile(`^[\p{L}_][\p{L}\p{N}_]*\s*\[`)
+var bareAction = regexp.MustCompile(`^[\p{L}_][\p{L}\p{N}_-]*\s*\[`)
 
 // lineDecor is trimmed from the start of a line before looking for labels.
 const lineDecor = " \t*_#>-`"
@@ -119,7 +119,8 @@ func parseActionBody(body, rest string) (name, input string, err error) {
 	i := 0
 	for i < len(s) {
 		r, w := utf8.DecodeRuneInString(s[i:])
-		if !(r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)) {
+		// A hyphen inside a name: MCP tools are named get-sum.
+		if !(r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' && i > 0) {
 			break
 		}
 		i += w

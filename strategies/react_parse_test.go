@@ -14,6 +14,8 @@ func TestParseTextAction(t *testing.T) {
 		err                 string
 	}{
 		{name: "plain", in: "Thought: I need Paris.\nAction: Search[Paris]", thought: "I need Paris.", act: "Search", input: "Paris"},
+		{name: "hyphenated tool", in: "Thought: add.\nAction: Get-sum[2, 3]", thought: "add.", act: "Get-sum", input: "2, 3"},
+		{name: "bare hyphenated", in: "get-sum[2, 3]", thought: "", act: "get-sum", input: "2, 3"},
 		{name: "numbered", in: "Thought 2: next.\nAction 2: Lookup[capital]", thought: "next.", act: "Lookup", input: "capital"},
 		{name: "spacing", in: "  thought :   spaced out  \n   action:   search  [ New  York ]  ", thought: "spaced out", act: "search", input: "New  York"},
 		{name: "case", in: "THOUGHT: shout\nACTION: FINISH[YES]", thought: "shout", act: "FINISH", input: "YES"},

@@ -121,16 +121,18 @@ func (a *agent) toolSet(inst tasks.Instance) ([]tasks.Tool, error) {
 	var tools []tasks.Tool
 	tb, isToolbox := a.env.Task.(tasks.Toolbox)
 	if set != ToolsPython || isToolbox {
-		if !isToolbox {
+		if !isToolbox && a.env.Tools == nil {
 			return nil, a.s.CheckTask(a.env.Task)
 		}
-		var err error
-		if tools, err = tb.Tools(inst); err != nil {
-			return nil, err
+		if isToolbox {
+			var err error
+			if tools, err = tb.Tools(inst); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if set == ToolsTask {
-		return tools, nil
+		return withExternal(a.env, tools), nil
 	}
 	if a.env.Exec == nil {
 		return nil, errors.New("react tools=python: the run has no sandbox to execute programs in")
@@ -152,5 +154,5 @@ func (a *agent) toolSet(inst tasks.Instance) ([]tasks.Tool, error) {
 	if final == nil {
 		tools = append(tools, genericFinish())
 	}
-	return append([]tasks.Tool{a.pythonTool()}, tools...), nil
+	return withExternal(a.env, append([]tasks.Tool{a.pythonTool()}, tools...)), nil
 }

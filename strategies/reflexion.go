@@ -3,6 +3,7 @@ package strategies
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/reasonbench/reasonbench/tasks"
@@ -119,6 +120,14 @@ func (s *reflexion) NeedsChat() string {
 
 // CheckTask rejects a react actor on a task without tools and a context the
 // task does not offer.
+// UseExternalTools: the react actor's tools take the run's.
+func (s *reflexion) UseExternalTools() bool {
+	if s.actor != ActorReAct {
+		return false
+	}
+	return s.react.UseExternalTools()
+}
+
 func (s *reflexion) CheckTask(t tasks.Task) error {
 	if s.actor == ActorReAct {
 		return s.react.CheckTask(t)
@@ -148,6 +157,9 @@ type ReflexionTrial struct {
 	Trajectory       string             `json:"trajectory"`           // the short-term memory, untruncated
 	Reflection       string             `json:"reflection,omitempty"` // written after this trial
 	Metrics          map[string]float64 `json:"metrics,omitempty"`
+	// ToolCalls are the react actor's calls to the run's tools (--mcp),
+	// with the step of each.
+	ToolCalls []StepToolCall `json:"tool_calls,omitempty"`
 }
 
 // ReflexionDetail is what a reflexion item stores.
@@ -297,6 +309,7 @@ func (s *reflexion) trial(ctx context.Context, env Env, inst tasks.Instance, dat
 		}
 		tr.Output = traj.Output
 		tr.Trajectory = reactScratchpad(traj, env.Task.Score(inst, traj.Output).Answer)
+		tr.ToolCalls = traj.toolCalls()
 	default:
 		prompt, err := render(env, "reflexion_cot", reflexionPromptData{Input: data.Input, Context: data.Context,
 			LastAttempt: last, Reflections: shown})
@@ -377,7 +390,11 @@ func (s *reflexion) result(env Env, inst tasks.Instance, st reflexionState, seed
 	final := st.Trials[len(st.Trials)-1]
 	m := map[string]float64{"trials": float64(len(st.Trials))}
 	anyCorrect, agree := false, 0
+	var calls []*tasks.ToolCall
 	for _, tr := range st.Trials {
+		for i := range tr.ToolCalls {
+			calls = append(calls, &tr.ToolCalls[i].ToolCall)
+		}
 		anyCorrect = anyCorrect || tr.Correct
 		if tr.Judged == tr.Correct {
 			agree++
@@ -389,6 +406,9 @@ func (s *reflexion) result(env Env, inst tasks.Instance, st reflexionState, seed
 		m[fmt.Sprintf("ran_trial_%d", i)] = boolFloat(i <= len(st.Trials))
 	}
 	m["any_correct"] = boolFloat(anyCorrect)
+	if env.Tools != nil && s.actor == ActorReAct {
+		maps.Copy(m, toolMetrics(calls))
+	}
 	if s.evaluator == EvaluatorSelf {
 		m["judge_accuracy"] = float64(agree) / float64(len(st.Trials))
 	}

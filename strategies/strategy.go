@@ -52,6 +52,9 @@ type Env struct {
 	// the run's model by default) for a strategy that asks it (JudgeUser),
 	// recorded and metered for this item; nil otherwise.
 	Judge llm.Sampler
+	// Tools are the run's tools from outside the task (--mcp), offered by
+	// agents beside the task's own; nil when the run has none.
+	Tools tasks.ToolHost
 }
 
 // JudgeUser is implemented by strategies that may ask the judge role
@@ -65,6 +68,15 @@ type JudgeUser interface {
 // MODEL (on the run's endpoint) or MODEL@NAME (on a named endpoint).
 type ModelUser interface {
 	AgentModels() []string
+}
+
+// ToolUser is implemented by strategies whose agents act with tools (react,
+// reflexion with actor=react, lats). UseExternalTools tells the
+// configured strategy that the run brings tools (Env.Tools), so a task
+// without tools of its own is no longer refused; it reports false when the
+// configured strategy acts with none (reflexion's cot actor).
+type ToolUser interface {
+	UseExternalTools() bool
 }
 
 // VerifierUser is implemented by strategies that ask a verifier (bon,

@@ -31,8 +31,12 @@ type ToolResult struct {
 	Final  bool
 	Output string
 	// Refused marks a call the tool did not carry out (invalid arguments, a
-	// number not on the board, an empty answer); Observation says why.
+	// number not on the board, an empty answer, an external tool's
+	// failure); Observation says why.
 	Refused bool
+	// Call is the record of an external tool's call (ToolHost); nil for a
+	// task's own tools.
+	Call *ToolCall
 }
 
 // ToolParam is one argument of a tool, read from a field of its Go type.
@@ -59,6 +63,8 @@ type Tool struct {
 	schema json.RawMessage
 	argTyp reflect.Type
 	run    func(ctx context.Context, args any) (ToolResult, error)
+	// raw runs a tool declared by a JSON schema (NewSchemaTool).
+	raw func(ctx context.Context, args json.RawMessage) (ToolResult, error)
 }
 
 // NewTool declares a tool whose arguments are the struct type A. Each
@@ -95,6 +101,12 @@ func (t Tool) Schema() json.RawMessage { return append(json.RawMessage(nil), t.s
 // Arguments that do not decode give a refused result whose observation says
 // what was wrong, not an error.
 func (t Tool) Call(ctx context.Context, args json.RawMessage) (ToolResult, error) {
+	if t.raw != nil {
+		if err := ctx.Err(); err != nil {
+			return ToolResult{}, err
+		}
+		return t.raw(ctx, args)
+	}
 	if t.run == nil {
 		return ToolResult{}, fmt.Errorf("tool %s was not made with NewTool", t.Name)
 	}

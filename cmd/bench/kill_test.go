@@ -19,6 +19,7 @@ import (
 	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
+	"github.com/reasonbench/reasonbench/tools/toolstest"
 )
 
 // The test binary doubles as the bench command when this variable is set,
@@ -32,6 +33,12 @@ const childEnv = "REASONBENCH_TEST_AS_BENCH"
 const stallLimit = 5 * time.Minute
 
 func TestMain(m *testing.M) {
+	if v := os.Getenv(mcpChildEnv); v != "" { // a stdio MCP server (mcp_test.go)
+		if err := toolstest.ServeStdio(v); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	if os.Getenv(childEnv) == "1" {
 		// As main: SIGINT and SIGTERM end the command cleanly (bench proxy).
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -76,6 +76,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		"show":      cmdShow,
 		"resume":    cmdResume,
 		"serve-sim": cmdServeSim,
+		"mcp":       cmdMCP,
 		"proxy":     cmdProxy,
 		"plot":      cmdPlot,
 		"export":    cmdExport,

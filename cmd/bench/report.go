@@ -24,7 +24,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	group := fs.Bool("group", false, "one row per configuration also for --last/--runs (default with --experiment; --group=false lists its runs)")
 	var bf budgetView
 	addBudgetFlags(fs, &bf, "trial: one row per (run, trial) with the accuracy after it (reflexion); iteration: the same per selfrefine iteration; round: one row per (debate run, round) with the accuracy of the majority after it; model: one row per (run, model that answered) with its calls, tokens and cost; k: one row per (cotsc run, k') with the vote's expected accuracy over k'-subsets of its samples, best-of-k' and tokens; "+
-		"budget: every run's accuracy with generated and verifier tokens per problem, CoT-SC and scored samples at every N' (vote, best, weighted); level: split by an item label (--label); difficulty: split by pass-rate quintiles (--difficulty-from); repeat or comma-join to combine budget with level or difficulty")
+		"tool: each run's calls to its MCP tools (calls, success rate, latency per tool; tool calls and steps per item); budget: every run's accuracy with generated and verifier tokens per problem, CoT-SC and scored samples at every N' (vote, best, weighted); level: split by an item label (--label); difficulty: split by pass-rate quintiles (--difficulty-from); repeat or comma-join to combine budget with level or difficulty")
 	baseline := fs.Int64("baseline", 0, "with --experiment or --group: compare every configuration with this run's, paired per item (default: the experiment file's baseline:)")
 	db := dbFlag(fs)
 	if err := parse(fs, args); err != nil {
@@ -67,6 +67,9 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if budget {
 		return writeBudgetReport(ctx, st, runs, &bf, *format, stdout)
+	}
+	if by == byTool {
+		return writeToolReport(ctx, st, runs, *format, stdout)
 	}
 	if by != "" {
 		return writeSeriesReport(ctx, st, runs, by, *format, stdout)

@@ -37,6 +37,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	verifierKey := verifierKeyFlag(fs)
 	loadBudget := budgetFlags(fs, &cfg)
 	loadModel := modelFlags(fs, &cfg)
+	loadTools := toolFlags(fs, &cfg)
 	fs.Int64Var(&cfg.Seed, "seed", cfg.Seed, "seed sent with every request")
 	fs.DurationVar(&cfg.Timeout, "timeout", cfg.Timeout, "per-request timeout")
 	fs.IntVar(&cfg.Retries, "retries", cfg.Retries, "extra attempts per request on 429, 5xx, timeouts (exponential backoff with jitter)")
@@ -64,6 +65,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return usageError{err}
 	}
 	if err := loadModel(); err != nil {
+		return usageError{err}
+	}
+	if err := loadTools(); err != nil {
 		return usageError{err}
 	}
 	if err := loadData(); err != nil {

@@ -1,0 +1,113 @@
+package strategies
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/reasonbench/reasonbench/tasks"
+)
+
+// withExternal adds the run's tools (Env.Tools, MCP servers) after the
+// task's, each described by its server's schema, and the generic finish
+// when no tool answers. Their names were made distinct from the task's
+// when the run connected.
+func withExternal(env Env, tools []tasks.Tool) []tasks.Tool {
+	if env.Tools == nil {
+		return tools
+	}
+	host := env.Tools
+	for _, spec := range host.Specs() {
+		name := spec.Name
+		tools = append(tools, tasks.NewSchemaTool(name, spec.Description, false, spec.Schema,
+			func(ctx context.Context, args json.RawMessage) (tasks.ToolResult, error) {
+				return host.Call(ctx, name, args)
+			}))
+	}
+	if !slices.ContainsFunc(tools, func(t tasks.Tool) bool { return t.Final }) {
+		tools = append(tools, genericFinish())
+	}
+	return tools
+}
+
+// agentOnly reports whether the agent's tools are only the run's (a task
+// without tools of its own): its prompts are the task's agent_<protocol>
+// templates, which describe the tools without a docstore's example.
+func agentOnly(env Env) bool {
+	_, ok := env.Task.(tasks.Toolbox)
+	return !ok && env.Tools != nil
+}
+
+// toolDoc describes a tool to the templates; an external tool (made by
+// NewSchemaTool) with its schema.
+func toolDoc(t tasks.Tool) reactToolDoc {
+	d := reactToolDoc{Name: t.Name, Syntax: textSyntax(t), Description: t.Description}
+	if t.External() {
+		d.Schema = string(t.Schema())
+	}
+	return d
+}
+
+// toolMetrics are an item's figures of its calls to the run's tools (nil
+// entries are actions on the task's own tools or none): tool_calls, and
+// tool_errors among them.
+func toolMetrics(calls []*tasks.ToolCall) map[string]float64 {
+	n, failed := 0, 0
+	for _, c := range calls {
+		if c == nil {
+			continue
+		}
+		n++
+		if c.Error != "" {
+			failed++
+		}
+	}
+	return map[string]float64{"tool_calls": float64(n), "tool_errors": float64(failed)}
+}
+
+// StepToolCall is a call to a tool of the run's with the step that made it.
+type StepToolCall struct {
+	Step int `json:"step"`
+	tasks.ToolCall
+}
+
+// toolCalls lists the trajectory's calls to the run's tools.
+func (tr ReActTrajectory) toolCalls() []StepToolCall {
+	var out []StepToolCall
+	for _, st := range tr.Steps {
+		for _, a := range st.Actions {
+			if a.External != nil {
+				out = append(out, StepToolCall{Step: st.Step, ToolCall: *a.External})
+			}
+		}
+	}
+	return out
+}
+
+// recordObservation traces an action's observation and, for a call to a
+// run's tool, its record in one line (kind tool_call).
+func (a *agent) recordObservation(ctx context.Context, call ReActAction) error {
+	if err := a.record(ctx, "observation", call.Observation); err != nil {
+		return err
+	}
+	if call.External == nil {
+		return nil
+	}
+	return a.record(ctx, "tool_call", ToolCallLine(*call.External))
+}
+
+// ToolCallLine describes a tool call in one line: identity, latency,
+// replayed or not, and its error.
+func ToolCallLine(c tasks.ToolCall) string {
+	line := fmt.Sprintf("%s %s %s · %.1f ms", c.Server, c.Tool, clip(string(c.Arguments), 200), c.LatencyMS)
+	if c.Cached {
+		line += " · replayed"
+	}
+	if c.Error != "" {
+		line += " · error: " + clip(c.Error, 300)
+	} else {
+		line += " · ok"
+	}
+	return line
+}

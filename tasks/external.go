@@ -1,0 +1,168 @@
+package tasks
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// ToolHost is the tools a run brings from outside its task (MCP servers):
+// the same list for every item, each call recorded and replayed by the
+// host. A strategy offers them beside the task's own tools.
+type ToolHost interface {
+	// Specs lists the tools in a fixed order.
+	Specs() []ExternalTool
+	// Call runs a tool by its Specs name. A failure of the tool (an error
+	// result, a crashed or hung server, garbage) is a ToolResult with
+	// Refused set and the reason as the observation; an error is only a
+	// cancelled context.
+	Call(ctx context.Context, name string, args json.RawMessage) (ToolResult, error)
+}
+
+// ExternalTool describes a tool of a ToolHost.
+type ExternalTool struct {
+	Name        string          // as offered to the model
+	Description string          // the server's
+	Schema      json.RawMessage // the arguments' JSON schema, as the server gave it
+	Server      string          // the server's name in the run's configuration
+}
+
+// ToolCall is the record of one call to an external tool, kept with the
+// action that made it.
+type ToolCall struct {
+	// ID is the call's identity within the item: server/tool/<12 hex of
+	// the arguments' SHA-256>#k, k counting identical calls of the item in
+	// the order they were made; with the item it keys the tool cache.
+	ID        string          `json:"id"`
+	Server    string          `json:"server"`
+	Tool      string          `json:"tool"` // the server's own name for it
+	Arguments json.RawMessage `json:"arguments"`
+	Result    string          `json:"result"`          // the observation shown
+	Error     string          `json:"error,omitempty"` // why the call failed (the tool's error result, a crash, a timeout)
+	LatencyMS float64         `json:"latency_ms"`      // of the live call (a replay keeps the original)
+	Cached    bool            `json:"cached,omitempty"`
+}
+
+// NewSchemaTool declares a tool whose arguments are described by a JSON
+// schema (an external tool's): its parameters are the schema's properties
+// in the order given, and run gets the arguments as a JSON object, coerced
+// as decodeArgs coerces a Go tool's (case-insensitive keys, numbers from
+// numeric strings for number and integer properties, a bare value for a
+// tool of one argument).
+func NewSchemaTool(name, description string, final bool, schema json.RawMessage, run func(ctx context.Context, args json.RawMessage) (ToolResult, error)) Tool {
+	params := schemaParams(schema)
+	t := Tool{Name: name, Description: description, Final: final, params: params,
+		schema: append(json.RawMessage(nil), schema...)}
+	sig := t.Signature()
+	t.raw = func(ctx context.Context, args json.RawMessage) (ToolResult, error) {
+		obj, err := coerceArgs(params, args)
+		if err != nil {
+			return ToolResult{Refused: true, Observation: fmt.Sprintf("Invalid arguments for %s: %v. Expected %s.", name, err, sig)}, nil
+		}
+		return run(ctx, obj)
+	}
+	return t
+}
+
+// schemaParams reads the properties of an object schema in the order the
+// schema lists them.
+func schemaParams(schema json.RawMessage) []ToolParam {
+	var s struct {
+		Properties json.RawMessage `json:"properties"`
+		Required   []string        `json:"required"`
+	}
+	if json.Unmarshal(schema, &s) != nil || len(s.Properties) == 0 {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(s.Properties))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	var out []ToolParam
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return out
+		}
+		key, _ := t.(string)
+		var prop struct {
+			Type        any    `json:"type"`
+			Description string `json:"description"`
+		}
+		if err := dec.Decode(&prop); err != nil {
+			return out
+		}
+		typ, _ := prop.Type.(string)
+		if list, ok := prop.Type.([]any); ok && len(list) > 0 {
+			typ, _ = list[0].(string)
+		}
+		out = append(out, ToolParam{Name: key, Type: typ, Description: prop.Description,
+			Required: slices.Contains(s.Required, key), field: -1})
+	}
+	return out
+}
+
+// coerceArgs turns what a model wrote into the arguments object: keys
+// renamed to the schema's spelling, numeric strings into numbers where the
+// schema wants one, other values as they are.
+func coerceArgs(params []ToolParam, raw json.RawMessage) (json.RawMessage, error) {
+	raw = bytes.TrimSpace(raw)
+	obj := map[string]any{}
+	if len(raw) > 0 && string(raw) != "null" {
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return nil, fmt.Errorf("malformed JSON (%v)", shortErr(err))
+		}
+		if dec.More() {
+			return nil, fmt.Errorf("malformed JSON (text after the arguments object)")
+		}
+		switch t := v.(type) {
+		case map[string]any:
+			obj = t
+		default:
+			if len(params) != 1 {
+				return nil, fmt.Errorf("want a JSON object")
+			}
+			obj = map[string]any{params[0].Name: t}
+		}
+	}
+	out := map[string]any{}
+	for k, v := range obj {
+		out[k] = v
+	}
+	for _, p := range params {
+		v, ok := lookupKey(obj, p.Name)
+		if !ok {
+			if p.Required {
+				return nil, fmt.Errorf("missing %q", p.Name)
+			}
+			continue
+		}
+		for k := range obj { // the model's spelling gives way to the schema's
+			if k != p.Name && strings.EqualFold(strings.TrimSpace(k), p.Name) {
+				delete(out, k)
+			}
+		}
+		if s, isStr := v.(string); isStr && (p.Type == "number" || p.Type == "integer") {
+			if x, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil {
+				v = json.Number(strconv.FormatFloat(x, 'g', -1, 64))
+			}
+		}
+		out[p.Name] = v
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return nil, fmt.Errorf("unencodable arguments (%v)", shortErr(err))
+	}
+	return b, nil
+}
+
+// External reports whether the tool was declared by a schema
+// (NewSchemaTool), as an external tool is.
+func (t Tool) External() bool { return t.raw != nil }

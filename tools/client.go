@@ -1,0 +1,387 @@
+package tools
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/reasonbench/reasonbench/tasks"
+)
+
+// ConnectTimeout bounds starting a server and listing its tools.
+const ConnectTimeout = 30 * time.Second
+
+// Set is a run's connected servers and their tools, in configuration
+// order (a server's tools in the order it lists them).
+type Set struct {
+	servers []*conn
+	tools   []tool
+	byName  map[string]int
+	calls   atomic.Int64 // calls that reached a server
+}
+
+type conn struct {
+	cfg     Server
+	mu      sync.Mutex // guards session, which a crash replaces, and closed
+	session *mcp.ClientSession
+	closed  bool
+	stderr  *tailBuffer
+}
+
+type tool struct {
+	spec tasks.ExternalTool
+	srv  *conn
+	name string // the server's own name for it
+}
+
+// Connect starts or reaches each server, lists its tools and fills in its
+// Reported and Digest. A server that cannot start or answer is an error
+// naming it, in one line. reserved are the task's tool names: a server's
+// tool of the same name (or of another server's) is offered as
+// SERVER_TOOL.
+func Connect(ctx context.Context, servers []Server, reserved []string) (*Set, []Server, error) {
+	if err := CheckAll(servers); err != nil {
+		return nil, nil, err
+	}
+	s := &Set{byName: map[string]int{}}
+	out := make([]Server, len(servers))
+	var listed [][]*mcp.Tool
+	for i, cfg := range servers {
+		c := &conn{cfg: cfg}
+		s.servers = append(s.servers, c)
+		cctx, cancel := context.WithTimeout(ctx, ConnectTimeout)
+		ts, err := c.connect(cctx)
+		cancel()
+		if err != nil {
+			s.Close()
+			return nil, nil, fmt.Errorf("mcp server %s (%s): %s", cfg.Name, clip(cfg.Where(), 120), oneLine(err, c.stderr))
+		}
+		init := c.session.InitializeResult()
+		if init != nil && init.ServerInfo != nil {
+			cfg.Reported = strings.TrimSpace(init.ServerInfo.Name + " " + init.ServerInfo.Version)
+		}
+		cfg.Digest = digest(ts)
+		out[i] = cfg
+		listed = append(listed, ts)
+	}
+	// Names: the server's own where it is free and a function name
+	// (letters, digits, _ and -), else SERVER_TOOL.
+	count := map[string]int{}
+	for _, n := range reserved {
+		count[n] += 2
+	}
+	for _, ts := range listed {
+		for _, t := range ts {
+			count[funcName(t.Name)]++
+		}
+	}
+	for i, ts := range listed {
+		c := s.servers[i]
+		for _, t := range ts {
+			name := funcName(t.Name)
+			if count[name] > 1 || name != t.Name {
+				name = funcName(c.cfg.Name + "_" + t.Name)
+			}
+			if _, dup := s.byName[name]; dup {
+				s.Close()
+				return nil, nil, fmt.Errorf("mcp server %s: tool %q is offered twice", c.cfg.Name, name)
+			}
+			schema, _ := json.Marshal(t.InputSchema)
+			if len(schema) == 0 || string(schema) == "null" {
+				schema = json.RawMessage(`{"type":"object","properties":{}}`)
+			}
+			s.byName[name] = len(s.tools)
+			s.tools = append(s.tools, tool{srv: c, name: t.Name,
+				spec: tasks.ExternalTool{Name: name, Description: t.Description, Schema: schema, Server: c.cfg.Name}})
+		}
+	}
+	return s, out, nil
+}
+
+func (c *conn) connect(ctx context.Context) ([]*mcp.Tool, error) {
+	var tr mcp.Transport
+	if c.cfg.URL != "" {
+		tr = &mcp.StreamableClientTransport{Endpoint: c.cfg.URL, HTTPClient: &http.Client{}, MaxRetries: -1, DisableStandaloneSSE: true}
+	} else {
+		// Not CommandContext: the server outlives the connect's deadline.
+		cmd := exec.Command(c.cfg.Command, c.cfg.Args...)
+		cmd.Env = environ(c.cfg, os.Getenv)
+		c.stderr = &tailBuffer{max: 2048}
+		cmd.Stderr = c.stderr
+		tr = &mcp.CommandTransport{Command: cmd, TerminateDuration: time.Second}
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "reasonbench", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, tr, nil)
+	if err != nil {
+		return nil, err
+	}
+	var ts []*mcp.Tool
+	for t, err := range cs.Tools(ctx, nil) {
+		if err != nil {
+			cs.Close()
+			return nil, fmt.Errorf("listing tools: %w", err)
+		}
+		ts = append(ts, t)
+	}
+	c.session = cs
+	return ts, nil
+}
+
+// digest is the SHA-256 of the tool list as listed: names, descriptions,
+// schemas.
+func digest(ts []*mcp.Tool) string {
+	type entry struct {
+		Name, Description string
+		Input, Output     any
+	}
+	list := make([]entry, len(ts))
+	for i, t := range ts {
+		list[i] = entry{t.Name, t.Description, t.InputSchema, t.OutputSchema}
+	}
+	b, _ := json.Marshal(list)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+var notFunc = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+
+// funcName is a name as function-calling APIs accept it.
+func funcName(s string) string {
+	s = notFunc.ReplaceAllString(s, "_")
+	if len(s) > 64 {
+		s = s[:64]
+	}
+	return s
+}
+
+// Specs lists the tools offered.
+func (s *Set) Specs() []tasks.ExternalTool {
+	out := make([]tasks.ExternalTool, len(s.tools))
+	for i, t := range s.tools {
+		out[i] = t.spec
+	}
+	return out
+}
+
+// Calls counts the calls that reached a server.
+func (s *Set) Calls() int64 { return s.calls.Load() }
+
+// closeWait bounds how long Close waits for a server to say goodbye.
+const closeWait = 5 * time.Second
+
+// Close ends every session (a stdio server's process with it), waiting
+// at most closeWait for servers that do not answer.
+func (s *Set) Close() error {
+	var sessions []*mcp.ClientSession
+	for _, c := range s.servers {
+		c.mu.Lock()
+		if c.session != nil {
+			sessions = append(sessions, c.session)
+			c.session = nil
+		}
+		c.closed = true
+		c.mu.Unlock()
+	}
+	done := make(chan error, len(sessions))
+	for _, cs := range sessions {
+		go func() { done <- cs.Close() }()
+	}
+	var errs []error
+	timeout := time.After(closeWait)
+	for range sessions {
+		select {
+		case err := <-done:
+			errs = append(errs, err)
+		case <-timeout:
+			return errors.Join(append(errs, errors.New("a server did not close in time"))...)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// outcome is what one live call gave: the observation, and why it failed
+// ("" when it did not).
+type outcome struct {
+	Result string `json:"result"`
+	Error  string `json:"error,omitempty"`
+	// Transient marks a failure of the server rather than the tool (a
+	// crash, a hang): not cached, a rerun tries again.
+	Transient bool `json:"-"`
+}
+
+// call runs a tool on its server under the server's timeout.
+func (s *Set) call(ctx context.Context, t tool, args json.RawMessage, item int) outcome {
+	timeout := t.srv.cfg.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	cs, err := t.srv.live(ctx)
+	if err != nil {
+		return outcome{Error: "the server could not be restarted: " + oneLine(err, t.srv.stderr), Transient: true}
+	}
+	s.calls.Add(1)
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	res, err := cs.CallTool(cctx, &mcp.CallToolParams{Meta: mcp.Meta{MetaItem: item}, Name: t.name, Arguments: args})
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return outcome{Error: ctx.Err().Error(), Transient: true}
+	case err != nil && cctx.Err() != nil:
+		// A hung tool may hold its server: the next call starts anew.
+		t.srv.drop(cs)
+		return outcome{Error: fmt.Sprintf("no answer within %s", timeout), Transient: true}
+	case err != nil:
+		t.srv.drop(cs)
+		return outcome{Error: "the server failed: " + oneLine(err, t.srv.stderr), Transient: true}
+	}
+	text := Observation(res.Content, res.StructuredContent)
+	if res.IsError {
+		if strings.TrimSpace(text) == "" {
+			text = "(no message)"
+		}
+		return outcome{Result: "Error: " + text, Error: clip(oneLine(errors.New(text), nil), 300)}
+	}
+	return outcome{Result: text}
+}
+
+// live returns the server's session, starting the server again if a
+// failure dropped it (a crashed process, a broken connection).
+func (c *conn) live(ctx context.Context) (*mcp.ClientSession, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.session != nil {
+		return c.session, nil
+	}
+	if c.closed {
+		return nil, errors.New("the run's servers are closed")
+	}
+	cctx, cancel := context.WithTimeout(ctx, ConnectTimeout)
+	defer cancel()
+	if _, err := c.connect(cctx); err != nil {
+		return nil, err
+	}
+	return c.session, nil
+}
+
+// drop ends a session that failed, so that the next call starts anew.
+func (c *conn) drop(cs *mcp.ClientSession) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.session == cs {
+		c.session = nil
+		go cs.Close() // a hostile server may never answer the goodbye
+	}
+}
+
+// MaxObservation bounds what a tool call shows the model and stores.
+const MaxObservation = 8000
+
+// Observation is what a result shows the model: its text parts, each
+// other part described in one line, the whole capped at MaxObservation
+// bytes (head and tail kept).
+func Observation(content []mcp.Content, structured any) string {
+	var parts []string
+	for _, c := range content {
+		switch v := c.(type) {
+		case *mcp.TextContent:
+			parts = append(parts, v.Text)
+		case *mcp.ImageContent:
+			parts = append(parts, fmt.Sprintf("[image %s, %d bytes]", mime(v.MIMEType), len(v.Data)))
+		case *mcp.AudioContent:
+			parts = append(parts, fmt.Sprintf("[audio %s, %d bytes]", mime(v.MIMEType), len(v.Data)))
+		case *mcp.ResourceLink:
+			parts = append(parts, fmt.Sprintf("[resource link %s %s]", clip(v.URI, 200), clip(v.Name, 100)))
+		case *mcp.EmbeddedResource:
+			if v.Resource == nil {
+				parts = append(parts, "[resource]")
+			} else if v.Resource.Text != "" {
+				parts = append(parts, fmt.Sprintf("[resource %s]\n%s", clip(v.Resource.URI, 200), v.Resource.Text))
+			} else {
+				parts = append(parts, fmt.Sprintf("[resource %s %s, %d bytes]", clip(v.Resource.URI, 200), mime(v.Resource.MIMEType), len(v.Resource.Blob)))
+			}
+		default:
+			parts = append(parts, fmt.Sprintf("[%T content]", c))
+		}
+	}
+	if len(parts) == 0 && structured != nil {
+		b, _ := json.Marshal(structured)
+		parts = append(parts, string(b))
+	}
+	return headTail(strings.Join(parts, "\n"), MaxObservation)
+}
+
+func mime(m string) string {
+	if m == "" {
+		return "of unknown type"
+	}
+	return clip(m, 60)
+}
+
+// headTail keeps the start and the end of a long text, valid UTF-8.
+func headTail(s string, n int) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if len(s) <= n {
+		return s
+	}
+	h := n / 2
+	return strings.ToValidUTF8(s[:h], "") + fmt.Sprintf("\n[... %d bytes cut ...]\n", len(s)-n) + strings.ToValidUTF8(s[len(s)-(n-h):], "")
+}
+
+func clip(s string, n int) string {
+	if len(s) > n {
+		s = s[:n] + "…"
+	}
+	return strings.ToValidUTF8(s, "")
+}
+
+// oneLine is an error (and a server's last stderr line) on one line.
+func oneLine(err error, stderr *tailBuffer) string {
+	msg := strings.Join(strings.Fields(err.Error()), " ")
+	if stderr != nil {
+		if last := stderr.lastLine(); last != "" {
+			msg += " (stderr: " + clip(last, 200) + ")"
+		}
+	}
+	if errors.Is(err, io.EOF) || strings.Contains(msg, "EOF") {
+		msg += "; did the server exit?"
+	}
+	return clip(msg, 500)
+}
+
+// tailBuffer keeps the end of a server's standard error.
+type tailBuffer struct {
+	mu  sync.Mutex
+	b   []byte
+	max int
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > t.max {
+		t.b = append([]byte(nil), t.b[len(t.b)-t.max:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) lastLine() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	lines := strings.Split(strings.TrimSpace(string(t.b)), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}

@@ -1,0 +1,134 @@
+// Package toolstest holds small MCP servers for tests, well-behaved and
+// not: get-sum, echo and get-env as server-everything has them, and tools
+// that fail (an error result), crash the server, hang, answer garbage or
+// return 10 MB. Calls counts the calls each server answered.
+package toolstest
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Server is a test MCP server and its call count.
+type Server struct {
+	MCP   *mcp.Server
+	calls atomic.Int64
+	// garbage, when set, is where the garbage tool writes raw bytes (a
+	// stdio server's standard output).
+	garbage func()
+}
+
+// Calls counts the tool calls the server received.
+func (s *Server) Calls() int64 { return s.calls.Load() }
+
+type sumArgs struct {
+	A float64 `json:"a" jsonschema:"the first number"`
+	B float64 `json:"b" jsonschema:"the second number"`
+}
+
+type echoArgs struct {
+	Message string `json:"message" jsonschema:"the message to echo"`
+}
+
+type none struct{}
+
+func text(s string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
+}
+
+// New returns the server; version is what it reports (a changed version
+// with a changed description makes another tool digest).
+func New(version string) *Server {
+	s := &Server{MCP: mcp.NewServer(&mcp.Implementation{Name: "toolstest", Version: version}, nil)}
+	count := func() { s.calls.Add(1) }
+	mcp.AddTool(s.MCP, &mcp.Tool{Name: "get-sum", Description: "Returns the sum of two numbers"},
+		func(_ context.Context, _ *mcp.CallToolRequest, a sumArgs) (*mcp.CallToolResult, any, error) {
+			count()
+			return text(fmt.Sprintf("The sum of %g and %g is %g.", a.A, a.B, a.A+a.B)), nil, nil
+		})
+	if version != "1.0" { // another version lists another tool set
+		mcp.AddTool(s.MCP, &mcp.Tool{Name: "get-product", Description: "Returns the product of two numbers"},
+			func(_ context.Context, _ *mcp.CallToolRequest, a sumArgs) (*mcp.CallToolResult, any, error) {
+				count()
+				return text(fmt.Sprintf("The product of %g and %g is %g.", a.A, a.B, a.A*a.B)), nil, nil
+			})
+	}
+	mcp.AddTool(s.MCP, &mcp.Tool{Name: "echo", Description: "Echoes back the input message"},
+		func(_ context.Context, _ *mcp.CallToolRequest, a echoArgs) (*mcp.CallToolResult, any, error) {
+			count()
+			return text("Echo: " + a.Message), nil, nil
+		})
+	mcp.AddTool(s.MCP, &mcp.Tool{Name: "get-env", Description: "Returns all environment variables of the server process"},
+		func(context.Context, *mcp.CallToolRequest, none) (*mcp.CallToolResult, any, error) {
+			count()
+			env := os.Environ()
+			sort.Strings(env)
+			return text(strings.Join(env, "\n")), nil, nil
+		})
+	mcp.AddTool(s.MCP, &mcp.Tool{Name: "fail", Description: "Always fails with an error result"},
+		func(context.Context, *mcp.CallToolRequest, none) (*mcp.CallToolResult, any, error) {
+			count()
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "the tool failed on purpose"}}}, nil, nil
+		})
+	mcp.AddTool(s.MCP, &mcp.Tool{Name: "hang", Description: "Never answers"},
+		func(ctx context.Context, _ *mcp.CallToolRequest, _ none) (*mcp.CallToolResult, any, error) {
+			count()
+			<-ctx.Done()
+			time.Sleep(2 * time.Second) // ignores cancellation for a while, longer than tests wait
+			return nil, nil, ctx.Err()
+		})
+	mcp.AddTool(s.MCP, &mcp.Tool{Name: "big", Description: "Returns 10 MB of text and an image"},
+		func(context.Context, *mcp.CallToolRequest, none) (*mcp.CallToolResult, any, error) {
+			count()
+			return &mcp.CallToolResult{Content: []mcp.Content{
+				&mcp.TextContent{Text: "BEGIN " + strings.Repeat("x", 10<<20) + " END"},
+				&mcp.ImageContent{MIMEType: "image/png", Data: make([]byte, 1000)},
+			}}, nil, nil
+		})
+	mcp.AddTool(s.MCP, &mcp.Tool{Name: "crash", Description: "Kills the server process"},
+		func(context.Context, *mcp.CallToolRequest, none) (*mcp.CallToolResult, any, error) {
+			count()
+			os.Exit(3)
+			return nil, nil, nil
+		})
+	mcp.AddTool(s.MCP, &mcp.Tool{Name: "garbage", Description: "Answers with bytes that are not JSON-RPC"},
+		func(ctx context.Context, _ *mcp.CallToolRequest, _ none) (*mcp.CallToolResult, any, error) {
+			count()
+			if s.garbage != nil {
+				s.garbage()
+				<-ctx.Done()
+				return nil, nil, ctx.Err()
+			}
+			return nil, nil, fmt.Errorf("garbage")
+		})
+	return s
+}
+
+// ServeStdio runs a server on standard input and output until the client
+// closes it (a test binary's child mode).
+func ServeStdio(version string) error {
+	s := New(version)
+	s.garbage = func() { os.Stdout.WriteString("\x00\x01 this is not JSON {{{\n") }
+	return s.MCP.Run(context.Background(), &mcp.StdioTransport{})
+}
+
+// HTTP serves a server over streamable HTTP on a loopback port; the URL
+// is its endpoint.
+func HTTP(version string) (*Server, *httptest.Server) {
+	s := New(version)
+	return s, httptest.NewServer(s.Handler())
+}
+
+// Handler is the server's streamable HTTP handler.
+func (s *Server) Handler() http.Handler {
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.MCP }, nil)
+}
