@@ -6,6 +6,7 @@ package toolstest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -45,6 +46,11 @@ func text(s string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
 }
 
+// HangFor is the longest the hang tool holds a call that is never
+// cancelled: longer than any test waits for an answer, short enough that a
+// test server closes.
+const HangFor = 5 * time.Second
+
 // New returns the server; version is what it reports (a changed version
 // with a changed description makes another tool digest).
 func New(version string) *Server {
@@ -82,9 +88,16 @@ func New(version string) *Server {
 	mcp.AddTool(s.MCP, &mcp.Tool{Name: "hang", Description: "Never answers"},
 		func(ctx context.Context, _ *mcp.CallToolRequest, _ none) (*mcp.CallToolResult, any, error) {
 			count()
-			<-ctx.Done()
-			time.Sleep(2 * time.Second) // ignores cancellation for a while, longer than tests wait
-			return nil, nil, ctx.Err()
+			// The client's cancellation can be lost when it drops the
+			// session at once (the goodbye races the notice), and the SDK's
+			// session close waits for this handler: a hang without an end
+			// would hold the test server's Close for ever.
+			select {
+			case <-ctx.Done():
+				time.Sleep(2 * time.Second) // ignores cancellation for a while, longer than tests wait
+			case <-time.After(HangFor):
+			}
+			return nil, nil, errors.New("hung")
 		})
 	mcp.AddTool(s.MCP, &mcp.Tool{Name: "big", Description: "Returns 10 MB of text and an image"},
 		func(context.Context, *mcp.CallToolRequest, none) (*mcp.CallToolResult, any, error) {
