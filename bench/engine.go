@@ -96,6 +96,7 @@ type plan struct {
 const CallsByIdentity = "identity"
 
 func load(cfg Config) (*plan, error) {
+	registerKeys(cfg)
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -769,7 +770,7 @@ func (e *Engine) execute(ctx context.Context, id int64, p *plan, backend llm.Sam
 		status, msg = store.StatusFailed, runErr.Error()
 	}
 	wall := time.Since(start) + time.Duration(priorWall*float64(time.Second))
-	if err := e.Store.FinishRun(context.WithoutCancel(ctx), id, status, wall, msg); err != nil {
+	if err := e.Store.FinishRun(context.WithoutCancel(ctx), id, status, wall, redact(msg)); err != nil {
 		return Summary{}, err
 	}
 	sum, err := Summarize(context.WithoutCancel(ctx), e.Store, id)
@@ -1036,6 +1037,7 @@ func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base, judge
 		PromptTokens: usage.PromptTokens, CompletionTokens: usage.CompletionTokens, ReasoningTokens: usage.ReasoningTokens, Calls: usage.Calls,
 		Requests: usage.Requests, Cost: usage.Cost, WallSeconds: time.Since(start).Seconds(),
 	}
+	it = redactItem(it)
 	if err := e.Store.PutItem(context.WithoutCancel(ctx), it); err != nil {
 		return store.Item{}, err
 	}

@@ -301,9 +301,15 @@ func (sv *Server) sample(w http.ResponseWriter, r *http.Request, req Request) (R
 	}
 	resp, err := sv.s.Sample(ctx, req)
 	if err != nil {
-		if ctx.Err() == nil {
-			writeError(w, http.StatusInternalServerError, "server_error", "sampler: "+err.Error())
+		if ctx.Err() != nil {
+			return Response{}, false
 		}
+		if IsRequestError(err) { // the backend's refusal of this request, passed on as such
+			s, _ := HTTPStatus(err)
+			writeError(w, s, "invalid_request_error", err.Error())
+			return Response{}, false
+		}
+		writeError(w, http.StatusInternalServerError, "server_error", "sampler: "+err.Error())
 		return Response{}, false
 	}
 	return resp, true

@@ -1,0 +1,147 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/store"
+	"github.com/reasonbench/reasonbench/strategies"
+)
+
+// A program that learns the run's key (as it could from bench's command
+// line) and writes it to stderr, into a request and into its answer
+// leaves no trace of it in the database: the stored stderr tail, output,
+// requests and the model's view are redacted.
+func TestProgramKeyRedacted(t *testing.T) {
+	const canary = "sk-canary-engine-5d1e77"
+	dir := t.TempDir()
+	keyFile := filepath.Join(dir, "key")
+	os.WriteFile(keyFile, []byte(canary), 0o600)
+	seen := make(chan string, 16)
+	model, err := NewSim(DefaultConfig().Sim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	backend := llm.SamplerFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
+		b, _ := json.Marshal(req)
+		seen <- string(b)
+		return model.Sample(ctx, req)
+	})
+	cfg := DefaultConfig()
+	cfg.Task, cfg.Strategy, cfg.Range = "game24", "program", "900:902"
+	cfg.APIKey = canary
+	cfg.Params = map[string]any{"cmd": `python3 -c '
+import json, os, sys, urllib.request as u
+key = open(sys.argv[1]).read()
+print("stolen:", key, file=sys.stderr)
+body = {"model": "m", "messages": [{"role": "user", "content": "the key is " + key}]}
+r = u.Request(os.environ["OPENAI_BASE_URL"] + "/chat/completions", json.dumps(body).encode(),
+    {"Authorization": "Bearer " + os.environ["OPENAI_API_KEY"], "Content-Type": "application/json"})
+u.urlopen(r).read()
+print(json.dumps({"output": "answer " + key}))
+' ` + keyFile}
+	st := tempStore(t)
+	sum, err := (&Engine{Store: st, Backend: backend}).Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	close(seen)
+	n := 0
+	for req := range seen {
+		n++
+		if strings.Contains(req, canary) {
+			t.Errorf("the model was sent the key: %s", req)
+		}
+	}
+	if n != 2 {
+		t.Fatalf("%d model calls, want 2", n)
+	}
+	items, _ := st.Items(context.Background(), sum.RunID)
+	for _, it := range items {
+		var d strategies.ProgramDetail
+		json.Unmarshal(it.Detail, &d)
+		if !strings.Contains(d.StderrTail, "stolen: [redacted key]") || it.Output != "answer [redacted key]" {
+			t.Errorf("item %d: output %q, stderr %q", it.Index, it.Output, d.StderrTail)
+		}
+		calls, _ := st.Calls(context.Background(), sum.RunID, it.Index)
+		for _, c := range calls {
+			if bytes.Contains(c.Request, []byte(canary)) || !bytes.Contains(c.Request, []byte("[redacted key]")) {
+				t.Errorf("item %d: stored request %s", it.Index, c.Request)
+			}
+		}
+	}
+	st.Close()
+	for _, f := range []string{st.Path(), st.Path() + "-wal"} {
+		if b, err := os.ReadFile(f); err == nil && bytes.Contains(b, []byte(canary)) {
+			t.Errorf("%s holds the key", f)
+		}
+	}
+}
+
+// A request the server refuses with 400 is the program's to handle: the
+// program gets the 400 (not a 500) and its item fails alone; the run
+// finishes and the other items answer.
+func TestProgramBadRequestFailsItsItemOnly(t *testing.T) {
+	model, err := NewSim(DefaultConfig().Sim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	api := llm.NewServer(model, llm.ServerOptions{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		if bytes.Contains(b, []byte("REFUSE")) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			io.WriteString(w, `{"error": {"message": "This model's maximum context length is 10 tokens", "type": "invalid_request_error", "param": null, "code": null}}`)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(b))
+		api.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	cfg := DefaultConfig()
+	cfg.Task, cfg.Strategy, cfg.Range = "game24", "program", "900:903"
+	cfg.BaseURL, cfg.Model, cfg.Retries = srv.URL+"/v1", "m", 0
+	cfg.Params = map[string]any{"cmd": `python3 -c '
+import json, os, sys, urllib.request as u, urllib.error as e
+item = json.loads(sys.stdin.readline())
+word = "REFUSE" if item["index"] == 901 else "hello"
+body = {"model": "m", "messages": [{"role": "user", "content": word}]}
+r = u.Request(os.environ["OPENAI_BASE_URL"] + "/chat/completions", json.dumps(body).encode(),
+    {"Authorization": "Bearer " + os.environ["OPENAI_API_KEY"], "Content-Type": "application/json"})
+try:
+    u.urlopen(r).read()
+except e.HTTPError as err:
+    print("status", err.code, file=sys.stderr)
+    sys.exit(3)
+print(json.dumps({"output": "ok"}))
+'`}
+	st := tempStore(t)
+	sum, err := (&Engine{Store: st}).Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatalf("the run stopped: %v", err)
+	}
+	if sum.Status != store.StatusDone || sum.N != 3 {
+		t.Fatalf("%+v", sum)
+	}
+	items, _ := st.Items(context.Background(), sum.RunID)
+	for _, it := range items {
+		var d strategies.ProgramDetail
+		json.Unmarshal(it.Detail, &d)
+		switch {
+		case it.Index == 901 && (!strings.HasPrefix(d.Failure, "exit status 3; the endpoint refused 1") || d.StderrTail != "status 400\n"):
+			t.Errorf("the refused item: %+v", d)
+		case it.Index != 901 && (it.Output != "ok" || d.Failure != ""):
+			t.Errorf("item %d: %q %+v", it.Index, it.Output, d)
+		}
+	}
+}
