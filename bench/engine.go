@@ -380,7 +380,7 @@ func (e *Engine) RunExperiment(ctx context.Context, exp Experiment, keys Keys) (
 	var out []Summary
 	apiKey := keys.API
 	for _, cfg := range exp.Runs {
-		cfg.APIKey, cfg.VerifierAPIKey = keys.API, keys.Verifier
+		cfg.APIKey, cfg.VerifierAPIKey, cfg.JudgeAPIKey = keys.API, keys.Verifier, keys.Judge
 		p, err := load(cfg)
 		if err != nil {
 			return out, ConfigError{err}
@@ -394,7 +394,7 @@ func (e *Engine) RunExperiment(ctx context.Context, exp Experiment, keys Keys) (
 		case found && prev.Status == store.StatusDone:
 			sum, err = Summarize(ctx, e.Store, prev.ID)
 		case found: // under this command's ceiling and prices
-			sum, err = e.ResumeWith(ctx, prev.ID, ResumeOptions{APIKey: apiKey, VerifierAPIKey: keys.Verifier, MaxCost: &cfg.MaxCost, Prices: cfg.Prices})
+			sum, err = e.ResumeWith(ctx, prev.ID, ResumeOptions{APIKey: apiKey, VerifierAPIKey: keys.Verifier, JudgeAPIKey: keys.Judge, MaxCost: &cfg.MaxCost, Prices: cfg.Prices})
 		default:
 			sum, err = e.start(ctx, p)
 		}
@@ -479,8 +479,10 @@ func (p *plan) client(model, baseURL string) (*llm.OpenAI, error) {
 }
 
 // clientWithKey is client with another key (a verifier's own endpoint's).
+// Without one, a client of another endpoint than the run's sends none
+// (never $OPENAI_API_KEY, the run's).
 func (p *plan) clientWithKey(model, baseURL, key string) (*llm.OpenAI, error) {
-	return llm.NewOpenAI(llm.OpenAIConfig{BaseURL: baseURL, APIKey: key, Model: model, Timeout: p.cfg.Timeout,
+	return llm.NewOpenAI(llm.OpenAIConfig{BaseURL: baseURL, APIKey: key, NoKey: key == "" && baseURL != p.cfg.BaseURL, Model: model, Timeout: p.cfg.Timeout,
 		API: p.cfg.API, MaxTokensField: p.cfg.MaxTokensField, MaxN: p.cfg.MaxN})
 }
 
@@ -605,7 +607,7 @@ func (e *Engine) Resume(ctx context.Context, runID int64, apiKey string) (Summar
 // Keys are the credentials a run is given, never stored: the run's
 // endpoint's, and a verifier's on another endpoint.
 type Keys struct {
-	API, Verifier string
+	API, Verifier, Judge string
 }
 
 // ResumeOptions changes how a run continues.
@@ -613,6 +615,18 @@ type ResumeOptions struct {
 	APIKey string
 	// VerifierAPIKey is the key of a verifier on its own endpoint.
 	VerifierAPIKey string
+	// JudgeAPIKey is the key of a judge on its own endpoint.
+	JudgeAPIKey string
+	// BaseURL, when set, is where the run's model is now served (the
+	// endpoint is where calls go, not what they are: a run moved to
+	// another replica continues); Endpoints likewise re-point named
+	// endpoints (by name) and NamedKeys are their keys.
+	BaseURL string
+	// EnvBaseURL is $OPENAI_BASE_URL: where a run that has an endpoint
+	// goes when BaseURL is not given (a simulated run stays in process).
+	EnvBaseURL string
+	Endpoints  []Endpoint
+	NamedKeys map[string]string
 	// MaxCost, when set, replaces the run's recorded ceiling (0: none).
 	MaxCost *float64
 	// Prices, when set, replaces the run's recorded price overrides.
@@ -637,7 +651,10 @@ func (e *Engine) ResumeWith(ctx context.Context, runID int64, o ResumeOptions) (
 		return Summary{}, fmt.Errorf("run %d: unreadable spec: %w", runID, err)
 	}
 	cfg := spec.Config
-	cfg.APIKey, cfg.VerifierAPIKey = apiKey, o.VerifierAPIKey
+	cfg.APIKey, cfg.VerifierAPIKey, cfg.JudgeAPIKey = apiKey, o.VerifierAPIKey, o.JudgeAPIKey
+	if err := cfg.moveEndpoints(o); err != nil {
+		return Summary{}, ConfigError{err}
+	}
 	if o.MaxCost != nil {
 		cfg.MaxCost = *o.MaxCost
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/reasonbench/reasonbench/llm"
@@ -143,5 +144,68 @@ print(json.dumps({"output": "ok"}))
 		case it.Index != 901 && (it.Output != "ok" || d.Failure != ""):
 			t.Errorf("item %d: %q %+v", it.Index, it.Output, d)
 		}
+	}
+}
+
+// authRecorder serves h and records each request's Authorization header.
+type authRecorder struct {
+	mu   sync.Mutex
+	seen map[string]int
+	h    http.Handler
+}
+
+func (a *authRecorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	a.mu.Lock()
+	if a.seen == nil {
+		a.seen = map[string]int{}
+	}
+	a.seen[r.Header.Get("Authorization")]++
+	a.mu.Unlock()
+	a.h.ServeHTTP(w, r)
+}
+
+func (a *authRecorder) only(t *testing.T, who, want string) {
+	t.Helper()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if len(a.seen) != 1 || a.seen[want] == 0 {
+		t.Errorf("%s got Authorization %v, want only %q", who, a.seen, want)
+	}
+}
+
+// The judge on its own endpoint gets its own key (--judge-api-key), or
+// none: never the run's, whether given as a flag or in $OPENAI_API_KEY.
+func TestJudgeKey(t *testing.T) {
+	const runKey = "sk-RUN-canary-31c9"
+	t.Setenv("OPENAI_API_KEY", runKey)
+	model, err := NewSim(DefaultConfig().Sim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, judgeKey := range []string{"", "sk-JUDGE-4d2a"} {
+		runSrv := &authRecorder{h: llm.NewServer(model, llm.ServerOptions{})}
+		judgeSrv := &authRecorder{h: llm.NewServer(&judgeStub{}, llm.ServerOptions{})}
+		rs, js := httptest.NewServer(runSrv), httptest.NewServer(judgeSrv)
+		cfg, err := ApplyPreset(DefaultConfig(), "tot-creative/io")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Range, cfg.Model, cfg.BaseURL, cfg.APIKey = "0:1", "m", rs.URL+"/v1", runKey
+		cfg.JudgeModel, cfg.JudgeBaseURL, cfg.JudgeAPIKey = "judge-x", js.URL+"/v1", judgeKey
+		sum, err := (&Engine{Store: tempStore(t)}).Run(context.Background(), cfg)
+		rs.Close()
+		js.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum.Metrics["coherency"] != 9 {
+			t.Fatalf("the judge did not judge: %+v", sum.Metrics)
+		}
+		runSrv.only(t, "the run's endpoint", "Bearer "+runKey)
+		want := ""
+		if judgeKey != "" {
+			want = "Bearer " + judgeKey
+		}
+		judgeSrv.only(t, "the judge's endpoint", want)
 	}
 }

@@ -140,7 +140,7 @@ func parse(fs *flag.FlagSet, args []string) error {
 func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := parseFlags(fs, args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, err
 			}

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/reasonbench/reasonbench/store"
+)
+
+// A mistyped flag is one line naming the nearest flag, exit 2, on every
+// subcommand; -h still lists the flags.
+func TestMistypedFlagOneLine(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "b.db")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--task", "game24", "--rnage", "900:901"}, "unknown flag --rnage: did you mean --range?"},
+		{[]string{"run", "--stratgy", "cot"}, "did you mean --strategy?"},
+		{[]string{"report", "--db", db, "--formt", "md"}, "did you mean --format?"},
+		{[]string{"resume", "1", "--base-ulr", "http://x"}, "did you mean --base-url?"},
+		{[]string{"serve-sim", "--adr", "127.0.0.1:0"}, "did you mean --addr?"},
+		{[]string{"estimate", "--modle", "gpt-4"}, "did you mean --model?"},
+		{[]string{"list", "--zzzzzzzz"}, "unknown flag --zzzzzzzz: (bench list -h lists the flags)"},
+		{[]string{"run", "--seed", "x"}, `invalid value "x" for flag -seed`},
+	} {
+		code, _, stderr := cli(t, c.args...)
+		if code != exitUsage || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, stderr, c.want)
+		}
+		oneLine(t, strings.Join(c.args, " "), stderr)
+	}
+	if code, _, stderr := cli(t, "run", "-h"); code != 0 || !strings.Contains(stderr, "-range") || !strings.Contains(stderr, "visible to other users in ps") {
+		t.Errorf("run -h: exit %d, %q", code, stderr)
+	}
+}
+
+// bench run --db in a folder this user cannot write names the cause and
+// the fix in one line (run as nobody when root, whom permissions do not
+// stop).
+func TestRunReadOnlyFolder(t *testing.T) {
+	root := t.TempDir()
+	ro := filepath.Join(root, "ro")
+	os.Mkdir(ro, 0o555)
+	os.Chmod(root, 0o755)
+	os.Chmod(filepath.Dir(root), 0o755)
+	bin := filepath.Join(root, "bench.test")
+	copyFile(t, os.Args[0], bin, 0o755)
+	cmd := exec.Command(bin, "run", "--db", filepath.Join(ro, "x.db"), "--task", "game24", "--strategy", "cot", "--range", "900:901")
+	cmd.Env = append(os.Environ(), childEnv+"=1")
+	if os.Geteuid() == 0 {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	}
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	err := cmd.Run()
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != exitUsage {
+		t.Fatalf("exit %v, stderr %q", err, errb.String())
+	}
+	if s := errb.String(); !strings.Contains(s, "the folder "+ro+" is read-only") || !strings.Contains(s, "pass --db PATH in a folder you can write") {
+		t.Errorf("stderr %q", s)
+	}
+	oneLine(t, "read-only folder", errb.String())
+}
+
+func copyFile(t *testing.T, from, to string, mode os.FileMode) {
+	t.Helper()
+	src, err := os.Open(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	dst, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY, mode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(dst, src); err != nil {
+		t.Fatal(err)
+	}
+	dst.Close()
+}
+
+// A run that failed because its endpoint was down continues on another
+// one: bench resume N --base-url URL (or $OPENAI_BASE_URL) as the failed
+// run's message says.
+func TestResumeAtAnotherBaseURL(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "b.db")
+	down := "http://127.0.0.1:1/v1"
+	args := []string{"run", "--db", db, "--task", "game24", "--strategy", "cot", "--range", "900:903", "--model", "m", "--retries", "0"}
+	code, _, stderr := cli(t, append(args, "--base-url", down)...)
+	if code == 0 || !strings.Contains(stderr, "bench resume 1") {
+		t.Fatalf("run against a closed port: exit %d, %q", code, stderr)
+	}
+	up := startServeSim(t)
+	if code, _, stderr := cli(t, "resume", "1", "--db", db, "--base-url", up); code != 0 {
+		t.Fatalf("resume --base-url: exit %d, %q", code, stderr)
+	}
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	r, err := st.GetRun(context.Background(), 1)
+	if err != nil || r.Status != store.StatusDone {
+		t.Fatalf("run 1 %+v %v", r, err)
+	}
+	items, _ := st.Items(context.Background(), 1)
+	if len(items) != 3 {
+		t.Errorf("%d items", len(items))
+	}
+	// Through the variable, a second failed run.
+	code, _, _ = cli(t, append(args, "--base-url", down)...)
+	if code == 0 {
+		t.Fatal("second run against a closed port succeeded")
+	}
+	t.Setenv("OPENAI_BASE_URL", up)
+	if code, _, stderr := cli(t, "resume", "2", "--db", db); code != 0 {
+		t.Fatalf("resume with $OPENAI_BASE_URL: exit %d, %q", code, stderr)
+	}
+}
