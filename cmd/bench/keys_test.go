@@ -10,8 +10,10 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/reasonbench/reasonbench/store"
+	"github.com/reasonbench/reasonbench/strategies"
 )
 
 // A mistyped flag is one line naming the nearest flag, exit 2, on every
@@ -124,5 +126,32 @@ func TestResumeAtAnotherBaseURL(t *testing.T) {
 	t.Setenv("OPENAI_BASE_URL", up)
 	if code, _, stderr := cli(t, "resume", "2", "--db", db); code != 0 {
 		t.Fatalf("resume with $OPENAI_BASE_URL: exit %d, %q", code, stderr)
+	}
+}
+
+// bench list wraps its help text between words at listWidth columns, and
+// every strategy's and parameter's text is there whole.
+func TestListWrapsAtWords(t *testing.T) {
+	code, out, stderr := cli(t, "list")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if n := utf8.RuneCountInString(line); n > listWidth && len(strings.Fields(line)) > 1 &&
+			!strings.HasPrefix(strings.TrimSpace(line), "--") && !strings.HasPrefix(strings.TrimSpace(line), "sim ") {
+			t.Errorf("%d columns: %q", n, line)
+		}
+	}
+	flat := strings.Join(strings.Fields(out), " ")
+	for _, s := range strategies.Registry() {
+		texts := []string{s.Doc, s.Shares}
+		for _, p := range s.Params {
+			texts = append(texts, p.Doc)
+		}
+		for _, text := range texts {
+			if want := strings.Join(strings.Fields(text), " "); !strings.Contains(flat, want) {
+				t.Errorf("strategy %s: text not whole in bench list: %q", s.Name, want)
+			}
+		}
 	}
 }
