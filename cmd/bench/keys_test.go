@@ -3,7 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +15,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/reasonbench/reasonbench/bench"
+	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies"
 )
@@ -153,5 +159,81 @@ func TestListWrapsAtWords(t *testing.T) {
 				t.Errorf("strategy %s: text not whole in bench list: %q", s.Name, want)
 			}
 		}
+	}
+}
+
+// A canary key given as --api-key, which a program reads and writes to
+// its stderr, into a request and its answer, and which a refusing server
+// quotes back, is nowhere afterwards: not in the database file, not in an
+// export with the calls, not on bench's output.
+func TestCanaryKeyNowhere(t *testing.T) {
+	const canary = "sk-canary-cli-0b7e41aa"
+	dir := t.TempDir()
+	db := filepath.Join(dir, "b.db")
+	keyFile := filepath.Join(dir, "key")
+	os.WriteFile(keyFile, []byte(canary), 0o600)
+	m, err := bench.NewSim(sim.DefaultParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	api := llm.NewServer(m, llm.ServerOptions{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.URL.Path, "/refuse/") { // quotes the key it was sent
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusUnauthorized)
+			fmt.Fprintf(w, `{"error": {"message": "invalid key %s", "type": "auth"}}`, strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "))
+			return
+		}
+		r.URL.Path = strings.TrimPrefix(r.URL.Path, "/ok")
+		api.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	prog := `python3 -c '
+import json, os, sys, urllib.request as u
+key = open(sys.argv[1]).read()
+print("stolen:", key, file=sys.stderr)
+body = {"model": "m", "messages": [{"role": "user", "content": "the key is " + key}]}
+r = u.Request(os.environ["OPENAI_BASE_URL"] + "/chat/completions", json.dumps(body).encode(),
+    {"Authorization": "Bearer " + os.environ["OPENAI_API_KEY"], "Content-Type": "application/json"})
+u.urlopen(r).read()
+print(json.dumps({"output": "answer " + key}))
+' ` + keyFile
+	var logs strings.Builder
+	code, out, stderr := cli(t, "run", "--db", db, "--task", "game24", "--strategy", "program", "--range", "900:902",
+		"--set", "cmd="+prog, "--base-url", srv.URL+"/ok/v1", "--model", "m", "--api-key", canary)
+	logs.WriteString(out + stderr)
+	if code != 0 {
+		t.Fatalf("program run: exit %d: %s", code, stderr)
+	}
+	code, out, stderr = cli(t, "run", "--db", db, "--task", "game24", "--strategy", "cot", "--range", "900:901",
+		"--base-url", srv.URL+"/refuse/v1", "--model", "m", "--api-key", canary, "--retries", "0")
+	logs.WriteString(out + stderr)
+	if code == 0 || !strings.Contains(stderr, "invalid key") {
+		t.Fatalf("refused run: exit %d: %s", code, stderr)
+	}
+	export := filepath.Join(dir, "export.jsonl")
+	for _, id := range []string{"1", "2"} {
+		code, out, stderr = cli(t, "export", id, "--db", db, "--calls", "--out", export+id)
+		logs.WriteString(out + stderr)
+		if code != 0 {
+			t.Fatalf("export: %s", stderr)
+		}
+	}
+	code, out, stderr = cli(t, "show", "1", "--db", db, "--item", "900")
+	logs.WriteString(out + stderr)
+	if !strings.Contains(out, "[redacted key]") {
+		t.Errorf("bench show does not show the redacted stderr:\n%s", out)
+	}
+	if strings.Contains(logs.String(), canary) {
+		t.Errorf("bench printed the key:\n%s", logs.String())
+	}
+	for _, f := range []string{db, db + "-wal", export + "1", export + "2"} {
+		if b, err := os.ReadFile(f); err == nil && bytes.Contains(b, []byte(canary)) {
+			t.Errorf("%s holds the key", f)
+		}
+	}
+	b, _ := os.ReadFile(export + "1")
+	if !bytes.Contains(b, []byte("stolen: [redacted key]")) || !bytes.Contains(b, []byte("the key is [redacted key]")) {
+		t.Errorf("the export lacks the redacted stderr or request:\n%.2000s", b)
 	}
 }
