@@ -15,6 +15,7 @@ import (
 	"github.com/sourcegraph/conc/pool"
 
 	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/llm/tokens"
 	"github.com/reasonbench/reasonbench/prompts"
 	"github.com/reasonbench/reasonbench/sandbox"
@@ -86,6 +87,11 @@ type plan struct {
 	// tools are the run's connected MCP servers while it executes; nil
 	// without --mcp.
 	tools *tools.Set
+	// served is what the run's endpoint lists (GET /models, probe.go);
+	// simAt the parameters of each endpoint that is bench serve-sim (""
+	// the run's own, else the --endpoint name).
+	served *Served
+	simAt  map[string]sim.Params
 }
 
 // CallsByIdentity marks runs whose calls each draw by their identity
@@ -428,6 +434,9 @@ type recordedSpec struct {
 	// Sources are the files a strategy whose code lives outside this build
 	// runs (strategies.Sourced: a program's script), path → SHA-256.
 	Sources map[string]string `json:"sources,omitempty"`
+	// SimEndpoints are the parameters of each endpoint that was bench
+	// serve-sim ("run" for the run's own, else the --endpoint name).
+	SimEndpoints map[string]sim.Params `json:"sim_endpoints,omitempty"`
 }
 
 // unshardedKey is the config key of the whole run a shard is part of.
@@ -572,21 +581,22 @@ func (e *Engine) start(ctx context.Context, p *plan) (Summary, error) {
 			return Summary{}, err
 		}
 	}
+	if err := e.served(ctx, p); err != nil {
+		return Summary{}, ConfigError{err}
+	}
 	cfg.Range = p.rng.String()
 	rs := recordedSpec{Config: cfg, Params: p.params, Prompts: hashes,
-		PromptPack: p.prompts.Pack(), Rule: tasks.Rule(p.task), Dataset: datasetOf(p.task), Calls: p.calls}
+		PromptPack: p.prompts.Pack(), Rule: tasks.Rule(p.task), Dataset: datasetOf(p.task), Calls: p.calls,
+		SimEndpoints: p.simEndpoints()}
 	rs.Sources = p.sources
 	if cfg.Shard != nil {
 		rs.UnshardedKey = p.unshardedKey()
 	}
 	spec, _ := json.Marshal(rs)
-	simParams := json.RawMessage("{}")
-	if cfg.Simulated() {
-		simParams, _ = json.Marshal(cfg.Sim)
-	}
+	simulated, simParams := p.simulated()
 	run := store.Run{
 		Experiment: cfg.Experiment, Task: p.task.Name(), Strategy: cfg.Strategy, Params: p.params.JSON(),
-		Model: cfg.Model, Endpoint: PublicEndpoint(cfg.BaseURL), Simulated: cfg.Simulated(), SimParams: simParams,
+		Model: cfg.Model, Endpoint: PublicEndpoint(cfg.BaseURL), Simulated: simulated, SimParams: simParams,
 		Seed: cfg.Seed, Range: p.rng.String(), Spec: spec, CodeVersion: CodeVersion(), ConfigKey: p.configKey(),
 	}
 	id, err := e.Store.CreateRun(ctx, run)
@@ -626,7 +636,7 @@ type ResumeOptions struct {
 	// goes when BaseURL is not given (a simulated run stays in process).
 	EnvBaseURL string
 	Endpoints  []Endpoint
-	NamedKeys map[string]string
+	NamedKeys  map[string]string
 	// MaxCost, when set, replaces the run's recorded ceiling (0: none).
 	MaxCost *float64
 	// Prices, when set, replaces the run's recorded price overrides.
@@ -784,6 +794,7 @@ func (e *Engine) execute(ctx context.Context, id int64, p *plan, backend llm.Sam
 		if pe, ok := llm.RejectedParam(runErr); ok {
 			runErr = rejection(p, pe)
 		}
+		runErr = explainNotServed(p, runErr)
 		status, msg = store.StatusFailed, runErr.Error()
 	}
 	wall := time.Since(start) + time.Duration(priorWall*float64(time.Second))

@@ -39,12 +39,12 @@ const maxInflightPerSample = 64
 // OpenAIConfig configures an OpenAI-compatible chat-completions backend
 // (OpenAI, vLLM, llama.cpp, Ollama, OpenRouter, the built-in simulator...).
 type OpenAIConfig struct {
-	BaseURL    string        // e.g. http://127.0.0.1:8000/v1; "" → OPENAI_BASE_URL env, else https://api.openai.com/v1
-	APIKey     string        // "" → OPENAI_API_KEY env; never logged, never included in any error text or String()
+	BaseURL string // e.g. http://127.0.0.1:8000/v1; "" → OPENAI_BASE_URL env, else https://api.openai.com/v1
+	APIKey  string // "" → OPENAI_API_KEY env; never logged, never included in any error text or String()
 	// NoKey sends no Authorization header at all (APIKey and the
 	// environment ignored): a judge or verifier on another server than
 	// the run's, given no key of its own, must not get the run's.
-	NoKey bool
+	NoKey      bool
 	Model      string        // sent as-is
 	Timeout    time.Duration // per HTTP attempt; 0 → 5m
 	HTTPClient *http.Client  // optional; default: cloned DefaultTransport with MaxIdleConnsPerHost=64
