@@ -94,6 +94,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		cfg.NamedEndpoints = append(cfg.NamedEndpoints, ep)
 	}
 	cfg.NamedKeys = bench.EndpointKeys(cfg.NamedEndpoints, os.Getenv)
+	if err := checkModelNamed(ctx, fs, cfg); err != nil {
+		return err
+	}
 	if *repeats < 0 {
 		return usageError{fmt.Errorf("--repeats %d: must be at least 1", *repeats)}
 	}

@@ -107,3 +107,23 @@ func TestServeSimServedModelNames(t *testing.T) {
 		t.Errorf("/v1/models: %v", models.Data)
 	}
 }
+
+// --base-url without --model names the models the endpoint serves; a
+// serve-sim answering any name (or a server listing "sim") runs as before.
+func TestBaseURLWithoutModel(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "b.db")
+	strict := startServeSim(t, "--served-model-name", "Qwen/Qwen3-8B")
+	code, _, stderr := cli(t, "run", "--db", db, "--task", "game24", "--strategy", "cot", "--range", "900:901", "--base-url", strict)
+	if code != exitUsage || !strings.Contains(stderr, "without --model: pass --model NAME; it serves Qwen/Qwen3-8B") {
+		t.Errorf("exit %d, %q", code, stderr)
+	}
+	oneLine(t, "no model", stderr)
+	code, _, stderr = cli(t, "run", "--db", db, "--task", "game24", "--strategy", "cot", "--range", "900:901", "--base-url", "http://127.0.0.1:1/v1")
+	if code != exitUsage || !strings.Contains(stderr, "pass --model NAME, the endpoint's model") {
+		t.Errorf("unreachable: exit %d, %q", code, stderr)
+	}
+	anyName := startServeSim(t)
+	if s := runJSON(t, "--db", db, "--task", "game24", "--strategy", "cot", "--range", "900:901", "--base-url", anyName); !s.Simulated {
+		t.Errorf("%+v", s)
+	}
+}
