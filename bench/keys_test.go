@@ -209,3 +209,55 @@ func TestJudgeKey(t *testing.T) {
 		judgeSrv.only(t, "the judge's endpoint", want)
 	}
 }
+
+// servedSim is bench serve-sim's API (its model card and fingerprint) over
+// the simulator with skill.
+func servedSim(t *testing.T, skill float64) *httptest.Server {
+	t.Helper()
+	p := DefaultConfig().Sim
+	p.Skill = skill
+	m, err := NewSim(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	card, fp := SimCard(p, true)
+	srv := httptest.NewServer(llm.NewServer(m, llm.ServerOptions{Card: card, Fingerprint: fp, V1Only: true}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// Debate agents on two named endpoints that are bench serve-sim: the run
+// is stored simulated, and its spec has each endpoint's own parameters;
+// on a plain OpenAI-compatible server (no card) it is not.
+func TestSimEndpointsRecorded(t *testing.T) {
+	a, b := servedSim(t, 0.93), servedSim(t, 0.07)
+	cfg := DefaultConfig()
+	cfg.Task, cfg.Strategy, cfg.Range = "game24", "debate", "900:902"
+	cfg.Params = map[string]any{"agents": 2, "rounds": 1, "temperature": 0.7, "models": "qwen@a,llama@b"}
+	cfg.NamedEndpoints = []Endpoint{{Name: "a", URL: a.URL + "/v1"}, {Name: "b", URL: b.URL + "/v1"}}
+	st := tempStore(t)
+	sum, err := (&Engine{Store: st}).Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := st.GetRun(context.Background(), sum.RunID)
+	var spec struct {
+		SimEndpoints map[string]struct{ Skill float64 } `json:"sim_endpoints"`
+	}
+	json.Unmarshal(r.Spec, &spec)
+	if !r.Simulated || spec.SimEndpoints["a"].Skill != 0.93 || spec.SimEndpoints["b"].Skill != 0.07 {
+		t.Errorf("simulated %v, sim_endpoints %+v", r.Simulated, spec.SimEndpoints)
+	}
+	plain, _ := NewSim(DefaultConfig().Sim)
+	srv := httptest.NewServer(llm.NewServer(plain, llm.ServerOptions{}))
+	defer srv.Close()
+	cfg = DefaultConfig()
+	cfg.Task, cfg.Strategy, cfg.Range, cfg.Model, cfg.BaseURL = "game24", "cot", "900:901", "m", srv.URL+"/v1"
+	sum, err = (&Engine{Store: st}).Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := st.GetRun(context.Background(), sum.RunID); r.Simulated || string(r.SimParams) != "{}" {
+		t.Errorf("a server without the card: simulated %v %s", r.Simulated, r.SimParams)
+	}
+}
