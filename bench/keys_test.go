@@ -261,3 +261,25 @@ func TestSimEndpointsRecorded(t *testing.T) {
 		t.Errorf("a server without the card: simulated %v %s", r.Simulated, r.SimParams)
 	}
 }
+
+// A real server's 404 for the run's model stops the run with one line
+// naming the models it lists.
+func TestNotServedNamesTheServedModels(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.Method == http.MethodGet {
+			io.WriteString(w, `{"object": "list", "data": [{"id": "Qwen/Qwen3-8B", "object": "model"}]}`)
+			return
+		}
+		w.WriteHeader(http.StatusNotFound)
+		io.WriteString(w, `{"error": {"message": "The model `+"`qwen3`"+` does not exist.", "type": "NotFoundError", "param": "model", "code": 404}}`)
+	}))
+	defer srv.Close()
+	cfg := DefaultConfig()
+	cfg.Task, cfg.Strategy, cfg.Range, cfg.Model, cfg.BaseURL, cfg.Retries = "game24", "cot", "900:901", "qwen3", srv.URL+"/v1", 0
+	_, err := (&Engine{Store: tempStore(t)}).Run(context.Background(), cfg)
+	if err == nil || !strings.Contains(err.Error(), "model qwen3 is not served at") || !strings.Contains(err.Error(), "it serves Qwen/Qwen3-8B; pass --model Qwen/Qwen3-8B") ||
+		strings.Contains(err.Error(), "\n") {
+		t.Errorf("%v", err)
+	}
+}
