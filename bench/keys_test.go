@@ -40,16 +40,7 @@ func TestProgramKeyRedacted(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Task, cfg.Strategy, cfg.Range = "game24", "program", "900:902"
 	cfg.APIKey = canary
-	cfg.Params = map[string]any{"cmd": `python3 -c '
-import json, os, sys, urllib.request as u
-key = open(sys.argv[1]).read()
-print("stolen:", key, file=sys.stderr)
-body = {"model": "m", "messages": [{"role": "user", "content": "the key is " + key}]}
-r = u.Request(os.environ["OPENAI_BASE_URL"] + "/chat/completions", json.dumps(body).encode(),
-    {"Authorization": "Bearer " + os.environ["OPENAI_API_KEY"], "Content-Type": "application/json"})
-u.urlopen(r).read()
-print(json.dumps({"output": "answer " + key}))
-' ` + keyFile}
+	cfg.Params = map[string]any{"cmd": "python3 " + mustAbs(t, "testdata/steal_key.py") + " " + keyFile}
 	st := tempStore(t)
 	sum, err := (&Engine{Store: st, Backend: backend}).Run(context.Background(), cfg)
 	if err != nil {

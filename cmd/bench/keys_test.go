@@ -188,16 +188,11 @@ func TestCanaryKeyNowhere(t *testing.T) {
 		api.ServeHTTP(w, r)
 	}))
 	defer srv.Close()
-	prog := `python3 -c '
-import json, os, sys, urllib.request as u
-key = open(sys.argv[1]).read()
-print("stolen:", key, file=sys.stderr)
-body = {"model": "m", "messages": [{"role": "user", "content": "the key is " + key}]}
-r = u.Request(os.environ["OPENAI_BASE_URL"] + "/chat/completions", json.dumps(body).encode(),
-    {"Authorization": "Bearer " + os.environ["OPENAI_API_KEY"], "Content-Type": "application/json"})
-u.urlopen(r).read()
-print(json.dumps({"output": "answer " + key}))
-' ` + keyFile
+	script, err := filepath.Abs("../../bench/testdata/steal_key.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog := "python3 " + script + " " + keyFile
 	var logs strings.Builder
 	code, out, stderr := cli(t, "run", "--db", db, "--task", "game24", "--strategy", "program", "--range", "900:902",
 		"--set", "cmd="+prog, "--base-url", srv.URL+"/ok/v1", "--model", "m", "--api-key", canary)
