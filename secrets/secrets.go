@@ -15,10 +15,14 @@ import (
 // Marker replaces a key value in redacted text.
 const Marker = "[redacted key]"
 
-// MinLen is the shortest value Redact replaces: shorter "keys" (vLLM's
-// placeholder EMPTY, a test's "x") would rewrite ordinary text. Environ
-// drops a variable equal to a key of any length.
-const MinLen = 6
+// MinLen is the shortest value Redact replaces, or finds inside another
+// value: shorter "keys" (vLLM's placeholder EMPTY, a test's "x") would
+// rewrite ordinary text. Environ drops a variable equal to a key of
+// MinEqual bytes or more (a key "1" would take SHLVL=1 with it).
+const (
+	MinLen   = 6
+	MinEqual = 3
+)
 
 // Set is a set of key values; the zero value is empty and ready. It is
 // safe for concurrent use.
@@ -97,7 +101,7 @@ func (s *Set) Holds(value string) bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	for _, k := range s.keys {
-		if value == k || (len(k) >= MinLen && strings.Contains(value, k)) {
+		if (value == k && len(k) >= MinEqual) || (len(k) >= MinLen && strings.Contains(value, k)) {
 			return true
 		}
 	}

@@ -36,12 +36,12 @@ func TestRedact(t *testing.T) {
 
 func TestEnviron(t *testing.T) {
 	var s Set
-	s.Add("sk-CANARY-123", "abc")
+	s.Add("sk-CANARY-123", "abc", "1")
 	in := []string{"PATH=/usr/bin", "HOME=/root", "MY_SECRET=1", "DB_PASSWORD=2", "AWS_ACCESS_KEY_ID=3",
 		"aws_region=eu", "GITHUB_TOKEN=4", "OPENAI_API_KEY=5", "innocent=sk-CANARY-123", "WRAPPED=x sk-CANARY-123 y",
-		"SHORT=abc", "SHORTER=ab", "LANG=C.UTF-8", "http_proxy_auth=z", "MONKEY=1"}
+		"SHORT=abc", "SHORTER=ab", "LANG=C.UTF-8", "http_proxy_auth=z", "MONKEY=1", "SHLVL=1"}
 	got := s.Environ(in)
-	want := []string{"PATH=/usr/bin", "HOME=/root", "SHORTER=ab", "LANG=C.UTF-8"}
+	want := []string{"PATH=/usr/bin", "HOME=/root", "SHORTER=ab", "LANG=C.UTF-8", "SHLVL=1"}
 	if !slices.Equal(got, want) {
 		t.Errorf("Environ = %q, want %q", got, want)
 	}
