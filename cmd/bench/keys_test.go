@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"unicode/utf8"
@@ -230,5 +231,57 @@ func TestCanaryKeyNowhere(t *testing.T) {
 	b, _ := os.ReadFile(export + "1")
 	if !bytes.Contains(b, []byte("stolen: [redacted key]")) || !bytes.Contains(b, []byte("the key is [redacted key]")) {
 		t.Errorf("the export lacks the redacted stderr or request:\n%.2000s", b)
+	}
+}
+
+// bench run's --judge-api-key and $JUDGE_API_KEY reach the judge's
+// endpoint, and the run's key does not.
+func TestJudgeKeyFlags(t *testing.T) {
+	m, err := bench.NewSim(sim.DefaultParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	api := llm.NewServer(m, llm.ServerOptions{})
+	var mu sync.Mutex
+	seen := map[string]map[string]bool{} // server → Authorization values
+	serve := func(name string) *httptest.Server {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			if seen[name] == nil {
+				seen[name] = map[string]bool{}
+			}
+			seen[name][r.Header.Get("Authorization")] = true
+			mu.Unlock()
+			api.ServeHTTP(w, r)
+		}))
+		t.Cleanup(srv.Close)
+		return srv
+	}
+	runSrv, judgeSrv := serve("run"), serve("judge")
+	t.Setenv("OPENAI_API_KEY", "sk-RUN-in-env-1234")
+	for i, c := range []struct {
+		flags []string
+		env   string
+		want  string
+	}{
+		{[]string{"--judge-api-key", "sk-JUDGE-flag-1"}, "", "Bearer sk-JUDGE-flag-1"},
+		{nil, "sk-JUDGE-env-22", "Bearer sk-JUDGE-env-22"},
+		{nil, "", ""},
+	} {
+		t.Setenv("JUDGE_API_KEY", c.env)
+		mu.Lock()
+		seen = map[string]map[string]bool{}
+		mu.Unlock()
+		db := filepath.Join(t.TempDir(), "b.db")
+		args := append([]string{"run", "--db", db, "--preset", "tot-creative/io", "--range", fmt.Sprintf("%d:%d", i, i+1),
+			"--base-url", runSrv.URL + "/v1", "--model", "m", "--judge-base-url", judgeSrv.URL + "/v1", "--judge-model", "j"}, c.flags...)
+		if code, _, stderr := cli(t, args...); code != 0 {
+			t.Fatalf("%v: %s", c.flags, stderr)
+		}
+		mu.Lock()
+		if len(seen["judge"]) != 1 || !seen["judge"][c.want] || len(seen["run"]) != 1 || !seen["run"]["Bearer sk-RUN-in-env-1234"] {
+			t.Errorf("flags %v, $JUDGE_API_KEY %q: judge saw %v, run saw %v", c.flags, c.env, seen["judge"], seen["run"])
+		}
+		mu.Unlock()
 	}
 }
