@@ -239,6 +239,24 @@ func TestSimEndpointsRecorded(t *testing.T) {
 	if !r.Simulated || spec.SimEndpoints["a"].Skill != 0.93 || spec.SimEndpoints["b"].Skill != 0.07 {
 		t.Errorf("simulated %v, sim_endpoints %+v", r.Simulated, spec.SimEndpoints)
 	}
+	// A judge on a serve-sim of its own: the scores are simulated.
+	cfg, err = ApplyPreset(DefaultConfig(), "tot-creative/io")
+	if err != nil {
+		t.Fatal(err)
+	}
+	judge := httptest.NewServer(llm.NewServer(&judgeStub{}, llm.ServerOptions{Card: map[string]any{llm.SimCardField: simCard{Params: DefaultConfig().Sim, AnyName: true}}}))
+	defer judge.Close()
+	cfg.Range, cfg.JudgeModel, cfg.JudgeBaseURL = "0:1", "j", judge.URL+"/v1"
+	sum, err = (&Engine{Store: st}).Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ = st.GetRun(context.Background(), sum.RunID)
+	spec.SimEndpoints = nil
+	json.Unmarshal(r.Spec, &spec)
+	if _, ok := spec.SimEndpoints["judge"]; !r.Simulated || !ok {
+		t.Errorf("a judge on serve-sim: simulated %v, sim_endpoints %+v", r.Simulated, spec.SimEndpoints)
+	}
 	plain, _ := NewSim(DefaultConfig().Sim)
 	srv := httptest.NewServer(llm.NewServer(plain, llm.ServerOptions{}))
 	defer srv.Close()

@@ -81,13 +81,14 @@ func ProbeModels(ctx context.Context, baseURL, key string) (Served, error) {
 }
 
 // served probes the run's endpoints (each replica of --base-url, each
-// named endpoint with its key) before the run is stored: a bench
+// named endpoint with its key, a judge's own with its key) before the run
+// is stored: a bench
 // serve-sim among them makes the run simulated, with that server's
 // parameters (SimEndpoints per named endpoint), whatever model name is
 // sent; a simulator that serves only other names refuses the run in one
 // line. A probe that fails says nothing: real servers need not list.
 func (e *Engine) served(ctx context.Context, p *plan) error {
-	if e.Backend != nil || p.cfg.BaseURL == "" && len(p.cfg.NamedEndpoints) == 0 {
+	if e.Backend != nil || p.cfg.BaseURL == "" && len(p.cfg.NamedEndpoints) == 0 && p.cfg.JudgeBaseURL == "" {
 		return nil
 	}
 	for _, u := range strings.Split(p.cfg.BaseURL, ",") {
@@ -111,6 +112,16 @@ func (e *Engine) served(ctx context.Context, p *plan) error {
 			if _, ok := p.simAt[""]; !ok {
 				p.simAt[""] = *s.Sim
 			}
+		}
+	}
+	// A judge on its own endpoint scores the run: a simulator there makes
+	// the scores simulated.
+	if m, u := p.cfg.Judge(); usesJudge(p) && p.cfg.JudgeBaseURL != "" && u != p.cfg.BaseURL && m != "" {
+		if s, err := ProbeModels(ctx, u, p.cfg.judgeKey()); err == nil && s.Sim != nil {
+			if p.simAt == nil {
+				p.simAt = map[string]sim.Params{}
+			}
+			p.simAt["judge"] = *s.Sim
 		}
 	}
 	for _, ep := range p.cfg.NamedEndpoints {
