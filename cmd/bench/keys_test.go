@@ -14,6 +14,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/reasonbench/reasonbench/bench"
@@ -283,5 +284,39 @@ func TestJudgeKeyFlags(t *testing.T) {
 			t.Errorf("flags %v, $JUDGE_API_KEY %q: judge saw %v, run saw %v", c.flags, c.env, seen["judge"], seen["run"])
 		}
 		mu.Unlock()
+	}
+}
+
+// bench view --open starts the browser (xdg-open) without the keys in
+// bench's environment.
+func TestViewOpenWithoutKeys(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "b.db")
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	dump := filepath.Join(dir, "env")
+	os.WriteFile(filepath.Join(dir, "xdg-open"), []byte("#!/bin/sh\nenv > "+dump+".tmp && mv "+dump+".tmp "+dump+"\n"), 0o755)
+	t.Setenv("PATH", dir+":"+os.Getenv("PATH"))
+	t.Setenv("OPENAI_API_KEY", "sk-view-canary-99")
+	t.Setenv("XAUTHORITY", "/tmp/xauth-cookie")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- cmdView(ctx, []string{"--db", db, "--addr", "127.0.0.1:0", "--open"}, io.Discard, io.Discard) }()
+	var env []byte
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if env, err = os.ReadFile(dump); err == nil {
+			break
+		}
+	}
+	cancel()
+	<-done
+	if env == nil {
+		t.Fatal("xdg-open never ran")
+	}
+	if bytes.Contains(env, []byte("sk-view-canary")) || !bytes.Contains(env, []byte("XAUTHORITY=/tmp/xauth-cookie")) {
+		t.Errorf("the browser's environment:\n%s", env)
 	}
 }
