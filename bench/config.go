@@ -33,6 +33,10 @@ type Config struct {
 	// run's (--verifier-api-key); the run's key never goes there. Never
 	// stored.
 	VerifierAPIKey string `json:"-"`
+	// JudgeAPIKey is sent to a judge on another endpoint than the run's
+	// (--judge-api-key, $JUDGE_API_KEY); the run's key never goes there.
+	// Never stored.
+	JudgeAPIKey string `json:"-"`
 	// NamedEndpoints are the endpoints --endpoint NAME=URL[,KEY_ENV] names,
 	// on which a role's model may be (MODEL@NAME); NamedKeys their keys by
 	// name, read from each KEY_ENV, never stored.

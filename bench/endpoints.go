@@ -79,14 +79,57 @@ func (c Config) resolveModel(spec string) (agentModel, error) {
 }
 
 // judgeKey is the key sent to the judge: its named endpoint's for a judge
-// model MODEL@NAME, else the run's.
+// model MODEL@NAME, the run's on the run's endpoint, else its own
+// (--judge-api-key; "" sends none): the run's key never goes to another
+// endpoint.
 func (c Config) judgeKey() string {
 	if c.JudgeBaseURL == "" && strings.Contains(c.JudgeModel, "@") {
 		if am, err := c.resolveModel(c.JudgeModel); err == nil {
 			return am.key
 		}
 	}
-	return c.APIKey
+	if _, u := c.Judge(); u == c.BaseURL {
+		return c.APIKey
+	}
+	return c.JudgeAPIKey
+}
+
+// moveEndpoints points a resumed run at the endpoints a resume names: the
+// run's model and named endpoints, by name (a name the run never had is
+// refused).
+func (c *Config) moveEndpoints(o ResumeOptions) error {
+	if o.BaseURL == "" && c.BaseURL != "" {
+		o.BaseURL = o.EnvBaseURL
+	}
+	if o.BaseURL != "" {
+		if c.BaseURL == "" {
+			return fmt.Errorf("--base-url: run's model %s ran in process (the simulator); it cannot move to an endpoint", c.Model)
+		}
+		c.BaseURL = o.BaseURL
+	}
+	for _, e := range o.Endpoints {
+		found := false
+		for i := range c.NamedEndpoints {
+			if c.NamedEndpoints[i].Name == e.Name {
+				c.NamedEndpoints[i] = e
+				found = true
+			}
+		}
+		if !found {
+			return fmt.Errorf("--endpoint %s: the run has no endpoint of that name", e.Name)
+		}
+	}
+	if len(o.NamedKeys) > 0 {
+		if c.NamedKeys == nil {
+			c.NamedKeys = map[string]string{}
+		}
+		for k, v := range o.NamedKeys {
+			if v != "" {
+				c.NamedKeys[k] = v
+			}
+		}
+	}
+	return nil
 }
 
 // checkAgents refuses a strategy's model whose endpoint is unknown,

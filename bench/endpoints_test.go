@@ -40,8 +40,9 @@ func TestParseEndpoint(t *testing.T) {
 	}
 }
 
-// counted is a simulator served over HTTP that counts its requests and
-// the keys they carry.
+// counted is a simulator served over HTTP that counts its model requests
+// (POSTs: not the GET /v1/models probe a run starts with) and the keys
+// they carry.
 func counted(t *testing.T, skill float64) (*httptest.Server, *atomic.Int64, *atomic.Value) {
 	t.Helper()
 	p := sim.DefaultParams()
@@ -54,7 +55,9 @@ func counted(t *testing.T, skill float64) (*httptest.Server, *atomic.Int64, *ato
 	var key atomic.Value
 	h := llm.NewServer(m, llm.ServerOptions{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n.Add(1)
+		if r.Method == http.MethodPost {
+			n.Add(1)
+		}
 		key.Store(r.Header.Get("Authorization"))
 		h.ServeHTTP(w, r)
 	}))

@@ -15,6 +15,7 @@ import (
 	"github.com/sourcegraph/conc/pool"
 
 	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/llm/tokens"
 	"github.com/reasonbench/reasonbench/prompts"
 	"github.com/reasonbench/reasonbench/sandbox"
@@ -86,6 +87,11 @@ type plan struct {
 	// tools are the run's connected MCP servers while it executes; nil
 	// without --mcp.
 	tools *tools.Set
+	// served is what the run's endpoint lists (GET /models, probe.go);
+	// simAt the parameters of each endpoint that is bench serve-sim (""
+	// the run's own, else the --endpoint name).
+	served *Served
+	simAt  map[string]sim.Params
 }
 
 // CallsByIdentity marks runs whose calls each draw by their identity
@@ -96,6 +102,7 @@ type plan struct {
 const CallsByIdentity = "identity"
 
 func load(cfg Config) (*plan, error) {
+	registerKeys(cfg)
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -379,7 +386,7 @@ func (e *Engine) RunExperiment(ctx context.Context, exp Experiment, keys Keys) (
 	var out []Summary
 	apiKey := keys.API
 	for _, cfg := range exp.Runs {
-		cfg.APIKey, cfg.VerifierAPIKey = keys.API, keys.Verifier
+		cfg.APIKey, cfg.VerifierAPIKey, cfg.JudgeAPIKey = keys.API, keys.Verifier, keys.Judge
 		p, err := load(cfg)
 		if err != nil {
 			return out, ConfigError{err}
@@ -393,7 +400,7 @@ func (e *Engine) RunExperiment(ctx context.Context, exp Experiment, keys Keys) (
 		case found && prev.Status == store.StatusDone:
 			sum, err = Summarize(ctx, e.Store, prev.ID)
 		case found: // under this command's ceiling and prices
-			sum, err = e.ResumeWith(ctx, prev.ID, ResumeOptions{APIKey: apiKey, VerifierAPIKey: keys.Verifier, MaxCost: &cfg.MaxCost, Prices: cfg.Prices})
+			sum, err = e.ResumeWith(ctx, prev.ID, ResumeOptions{APIKey: apiKey, VerifierAPIKey: keys.Verifier, JudgeAPIKey: keys.Judge, MaxCost: &cfg.MaxCost, Prices: cfg.Prices})
 		default:
 			sum, err = e.start(ctx, p)
 		}
@@ -427,6 +434,9 @@ type recordedSpec struct {
 	// Sources are the files a strategy whose code lives outside this build
 	// runs (strategies.Sourced: a program's script), path → SHA-256.
 	Sources map[string]string `json:"sources,omitempty"`
+	// SimEndpoints are the parameters of each endpoint that was bench
+	// serve-sim ("run" for the run's own, else the --endpoint name).
+	SimEndpoints map[string]sim.Params `json:"sim_endpoints,omitempty"`
 }
 
 // unshardedKey is the config key of the whole run a shard is part of.
@@ -478,8 +488,10 @@ func (p *plan) client(model, baseURL string) (*llm.OpenAI, error) {
 }
 
 // clientWithKey is client with another key (a verifier's own endpoint's).
+// Without one, a client of another endpoint than the run's sends none
+// (never $OPENAI_API_KEY, the run's).
 func (p *plan) clientWithKey(model, baseURL, key string) (*llm.OpenAI, error) {
-	return llm.NewOpenAI(llm.OpenAIConfig{BaseURL: baseURL, APIKey: key, Model: model, Timeout: p.cfg.Timeout,
+	return llm.NewOpenAI(llm.OpenAIConfig{BaseURL: baseURL, APIKey: key, NoKey: key == "" && baseURL != p.cfg.BaseURL, Model: model, Timeout: p.cfg.Timeout,
 		API: p.cfg.API, MaxTokensField: p.cfg.MaxTokensField, MaxN: p.cfg.MaxN})
 }
 
@@ -569,21 +581,22 @@ func (e *Engine) start(ctx context.Context, p *plan) (Summary, error) {
 			return Summary{}, err
 		}
 	}
+	if err := e.served(ctx, p); err != nil {
+		return Summary{}, ConfigError{err}
+	}
 	cfg.Range = p.rng.String()
 	rs := recordedSpec{Config: cfg, Params: p.params, Prompts: hashes,
-		PromptPack: p.prompts.Pack(), Rule: tasks.Rule(p.task), Dataset: datasetOf(p.task), Calls: p.calls}
+		PromptPack: p.prompts.Pack(), Rule: tasks.Rule(p.task), Dataset: datasetOf(p.task), Calls: p.calls,
+		SimEndpoints: p.simEndpoints()}
 	rs.Sources = p.sources
 	if cfg.Shard != nil {
 		rs.UnshardedKey = p.unshardedKey()
 	}
 	spec, _ := json.Marshal(rs)
-	simParams := json.RawMessage("{}")
-	if cfg.Simulated() {
-		simParams, _ = json.Marshal(cfg.Sim)
-	}
+	simulated, simParams := p.simulated()
 	run := store.Run{
 		Experiment: cfg.Experiment, Task: p.task.Name(), Strategy: cfg.Strategy, Params: p.params.JSON(),
-		Model: cfg.Model, Endpoint: PublicEndpoint(cfg.BaseURL), Simulated: cfg.Simulated(), SimParams: simParams,
+		Model: cfg.Model, Endpoint: PublicEndpoint(cfg.BaseURL), Simulated: simulated, SimParams: simParams,
 		Seed: cfg.Seed, Range: p.rng.String(), Spec: spec, CodeVersion: CodeVersion(), ConfigKey: p.configKey(),
 	}
 	id, err := e.Store.CreateRun(ctx, run)
@@ -604,7 +617,7 @@ func (e *Engine) Resume(ctx context.Context, runID int64, apiKey string) (Summar
 // Keys are the credentials a run is given, never stored: the run's
 // endpoint's, and a verifier's on another endpoint.
 type Keys struct {
-	API, Verifier string
+	API, Verifier, Judge string
 }
 
 // ResumeOptions changes how a run continues.
@@ -612,6 +625,18 @@ type ResumeOptions struct {
 	APIKey string
 	// VerifierAPIKey is the key of a verifier on its own endpoint.
 	VerifierAPIKey string
+	// JudgeAPIKey is the key of a judge on its own endpoint.
+	JudgeAPIKey string
+	// BaseURL, when set, is where the run's model is now served (the
+	// endpoint is where calls go, not what they are: a run moved to
+	// another replica continues); Endpoints likewise re-point named
+	// endpoints (by name) and NamedKeys are their keys.
+	BaseURL string
+	// EnvBaseURL is $OPENAI_BASE_URL: where a run that has an endpoint
+	// goes when BaseURL is not given (a simulated run stays in process).
+	EnvBaseURL string
+	Endpoints  []Endpoint
+	NamedKeys  map[string]string
 	// MaxCost, when set, replaces the run's recorded ceiling (0: none).
 	MaxCost *float64
 	// Prices, when set, replaces the run's recorded price overrides.
@@ -636,7 +661,10 @@ func (e *Engine) ResumeWith(ctx context.Context, runID int64, o ResumeOptions) (
 		return Summary{}, fmt.Errorf("run %d: unreadable spec: %w", runID, err)
 	}
 	cfg := spec.Config
-	cfg.APIKey, cfg.VerifierAPIKey = apiKey, o.VerifierAPIKey
+	cfg.APIKey, cfg.VerifierAPIKey, cfg.JudgeAPIKey = apiKey, o.VerifierAPIKey, o.JudgeAPIKey
+	if err := cfg.moveEndpoints(o); err != nil {
+		return Summary{}, ConfigError{err}
+	}
 	if o.MaxCost != nil {
 		cfg.MaxCost = *o.MaxCost
 	}
@@ -766,10 +794,11 @@ func (e *Engine) execute(ctx context.Context, id int64, p *plan, backend llm.Sam
 		if pe, ok := llm.RejectedParam(runErr); ok {
 			runErr = rejection(p, pe)
 		}
+		runErr = explainNotServed(p, runErr)
 		status, msg = store.StatusFailed, runErr.Error()
 	}
 	wall := time.Since(start) + time.Duration(priorWall*float64(time.Second))
-	if err := e.Store.FinishRun(context.WithoutCancel(ctx), id, status, wall, msg); err != nil {
+	if err := e.Store.FinishRun(context.WithoutCancel(ctx), id, status, wall, redact(msg)); err != nil {
 		return Summary{}, err
 	}
 	sum, err := Summarize(context.WithoutCancel(ctx), e.Store, id)
@@ -1036,6 +1065,7 @@ func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base, judge
 		PromptTokens: usage.PromptTokens, CompletionTokens: usage.CompletionTokens, ReasoningTokens: usage.ReasoningTokens, Calls: usage.Calls,
 		Requests: usage.Requests, Cost: usage.Cost, WallSeconds: time.Since(start).Seconds(),
 	}
+	it = redactItem(it)
 	if err := e.Store.PutItem(context.WithoutCancel(ctx), it); err != nil {
 		return store.Item{}, err
 	}

@@ -41,7 +41,7 @@ func (x itemExecutor) record(ctx context.Context, site string, p sandbox.Program
 		program += "\n# --- " + name + " ---\n" + p.Files[name]
 	}
 	e := store.Execution{RunID: x.run, Item: x.index, Site: site, Program: program, Stdin: p.Stdin,
-		Status: string(res.Status), ExitCode: res.ExitCode, Signal: res.Signal, Stdout: res.Stdout, Stderr: res.Stderr,
+		Status: string(res.Status), ExitCode: res.ExitCode, Signal: res.Signal, Stdout: redact(res.Stdout), Stderr: redact(res.Stderr),
 		Truncated: res.Truncated, DurationMS: float64(res.Duration.Microseconds()) / 1000}
 	return x.st.PutExecution(context.WithoutCancel(ctx), e)
 }

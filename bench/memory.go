@@ -25,7 +25,7 @@ func (m runMemory) Reflections(ctx context.Context, key string) ([]strategies.Re
 // belongs to a trial that is complete.
 func (m runMemory) Add(ctx context.Context, key string, trial int, text string) error {
 	return m.st.AddReflection(context.WithoutCancel(ctx), store.Reflection{Task: m.task, InstanceKey: key,
-		Memory: store.RunMemory(m.run), RunID: m.run, Trial: trial, Text: text})
+		Memory: store.RunMemory(m.run), RunID: m.run, Trial: trial, Text: redact(text)})
 }
 
 // From reads the memory of run runID, which must be a run of the same task.

@@ -79,6 +79,7 @@ func (e *Engine) Proxy(ctx context.Context, cfg Config, o ProxyOptions) (Summary
 	if err != nil {
 		return Summary{}, ProxyStats{}, ConfigError{err}
 	}
+	registerKeys(cfg)
 	p := &plan{cfg: cfg, think: think, tags: tags, calls: CallsByIdentity, shared: llm.Shared()}
 	if cfg.ConcurrencyAuto {
 		p.adaptive = llm.NewAdaptive(llm.AdaptiveOptions{Start: cfg.Concurrency, Max: cfg.ConcurrencyMax})
@@ -160,7 +161,7 @@ func (e *Engine) Proxy(ctx context.Context, cfg Config, o ProxyOptions) (Summary
 	if err := log.Err(); errors.Is(err, llm.ErrMaxCost) {
 		status, msg = store.StatusStopped, err.Error()
 	}
-	if err := e.Store.FinishRun(wctx, runID, status, time.Since(start), msg); err != nil {
+	if err := e.Store.FinishRun(wctx, runID, status, time.Since(start), redact(msg)); err != nil {
 		return Summary{}, ProxyStats{}, err
 	}
 	var stats ProxyStats
@@ -205,7 +206,7 @@ func (e *Engine) putProxyItem(ctx context.Context, runID int64, index int, calls
 		}
 	}
 	detail, _ := json.Marshal(map[string]any{"proxy": true, "calls": len(stored)})
-	return e.Store.PutItem(ctx, store.Item{RunID: runID, Index: index, Key: strconv.Itoa(index), Output: out, Detail: detail,
+	return e.Store.PutItem(ctx, store.Item{RunID: runID, Index: index, Key: strconv.Itoa(index), Output: redact(out), Detail: detail,
 		PromptTokens: usage.PromptTokens, CompletionTokens: usage.CompletionTokens, ReasoningTokens: usage.ReasoningTokens,
 		Calls: usage.Calls, Requests: usage.Requests, Cost: usage.Cost})
 }

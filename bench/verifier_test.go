@@ -259,7 +259,9 @@ func TestLLMVerifierOfTheRunsModel(t *testing.T) {
 	var logprobs atomic.Int64
 	h := llm.NewServer(model, llm.ServerOptions{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		logprobs.Add(1)
+		if r.Method == http.MethodPost { // not the GET /v1/models probe
+			logprobs.Add(1)
+		}
 		h.ServeHTTP(w, r)
 	}))
 	defer srv.Close()

@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/secrets"
 )
 
 // ItemHeader names the proxy item a request belongs to when its path does
@@ -97,8 +98,13 @@ const maxCallName = 256
 func ItemServer(s llm.Sampler, purpose string, log *Log) http.Handler {
 	watch := func(next llm.Sampler) llm.Sampler {
 		return llm.SamplerFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
-			resp, err := next.Sample(ctx, req)
-			if err != nil && ctx.Err() == nil {
+			resp, err := next.Sample(ctx, redactRequest(req))
+			// A request the server refuses (400: a bad parameter, too
+			// long a prompt) is the program's to handle, as any OpenAI
+			// client's, and its item's failure at most; only a systemic
+			// failure (the key, the budget, the endpoint, the model) is
+			// the run's.
+			if err != nil && ctx.Err() == nil && !llm.IsRequestError(err) {
 				log.fail(err)
 			}
 			return resp, err
@@ -118,6 +124,28 @@ func ItemServer(s llm.Sampler, purpose string, log *Log) http.Handler {
 		r = r.WithContext(withCall(r.Context(), name, api))
 		srv.ServeHTTP(w, r)
 	})
+}
+
+// redactRequest replaces every key bench knows in a program's request (a
+// program can read bench's command line): no key reaches the model, the
+// cache or the stored calls.
+func redactRequest(req llm.Request) llm.Request {
+	if secrets.Process.Len() == 0 {
+		return req
+	}
+	b, err := json.Marshal(req)
+	if err != nil {
+		return req
+	}
+	red := secrets.Process.RedactJSON(b)
+	if len(red) == len(b) && string(red) == string(b) {
+		return req
+	}
+	var out llm.Request
+	if json.Unmarshal(red, &out) != nil {
+		return req
+	}
+	return out
 }
 
 // Handler checks every request's token (the path's first segment and the

@@ -39,8 +39,12 @@ const maxInflightPerSample = 64
 // OpenAIConfig configures an OpenAI-compatible chat-completions backend
 // (OpenAI, vLLM, llama.cpp, Ollama, OpenRouter, the built-in simulator...).
 type OpenAIConfig struct {
-	BaseURL    string        // e.g. http://127.0.0.1:8000/v1; "" → OPENAI_BASE_URL env, else https://api.openai.com/v1
-	APIKey     string        // "" → OPENAI_API_KEY env; never logged, never included in any error text or String()
+	BaseURL string // e.g. http://127.0.0.1:8000/v1; "" → OPENAI_BASE_URL env, else https://api.openai.com/v1
+	APIKey  string // "" → OPENAI_API_KEY env; never logged, never included in any error text or String()
+	// NoKey sends no Authorization header at all (APIKey and the
+	// environment ignored): a judge or verifier on another server than
+	// the run's, given no key of its own, must not get the run's.
+	NoKey      bool
 	Model      string        // sent as-is
 	Timeout    time.Duration // per HTTP attempt; 0 → 5m
 	HTTPClient *http.Client  // optional; default: cloned DefaultTransport with MaxIdleConnsPerHost=64
@@ -142,8 +146,11 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 		return nil, fmt.Errorf("openai backend: unknown max tokens field %q: want one of %s", cfg.MaxTokensField, strings.Join(MaxTokensFields, ", "))
 	}
 	key := cfg.APIKey
-	if key == "" {
+	if key == "" && !cfg.NoKey {
 		key = os.Getenv("OPENAI_API_KEY")
+	}
+	if cfg.NoKey {
+		key = ""
 	}
 	timeout := cfg.Timeout
 	if timeout <= 0 {
@@ -163,6 +170,10 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 	}
 	if key != "" {
 		opts = append(opts, option.WithAPIKey(key))
+	}
+	if cfg.NoKey {
+		// The SDK adds $OPENAI_API_KEY by itself; take it off the wire.
+		opts = append(opts, option.WithMiddleware(dropAuthorization))
 	}
 	return &OpenAI{
 		client:  openai.NewClient(opts...),
@@ -620,6 +631,13 @@ func (e *redactedError) Error() string {
 }
 
 func (e *redactedError) Unwrap() error { return e.err }
+
+// dropAuthorization sends a request without credentials.
+func dropAuthorization(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+	req.Header.Del("Authorization")
+	req.Header.Del("Api-Key")
+	return next(req)
+}
 
 // errorBodyHeader carries the start of an error response's body from
 // keepErrorBody to wrapErr (the SDK consumes the body itself).

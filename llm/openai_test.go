@@ -430,6 +430,25 @@ func TestNewOpenAIBadURL(t *testing.T) {
 	}
 }
 
+// NoKey sends no credentials even with $OPENAI_API_KEY set (the SDK
+// reads it by itself) or a key given.
+func TestOpenAINoKey(t *testing.T) {
+	tb := newTestBackend(t, ServerOptions{})
+	t.Setenv("OPENAI_API_KEY", "sk-run-key-in-env")
+	for _, key := range []string{"", "sk-given"} {
+		c, err := NewOpenAI(OpenAIConfig{BaseURL: tb.url, Model: "m", APIKey: key, NoKey: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Sample(context.Background(), Request{Messages: []Message{userMsg("q")}}); err != nil {
+			t.Fatal(err)
+		}
+		if got := tb.rec.auth[len(tb.rec.auth)-1]; got != "" {
+			t.Errorf("key %q: Authorization %q sent", key, got)
+		}
+	}
+}
+
 func TestOpenAIEnvDefaults(t *testing.T) {
 	tb := newTestBackend(t, ServerOptions{})
 	t.Setenv("OPENAI_BASE_URL", tb.url)

@@ -60,3 +60,21 @@ func RejectedParam(err error) (*ParamError, bool) {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// HTTPStatus is the status of a server's error response in err's chain.
+func HTTPStatus(err error) (int, bool) {
+	var ae *openai.Error
+	if errors.As(err, &ae) {
+		return ae.StatusCode, true
+	}
+	return 0, false
+}
+
+// IsRequestError reports whether err is a server's refusal of this one
+// request (400, 413, 422: a bad parameter, too long a prompt), which
+// another request may not meet; not a refusal of the client (401, 403),
+// the model (404: not served) or the service (429, 5xx).
+func IsRequestError(err error) bool {
+	s, ok := HTTPStatus(err)
+	return ok && (s == 400 || s == 413 || s == 422)
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -29,15 +30,33 @@ type ServerOptions struct {
 	RejectParams []string
 	// NoUsage leaves usage out of every response, as some servers do.
 	NoUsage bool
+	// Fingerprint, when set, is every answer's system_fingerprint (bench
+	// serve-sim's says it is the simulator).
+	Fingerprint string
+	// Card is merged into each model's entry of /v1/models (serve-sim's
+	// parameters under SimCardField).
+	Card map[string]any
+	// Served, when set, are the only model names answered, as vLLM's
+	// --served-model-name: another name is vLLM's 404, and /v1/models
+	// lists them. Empty: any name is answered and "sim" is listed.
+	Served []string
+	// V1Only serves the API only under /v1, as vLLM does (a path without
+	// it is a 404).
+	V1Only bool
 }
+
+// SimCardField is the field of a /v1/models entry in which bench
+// serve-sim gives its simulator parameters: a server with it is the
+// simulator, whatever model name it answers to.
+const SimCardField = "reasonbench_sim"
 
 // DefaultReasoningField is where a Server puts reasoning by default.
 const DefaultReasoningField = "reasoning_content"
 
 // Server is an OpenAI-compatible HTTP server over any Sampler. It serves
-// POST /v1/chat/completions and /v1/completions (also without /v1), each
-// as one JSON body or, with "stream": true, as server-sent events; and GET
-// /v1/models (also /models), listing the one model "sim".
+// POST /v1/chat/completions and /v1/completions (also without /v1 unless
+// V1Only), each as one JSON body or, with "stream": true, as server-sent
+// events; and GET /v1/models, listing the served names (or "sim").
 type Server struct {
 	s        Sampler
 	o        ServerOptions
@@ -64,7 +83,11 @@ func (sv *Server) Requests() int64 { return sv.requests.Load() }
 // ServeHTTP implements http.Handler.
 func (sv *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	path := strings.TrimSuffix(r.URL.Path, "/")
-	path = strings.TrimPrefix(path, "/v1")
+	if p, ok := strings.CutPrefix(path, "/v1"); ok {
+		path = p
+	} else if sv.o.V1Only {
+		path = "" // the API is only under /v1
+	}
 	switch path {
 	case "/chat/completions", "/completions":
 		if r.Method != http.MethodPost {
@@ -84,10 +107,7 @@ func (sv *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusMethodNotAllowed, "invalid_request_error", "use GET for "+r.URL.Path)
 			return
 		}
-		writeJSON(w, http.StatusOK, map[string]any{
-			"object": "list",
-			"data":   []any{map[string]any{"id": "sim", "object": "model", "created": 0, "owned_by": "reasonbench"}},
-		})
+		writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": sv.models()})
 	default:
 		writeError(w, http.StatusNotFound, "invalid_request_error", "unknown path "+r.URL.Path)
 	}
@@ -140,12 +160,14 @@ type (
 		} `json:"function"`
 	}
 	wireResponse struct {
-		ID      string       `json:"id"`
-		Object  string       `json:"object"`
-		Created int64        `json:"created"`
-		Model   string       `json:"model"`
-		Choices []wireChoice `json:"choices"`
-		Usage   *wireUsage   `json:"usage,omitempty"`
+		ID      string `json:"id"`
+		Object  string `json:"object"`
+		Created int64  `json:"created"`
+		Model   string `json:"model"`
+		// Fingerprint is system_fingerprint: the server's configuration.
+		Fingerprint string       `json:"system_fingerprint,omitempty"`
+		Choices     []wireChoice `json:"choices"`
+		Usage       *wireUsage   `json:"usage,omitempty"`
 	}
 	wireChoice struct {
 		Index        int            `json:"index"`
@@ -301,9 +323,15 @@ func (sv *Server) sample(w http.ResponseWriter, r *http.Request, req Request) (R
 	}
 	resp, err := sv.s.Sample(ctx, req)
 	if err != nil {
-		if ctx.Err() == nil {
-			writeError(w, http.StatusInternalServerError, "server_error", "sampler: "+err.Error())
+		if ctx.Err() != nil {
+			return Response{}, false
 		}
+		if IsRequestError(err) { // the backend's refusal of this request, passed on as such
+			s, _ := HTTPStatus(err)
+			writeError(w, s, "invalid_request_error", err.Error())
+			return Response{}, false
+		}
+		writeError(w, http.StatusInternalServerError, "server_error", "sampler: "+err.Error())
 		return Response{}, false
 	}
 	return resp, true
@@ -327,6 +355,10 @@ func (sv *Server) answer(w http.ResponseWriter, r *http.Request, wr apiRequest, 
 		writeError(w, http.StatusBadRequest, "invalid_request_error", "malformed JSON body: "+err.Error())
 		return chunkMeta{}, nil, Usage{}, false
 	}
+	if len(sv.o.Served) > 0 && !slices.Contains(sv.o.Served, wr.model()) {
+		writeNotServed(w, wr.model())
+		return chunkMeta{}, nil, Usage{}, false
+	}
 	req, err := wr.toRequest()
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "invalid_request_error", err.Error())
@@ -337,7 +369,7 @@ func (sv *Server) answer(w http.ResponseWriter, r *http.Request, wr apiRequest, 
 		return chunkMeta{}, nil, Usage{}, false
 	}
 	id := sv.ids.Add(1)
-	meta := chunkMeta{id: fmt.Sprintf("%s%d", idPrefix, id), created: time.Now().Unix(), model: wr.model()}
+	meta := chunkMeta{id: fmt.Sprintf("%s%d", idPrefix, id), created: time.Now().Unix(), model: wr.model(), fingerprint: sv.o.Fingerprint}
 	return meta, sv.render(id, resp), resp.Usage, true
 }
 
@@ -356,7 +388,7 @@ func (sv *Server) chat(w http.ResponseWriter, r *http.Request) {
 		sv.streamChat(w, meta, choices, usage, wr.StreamOptions.includeUsage())
 		return
 	}
-	out := wireResponse{ID: meta.id, Object: "chat.completion", Created: meta.created, Model: meta.model,
+	out := wireResponse{ID: meta.id, Object: "chat.completion", Created: meta.created, Model: meta.model, Fingerprint: meta.fingerprint,
 		Choices: make([]wireChoice, len(choices)), Usage: sv.usage(usage)}
 	for i, c := range choices {
 		msg := map[string]any{"role": "assistant", "content": c.content}
@@ -515,6 +547,33 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(code)
 	_, _ = w.Write(append(b, '\n'))
+}
+
+// models is the /v1/models list: the served names, else "sim", each
+// with the configured card.
+func (sv *Server) models() []any {
+	names := sv.o.Served
+	if len(names) == 0 {
+		names = []string{"sim"}
+	}
+	out := make([]any, 0, len(names))
+	for _, n := range names {
+		m := map[string]any{}
+		for k, v := range sv.o.Card {
+			m[k] = v
+		}
+		m["id"], m["object"], m["created"], m["owned_by"], m["root"] = n, "model", 0, "reasonbench", n
+		out = append(out, m)
+	}
+	return out
+}
+
+// writeNotServed is vLLM's answer to a model name it does not serve.
+func writeNotServed(w http.ResponseWriter, model string) {
+	writeJSON(w, http.StatusNotFound, map[string]any{
+		"error": map[string]any{"message": fmt.Sprintf("The model `%s` does not exist.", model),
+			"type": "NotFoundError", "param": "model", "code": http.StatusNotFound},
+	})
 }
 
 func writeError(w http.ResponseWriter, code int, typ, msg string) {

@@ -21,12 +21,13 @@ type (
 		StreamOptions *streamOptions  `json:"stream_options"`
 	}
 	wireCompletionResponse struct {
-		ID      string                 `json:"id"`
-		Object  string                 `json:"object"`
-		Created int64                  `json:"created"`
-		Model   string                 `json:"model"`
-		Choices []wireCompletionChoice `json:"choices"`
-		Usage   *wireUsage             `json:"usage,omitempty"`
+		ID          string                 `json:"id"`
+		Object      string                 `json:"object"`
+		Created     int64                  `json:"created"`
+		Model       string                 `json:"model"`
+		Fingerprint string                 `json:"system_fingerprint,omitempty"`
+		Choices     []wireCompletionChoice `json:"choices"`
+		Usage       *wireUsage             `json:"usage,omitempty"`
 	}
 	wireCompletionChoice map[string]any // text, index, logprobs, finish_reason and the reasoning field
 )
@@ -43,7 +44,7 @@ func (sv *Server) completions(w http.ResponseWriter, r *http.Request) {
 		sv.streamCompletion(w, meta, choices, usage, wr.StreamOptions.includeUsage())
 		return
 	}
-	out := wireCompletionResponse{ID: meta.id, Object: "text_completion", Created: meta.created, Model: meta.model,
+	out := wireCompletionResponse{ID: meta.id, Object: "text_completion", Created: meta.created, Model: meta.model, Fingerprint: meta.fingerprint,
 		Choices: make([]wireCompletionChoice, len(choices)), Usage: sv.usage(usage)}
 	for i, c := range choices {
 		out.Choices[i] = sv.completionChoice(i, c.text(), c.reasoning, &c.finish)

@@ -9,8 +9,9 @@ import (
 
 // chunkMeta is what every chunk of one streamed response repeats.
 type chunkMeta struct {
-	id, model string
-	created   int64
+	id, model   string
+	created     int64
+	fingerprint string
 }
 
 // sse writes server-sent events, flushing each.
@@ -88,12 +89,14 @@ func interleave[T any](lists [][]T) []T {
 
 // chatChunk is one chat.completion.chunk.
 type chatChunk struct {
-	ID      string            `json:"id"`
-	Object  string            `json:"object"`
-	Created int64             `json:"created"`
-	Model   string            `json:"model"`
-	Choices []chatChunkChoice `json:"choices"`
-	Usage   json.RawMessage   `json:"usage,omitempty"` // null in every chunk but the last with include_usage
+	ID      string `json:"id"`
+	Object  string `json:"object"`
+	Created int64  `json:"created"`
+	Model   string `json:"model"`
+	// Fingerprint is system_fingerprint, in every chunk as OpenAI's.
+	Fingerprint string            `json:"system_fingerprint,omitempty"`
+	Choices     []chatChunkChoice `json:"choices"`
+	Usage       json.RawMessage   `json:"usage,omitempty"` // null in every chunk but the last with include_usage
 }
 
 type chatChunkChoice struct {
@@ -125,7 +128,7 @@ func (sv *Server) streamChat(w http.ResponseWriter, meta chunkMeta, choices []ou
 		lists[i] = l
 	}
 	streamChunks(sv, w, lists, u, includeUsage, func(cs []chatChunkChoice, usage json.RawMessage) any {
-		return chatChunk{ID: meta.id, Object: "chat.completion.chunk", Created: meta.created, Model: meta.model, Choices: cs, Usage: usage}
+		return chatChunk{ID: meta.id, Object: "chat.completion.chunk", Created: meta.created, Model: meta.model, Fingerprint: meta.fingerprint, Choices: cs, Usage: usage}
 	})
 }
 
@@ -151,12 +154,13 @@ func streamChunks[T any](sv *Server, w http.ResponseWriter, lists [][]T, u Usage
 
 // completionChunk is one chunk of a streamed completion.
 type completionChunk struct {
-	ID      string                 `json:"id"`
-	Object  string                 `json:"object"`
-	Created int64                  `json:"created"`
-	Model   string                 `json:"model"`
-	Choices []wireCompletionChoice `json:"choices"`
-	Usage   json.RawMessage        `json:"usage,omitempty"`
+	ID          string                 `json:"id"`
+	Object      string                 `json:"object"`
+	Created     int64                  `json:"created"`
+	Model       string                 `json:"model"`
+	Fingerprint string                 `json:"system_fingerprint,omitempty"`
+	Choices     []wireCompletionChoice `json:"choices"`
+	Usage       json.RawMessage        `json:"usage,omitempty"`
 }
 
 // streamCompletion sends a completion as chunks of text per choice, the
@@ -177,6 +181,6 @@ func (sv *Server) streamCompletion(w http.ResponseWriter, meta chunkMeta, choice
 		lists[i] = l
 	}
 	streamChunks(sv, w, lists, u, includeUsage, func(cs []wireCompletionChoice, usage json.RawMessage) any {
-		return completionChunk{ID: meta.id, Object: "text_completion", Created: meta.created, Model: meta.model, Choices: cs, Usage: usage}
+		return completionChunk{ID: meta.id, Object: "text_completion", Created: meta.created, Model: meta.model, Fingerprint: meta.fingerprint, Choices: cs, Usage: usage}
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"os"
 	"os/exec"
@@ -17,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/reasonbench/reasonbench/endpoint"
+	"github.com/reasonbench/reasonbench/secrets"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -36,15 +38,15 @@ type program struct {
 
 var programParams = []Param{
 	{Name: "cmd", Kind: String, Default: "", Show: true, Doc: "the command run for each item, by /bin/sh -c in bench's working directory (required)"},
-	{Name: "timeout", Kind: String, Default: "10m", Doc: "wall-time limit of one item's program (a Go duration: 60s, 10m); on expiry its process group is killed and the item is a recorded failure"},
+	{Name: "timeout", Kind: String, Default: "10m", Doc: "wall-time limit of one item's program (seconds, 60, or a Go duration: 90s, 10m); on expiry its process group is killed and the item is a recorded failure"},
 	{Name: OtherParams, Kind: String, Default: "", Doc: "any other NAME=VALUE is passed to the program in the item's params (a JSON number, boolean or null as that value, otherwise a string)"},
 }
 
 func newProgram(v Values) (Strategy, error) {
 	cmd := strings.TrimSpace(v.String("cmd"))
-	timeout, err := time.ParseDuration(v.String("timeout"))
-	if err != nil || timeout <= 0 {
-		return nil, fmt.Errorf("parameter timeout=%s: want a positive duration such as 60s or 10m", v.String("timeout"))
+	timeout, err := programTimeout(v.String("timeout"))
+	if err != nil {
+		return nil, err
 	}
 	token, err := endpoint.NewToken()
 	if err != nil {
@@ -57,6 +59,22 @@ func newProgram(v Values) (Strategy, error) {
 		}
 	}
 	return &program{cmd: cmd, timeout: timeout, params: params, token: token}, nil
+}
+
+// programTimeout reads the timeout parameter: a Go duration (60s, 10m) or
+// a bare number of seconds (60, 1.5), positive.
+func programTimeout(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		if f, ferr := strconv.ParseFloat(s, 64); ferr == nil && !math.IsInf(f, 0) && !math.IsNaN(f) && f < 1e9 {
+			d, err = time.Duration(f*float64(time.Second)), nil
+		}
+	}
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("parameter timeout=%s: want a positive duration, a number of seconds (60) or a Go duration (90s, 10m)", s)
+	}
+	return d, nil
 }
 
 // CheckTask refuses a run without a command before it is stored (the
@@ -300,21 +318,19 @@ func ParseProgramOutput(stdout []byte) (string, string) {
 	return text, ""
 }
 
-// programEnv is the inherited environment without the run's secrets: the
-// API key variables bench reads and anything named like a key or token,
-// which the program has no business with (it gets the endpoint's own
-// key), and without the variables bench sets for it.
+// programEnv is the inherited environment without the run's secrets
+// (every key value bench knows and anything named like a key or token,
+// secrets.Environ: the program has no business with them, it gets the
+// endpoint's own key) and without the variables bench sets for it.
 func programEnv(environ []string) []string {
 	out := make([]string, 0, len(environ))
-	for _, kv := range environ {
+	for _, kv := range secrets.Process.Environ(environ) {
 		name, _, _ := strings.Cut(kv, "=")
 		up := strings.ToUpper(name)
-		switch {
-		case strings.Contains(up, "KEY"), strings.Contains(up, "TOKEN"), strings.Contains(up, "SECRET"), strings.Contains(up, "PASSWORD"):
-		case up == "OPENAI_BASE_URL", up == "OPENAI_API_BASE", strings.HasPrefix(up, "BENCH_"):
-		default:
-			out = append(out, kv)
+		if up == "OPENAI_BASE_URL" || up == "OPENAI_API_BASE" || strings.HasPrefix(up, "BENCH_") {
+			continue
 		}
+		out = append(out, kv)
 	}
 	return out
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/prompts"
+	"github.com/reasonbench/reasonbench/secrets"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/game24"
 	"github.com/reasonbench/reasonbench/tasks/hotpotqa"
@@ -211,10 +212,17 @@ func fileHasPID(path string) bool {
 func TestProgramSeesItemAndEndpointOnly(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "sk-real")
 	t.Setenv("MY_SERVICE_TOKEN", "secret")
+	t.Setenv("MY_SECRET", "s1")
+	t.Setenv("DB_PASSWORD", "s2")
+	t.Setenv("AWS_ACCESS_KEY_ID", "s3")
+	t.Setenv("AWS_PROFILE", "s4") // AWS_* whatever its name
+	const canary = "sk-canary-program-91b2"
+	secrets.Process.Add(canary) // a key bench knows, under an innocent name
+	t.Setenv("MY_INNOCENT", "x"+canary)
 	cmd := `python3 -c '
 import json, os, sys
 item = json.loads(sys.stdin.readline())
-env = {k: v for k, v in os.environ.items() if k.startswith(("OPENAI", "BENCH", "MY_"))}
+env = {k: v for k, v in os.environ.items() if k.startswith(("OPENAI", "BENCH", "MY_", "DB_", "AWS_"))}
 print(json.dumps({"output": {"item": item, "env": env}}))'`
 	env := testEnv(t, &lockedScript{})
 	env.Model = "gpt-4o-2024-08-06"
@@ -242,8 +250,10 @@ print(json.dumps({"output": {"item": item, "env": env}}))'`
 	if key == "sk-real" || len(key) != 32 || !strings.Contains(base, "/"+key+"/") {
 		t.Errorf("key %q with base %q", key, base)
 	}
-	if _, ok := got.Env["MY_SERVICE_TOKEN"]; ok {
-		t.Error("a token variable reached the program")
+	for _, name := range []string{"MY_SERVICE_TOKEN", "MY_SECRET", "DB_PASSWORD", "AWS_ACCESS_KEY_ID", "AWS_PROFILE", "MY_INNOCENT"} {
+		if _, ok := got.Env[name]; ok {
+			t.Errorf("%s reached the program", name)
+		}
 	}
 	if got.Env["BENCH_ITEM_INDEX"] != "0" || got.Env["BENCH_MODEL"] != env.Model {
 		t.Errorf("env %v", got.Env)
@@ -273,6 +283,9 @@ func TestParseProgramOutput(t *testing.T) {
 		{"42", "42", ""},
 		{"log line\n{\"output\": \"7\"}\n", "7", ""},
 		{"{\"output\": 7}", "7", ""},
+		{"{\"output\": \"first\"}\n{\"output\": \"last\"}\n", "last", ""}, // the last line is the answer
+		{"{\"output\": \"first\"}\n{\"output\": \"middle\"}\n{\"output\": \"last\"}", "last", ""},
+		{"{\"output\": \"first\"}\nprogress 3/3\n", "{\"output\": \"first\"}\nprogress 3/3", ""},
 		{"{\"output\": \"a\"}\ntrailing words", "{\"output\": \"a\"}\ntrailing words", ""},
 		{"{\"output\": null}", "", `no answer: "output" is null`},
 		{"{\"output\": [1, \"x\"]}", `[1,"x"]`, ""},
@@ -362,9 +375,28 @@ func TestProgramNeedsCmd(t *testing.T) {
 	if _, err := Resolve(programParams, map[string]any{"timeout": "soon"}); err != nil {
 		t.Fatal(err)
 	}
-	v, _ = Resolve(programParams, map[string]any{"cmd": "true", "timeout": "soon"})
-	if _, err := newProgram(v); err == nil {
-		t.Error("timeout=soon accepted")
+	for _, c := range []struct {
+		set  any
+		want time.Duration // 0: refused
+	}{
+		{"soon", 0}, {"0", 0}, {"0s", 0}, {"-5", 0}, {"-1m", 0}, {"NaN", 0}, {"1e300", 0},
+		{"60", time.Minute}, {"1.5", 1500 * time.Millisecond}, {"90s", 90 * time.Second}, {"10m", 10 * time.Minute},
+	} {
+		v, err := Resolve(programParams, map[string]any{"cmd": "true", "timeout": c.set})
+		if err != nil {
+			t.Fatalf("timeout=%v: %v", c.set, err)
+		}
+		s, err := newProgram(v)
+		switch {
+		case c.want == 0 && err == nil:
+			t.Errorf("timeout=%v accepted (%s)", c.set, s.(*program).timeout)
+		case c.want == 0 && !strings.Contains(err.Error(), "want a positive duration"):
+			t.Errorf("timeout=%v: %v", c.set, err)
+		case c.want != 0 && err != nil:
+			t.Errorf("timeout=%v: %v", c.set, err)
+		case c.want != 0 && s.(*program).timeout != c.want:
+			t.Errorf("timeout=%v: %s, want %s", c.set, s.(*program).timeout, c.want)
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"github.com/reasonbench/reasonbench/secrets"
 	"os"
 	"path/filepath"
 	"strings"
@@ -149,6 +150,28 @@ func TestServerEnvironment(t *testing.T) {
 	}
 	if rec := got[0].Recorded(); rec.Env["SEARCH_API_KEY"] != "" || rec.Env["GREETING"] != "hello" {
 		t.Errorf("recorded env: %v", rec.Env)
+	}
+}
+
+// TestServerEnvironmentWithoutBenchKeys: a key bench knows (the run's,
+// registered in secrets.Process) is kept from a server even when its
+// configuration names the variable holding it or sets it by value.
+func TestServerEnvironmentWithoutBenchKeys(t *testing.T) {
+	const canary = "sk-canary-tools-7f3a"
+	secrets.Process.Add(canary)
+	t.Setenv("OPENAI_API_KEY", canary)
+	t.Setenv("SEARCH_API_KEY", "secret-5")
+	srv := stdio("env")
+	srv.Env["OPENAI_API_KEY"] = ""  // named for the server: still the run's key
+	srv.Env["LEAK"] = "x " + canary // by value under an innocent name
+	srv.Env["SEARCH_API_KEY"] = ""  // the server's own key stays
+	set, _ := connect(t, []Server{srv})
+	res := call(t, set.ForItem(nil, CacheOff, 1, 0), "get-env", `{}`)
+	if strings.Contains(res.Observation, canary) {
+		t.Errorf("the server sees the run's key:\n%s", res.Observation)
+	}
+	if !strings.Contains(res.Observation, "SEARCH_API_KEY=secret-5") {
+		t.Errorf("the server lost its own key:\n%s", res.Observation)
 	}
 }
 

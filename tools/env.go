@@ -3,26 +3,19 @@ package tools
 import (
 	"maps"
 	"slices"
-	"strings"
+
+	"github.com/reasonbench/reasonbench/secrets"
 )
 
 // passed are the only variables of bench's environment a server inherits.
 var passed = []string{"PATH", "HOME", "LANG", "TMPDIR"}
 
 // Secret reports whether a variable's name looks like a credential's.
-func Secret(name string) bool {
-	n := strings.ToUpper(name)
-	for _, w := range []string{"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH"} {
-		if strings.Contains(n, w) {
-			return true
-		}
-	}
-	return strings.HasPrefix(n, "AWS_")
-}
+func Secret(name string) bool { return secrets.NamedLikeKey(name) }
 
 // environ is a started server's environment: PATH, HOME, LANG and TMPDIR
 // from bench's own (never a key), then the variables its configuration
-// names. A configured credential recorded without its value (Recorded) is
+// names, less any holding a key value bench knows (secrets.Process). A configured credential recorded without its value (Recorded) is
 // taken from bench's environment under the same name: the user named it
 // for this server.
 func environ(s Server, getenv func(string) string) []string {
@@ -37,6 +30,13 @@ func environ(s Server, getenv func(string) string) []string {
 			v = getenv(k)
 		}
 		env[k] = v
+	}
+	// No key bench knows (the run's, a judge's, a verifier's) reaches a
+	// tool server, whatever name a configuration gives it.
+	for k, v := range env {
+		if secrets.Process.Holds(v) {
+			delete(env, k)
+		}
 	}
 	out := make([]string, 0, len(env))
 	for _, k := range slices.Sorted(maps.Keys(env)) {

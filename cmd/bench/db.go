@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/reasonbench/reasonbench/store"
 )
@@ -30,12 +31,33 @@ func openStore(ctx context.Context, path string, stderr io.Writer) (*store.Store
 	_, statErr := os.Stat(dir)
 	st, err := store.Open(ctx, path)
 	if err != nil {
+		if why := unwritable(path); why != "" {
+			return nil, usageError{fmt.Errorf("cannot write the database %s: %s; pass --db PATH in a folder you can write (report, show and export read a read-only database as it is)", path, why)}
+		}
 		return nil, usageError{err}
 	}
 	if errors.Is(statErr, fs.ErrNotExist) {
 		fmt.Fprintf(stderr, "bench: created folder %s for the database %s\n", dir, path)
 	}
 	return st, nil
+}
+
+// unwritable says why bench cannot write the database at path (its
+// folder or the file read-only to this user, or on a read-only file
+// system), or "" when nothing stops it.
+func unwritable(path string) string {
+	const wOK = 2
+	dir := filepath.Dir(path)
+	if _, err := os.Stat(path); err == nil {
+		if err := syscall.Access(path, wOK); err != nil {
+			return fmt.Sprintf("the file is read-only (%v)", err)
+		}
+	}
+	if err := syscall.Access(dir, wOK); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		// SQLite writes its journal beside the file.
+		return fmt.Sprintf("the folder %s is read-only (%v)", dir, err)
+	}
+	return ""
 }
 
 // openReading opens the database of a command that only reads results

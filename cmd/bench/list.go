@@ -39,7 +39,7 @@ func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 	}
 	fmt.Fprintln(stdout, "tasks:")
 	for _, t := range bench.Tasks() {
-		fmt.Fprintf(stdout, "  %-10s %s\n", t.Name, t.Doc)
+		wrapLine(stdout, fmt.Sprintf("  %-10s ", t.Name), t.Doc)
 		task := t.New()
 		if d, ok := task.(tasks.DataSource); ok {
 			fmt.Fprintf(stdout, "      data %s (%d rows)\n", d.Dataset().SHA256, d.Dataset().Rows)
@@ -47,22 +47,22 @@ func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 		if rc, ok := task.(tasks.RuleChooser); ok {
 			for _, r := range rc.Rules() {
 				rt, _ := rc.WithRule(r)
-				fmt.Fprintf(stdout, "      --rule %-7s %s\n", r, tasks.Rule(rt))
+				wrapLine(stdout, fmt.Sprintf("      --rule %-7s ", r), tasks.Rule(rt))
 			}
 		} else if r := tasks.Rule(task); r != "" {
-			fmt.Fprintf(stdout, "      scoring rule %s\n", r)
+			wrapLine(stdout, "      scoring rule ", r)
 		}
 	}
-	fmt.Fprintf(stdout, "  %-10s %s\n", "file:PATH", "your own data: a JSONL or CSV file with question, answer and optional context, choices, id (--task-spec for other names); runs record its digest (bench list --task file:PATH shows it)")
+	wrapLine(stdout, fmt.Sprintf("  %-10s ", "file:PATH"), "your own data: a JSONL or CSV file with question, answer and optional context, choices, id (--task-spec for other names); runs record its digest (bench list --task file:PATH shows it)")
 	fmt.Fprintln(stdout, "      scorers (--scorer NAME, or scorer: in the spec):")
 	for _, d := range qa.ScorerDocs {
-		fmt.Fprintf(stdout, "      %-8s %s\n", d.Name, d.Doc)
+		wrapLine(stdout, fmt.Sprintf("      %-8s ", d.Name), d.Doc)
 	}
 	fmt.Fprintln(stdout, "\nstrategies (set parameters with --set NAME=VALUE):")
 	for _, s := range strategies.Registry() {
-		fmt.Fprintf(stdout, "  %-10s %s\n", s.Name, s.Doc)
+		wrapLine(stdout, fmt.Sprintf("  %-10s ", s.Name), s.Doc)
 		if s.Shares != "" {
-			fmt.Fprintf(stdout, "      shares: %s\n", s.Shares)
+			wrapLine(stdout, "      shares: ", s.Shares)
 		}
 		for _, p := range s.Params {
 			extra := ""
@@ -73,7 +73,7 @@ func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 			if p.ModelDefault {
 				kind += "|" + strategies.ModelDefaultValue
 			}
-			fmt.Fprintf(stdout, "      %-17s %-13s default %-8v %s%s\n", p.Name, kind, p.Default, p.Doc, extra)
+			wrapLine(stdout, fmt.Sprintf("      %-17s %-13s default %-8v ", p.Name, kind, p.Default), p.Doc+extra)
 		}
 	}
 	fmt.Fprintln(stdout, "\npresets (bench run --preset NAME):")
@@ -82,7 +82,7 @@ func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 		if p.Rule != "" {
 			rule = " (--rule " + p.Rule + ")"
 		}
-		fmt.Fprintf(stdout, "  %-18s %s on %s %s: %s%s\n", p.Name, p.Strategy, p.Task, p.Range, p.Doc, rule)
+		wrapLine(stdout, fmt.Sprintf("  %-18s ", p.Name), fmt.Sprintf("%s on %s %s: %s%s", p.Strategy, p.Task, p.Range, p.Doc, rule))
 	}
 	fmt.Fprintln(stdout, "\nmodels:")
 	fmt.Fprintln(stdout, "  sim        built-in simulated model (default; offline; results labelled simulated); noise via --sim-* flags")

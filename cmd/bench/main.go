@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/reasonbench/reasonbench/bench"
+	"github.com/reasonbench/reasonbench/secrets"
 )
 
 const usage = `bench: compare LLM reasoning strategies on the same tasks and model
@@ -106,7 +107,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case errors.Is(err, flag.ErrHelp):
 		return 0
 	}
-	fmt.Fprintf(stderr, "bench %s: %v\n", name, err)
+	// A server's or program's words may quote a key: none reaches a log.
+	fmt.Fprintf(stderr, "bench %s: %s\n", name, secrets.Process.Redact(err.Error()))
 	var ue usageError
 	var ce bench.ConfigError
 	if errors.As(err, &ue) || errors.As(err, &ce) {
@@ -140,7 +142,7 @@ func parse(fs *flag.FlagSet, args []string) error {
 func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := parseFlags(fs, args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, err
 			}

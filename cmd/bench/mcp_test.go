@@ -37,8 +37,9 @@ func sumsFile(t *testing.T, dir string, n int) string {
 	return writeText(t, dir, "q.jsonl", b.String())
 }
 
-// countingSim serves the simulator over HTTP and counts the requests that
-// reach it.
+// countingSim serves the simulator over HTTP and counts the model
+// requests that reach it (POSTs: not the GET /v1/models probe a run
+// starts with).
 func countingSim(t *testing.T) (*httptest.Server, *atomic.Int64) {
 	return countingSimAt(t, 5*time.Millisecond)
 }
@@ -54,7 +55,9 @@ func countingSimAt(t *testing.T, latency time.Duration) (*httptest.Server, *atom
 	inner := llm.NewServer(m, llm.ServerOptions{Latency: latency})
 	var served atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		served.Add(1)
+		if r.Method == http.MethodPost {
+			served.Add(1)
+		}
 		inner.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)

@@ -60,8 +60,9 @@ func startServeSim(t *testing.T, args ...string) string {
 	return strings.Fields(line[i:])[0]
 }
 
-// recordingSim is serve-sim's handler behind a recorder of every request's
-// path and body.
+// recordingSim is serve-sim's handler behind a recorder of every model
+// request's path and body (not the GET /v1/models probe a run starts with,
+// which the probe's own tests check).
 type recordingSim struct {
 	URL    string
 	mu     sync.Mutex
@@ -78,6 +79,10 @@ func newRecordingSim(t *testing.T, o llm.ServerOptions) *recordingSim {
 	inner := llm.NewServer(m, o)
 	rs := &recordingSim{}
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && strings.TrimSuffix(r.URL.Path, "/") == "/v1/models" {
+			inner.ServeHTTP(w, r)
+			return
+		}
 		b, _ := io.ReadAll(r.Body)
 		var body map[string]json.RawMessage
 		_ = json.Unmarshal(b, &body)

@@ -50,9 +50,11 @@ func TestProgramRunKilledResumesAndCompares(t *testing.T) {
 		t.Fatal(err)
 	}
 	inner := llm.NewServer(m, llm.ServerOptions{Latency: 20 * time.Millisecond})
-	var served atomic.Int64 // requests that reached the model
+	var served atomic.Int64 // requests that reached the model (POSTs: not the GET /v1/models probe)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		served.Add(1)
+		if r.Method == http.MethodPost {
+			served.Add(1)
+		}
 		inner.ServeHTTP(w, r)
 	}))
 	defer srv.Close()

@@ -16,8 +16,12 @@ import (
 func cmdResume(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("resume", stderr)
 	last := fs.Bool("last", false, "resume the most recent unfinished run")
-	apiKey := fs.String("api-key", "", "API key (default $OPENAI_API_KEY; never stored)")
+	apiKey := fs.String("api-key", "", "API key (default $OPENAI_API_KEY; never stored"+keysNote+")")
+	baseURL := fs.String("base-url", "", "where the run's model is served now, e.g. another replica (default $OPENAI_BASE_URL if set, else the recorded endpoint)")
+	var endpoints stringList
+	fs.Var(&endpoints, "endpoint", "re-point a named endpoint of the run NAME=URL[,KEY_ENV] (repeatable), its key from $KEY_ENV")
 	verifierKey := verifierKeyFlag(fs)
+	judgeKey := judgeKeyFlag(fs)
 	db := dbFlag(fs)
 	asJSON := fs.Bool("json", false, "print the summary as one JSON object on stdout")
 	var maxCost maxCostFlag
@@ -53,9 +57,19 @@ func cmdResume(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if key == "" {
 		key = os.Getenv("OPENAI_API_KEY")
 	}
+	opts := bench.ResumeOptions{APIKey: key, VerifierAPIKey: verifierKey(), JudgeAPIKey: judgeKey(),
+		BaseURL: *baseURL, EnvBaseURL: os.Getenv("OPENAI_BASE_URL"), MaxCost: maxCost.v, Prices: prices}
+	for _, e := range endpoints {
+		ep, err := bench.ParseEndpoint(e)
+		if err != nil {
+			return usageError{err}
+		}
+		opts.Endpoints = append(opts.Endpoints, ep)
+	}
+	opts.NamedKeys = bench.EndpointKeys(opts.Endpoints, os.Getenv)
 	bar := newProgressBar(stderr)
 	eng := &bench.Engine{Store: st, OnProgress: bar.update}
-	sum, err := eng.ResumeWith(ctx, runID, bench.ResumeOptions{APIKey: key, VerifierAPIKey: verifierKey(), MaxCost: maxCost.v, Prices: prices})
+	sum, err := eng.ResumeWith(ctx, runID, opts)
 	bar.finish()
 	if err != nil {
 		return stopped(sum, *db, err)

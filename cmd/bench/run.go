@@ -28,13 +28,14 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.Var(&sets, "set", "strategy parameter NAME=VALUE (repeatable)")
 	fs.StringVar(&cfg.Model, "model", cfg.Model, "model name; 'sim' is the built-in simulated model")
 	fs.StringVar(&cfg.BaseURL, "base-url", os.Getenv("OPENAI_BASE_URL"), "OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (default $OPENAI_BASE_URL)")
-	apiKey := fs.String("api-key", "", "API key (default $OPENAI_API_KEY; never stored)")
+	apiKey := fs.String("api-key", "", "API key (default $OPENAI_API_KEY; never stored"+keysNote+")")
 	fs.StringVar(&cfg.JudgeModel, "judge-model", "", "model scoring a judged task's outputs (creative: coherency); default the run's model")
 	fs.StringVar(&cfg.JudgeBaseURL, "judge-base-url", "", "endpoint of the judge model; default the run's endpoint")
 	var endpoints stringList
 	fs.Var(&endpoints, "endpoint", "a named endpoint NAME=URL[,KEY_ENV] (repeatable), its key from $KEY_ENV; a role's model on it is MODEL@NAME (debate: --set models=gpt-4o@openai,qwen@local)")
 	verifierFlags(fs, &cfg)
 	verifierKey := verifierKeyFlag(fs)
+	judgeKey := judgeKeyFlag(fs)
 	loadBudget := budgetFlags(fs, &cfg)
 	loadModel := modelFlags(fs, &cfg)
 	loadTools := toolFlags(fs, &cfg)
@@ -79,6 +80,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		cfg.APIKey = os.Getenv("OPENAI_API_KEY")
 	}
 	cfg.VerifierAPIKey = verifierKey()
+	cfg.JudgeAPIKey = judgeKey()
 	for _, e := range endpoints {
 		ep, err := bench.ParseEndpoint(e)
 		if err != nil {
@@ -92,6 +94,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		cfg.NamedEndpoints = append(cfg.NamedEndpoints, ep)
 	}
 	cfg.NamedKeys = bench.EndpointKeys(cfg.NamedEndpoints, os.Getenv)
+	if err := checkModelNamed(ctx, fs, cfg); err != nil {
+		return err
+	}
 	if *repeats < 0 {
 		return usageError{fmt.Errorf("--repeats %d: must be at least 1", *repeats)}
 	}
@@ -106,7 +111,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if exp.Runs, err = shard.apply(exp.Runs, stderr); err != nil || len(exp.Runs) == 0 {
 			return err
 		}
-		return runExperiment(ctx, exp, bench.Keys{API: cfg.APIKey, Verifier: cfg.VerifierAPIKey}, *db, *asJSON, stdout, stderr)
+		return runExperiment(ctx, exp, bench.Keys{API: cfg.APIKey, Verifier: cfg.VerifierAPIKey, Judge: cfg.JudgeAPIKey}, *db, *asJSON, stdout, stderr)
 	}
 	raw, err := strategies.ParseSets(sets)
 	if err != nil {
@@ -137,7 +142,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if exp.Runs, err = shard.apply(exp.Runs, stderr); err != nil || len(exp.Runs) == 0 {
 			return err
 		}
-		return runExperiment(ctx, exp, bench.Keys{API: cfg.APIKey, Verifier: cfg.VerifierAPIKey}, *db, *asJSON, stdout, stderr)
+		return runExperiment(ctx, exp, bench.Keys{API: cfg.APIKey, Verifier: cfg.VerifierAPIKey, Judge: cfg.JudgeAPIKey}, *db, *asJSON, stdout, stderr)
 	}
 	if shard != nil {
 		cfgs, err := shard.apply([]bench.Config{cfg}, stderr)
@@ -178,7 +183,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 // done; with none, cfg starts. An experiment of one run does just that.
 func continueRun(ctx context.Context, eng *bench.Engine, cfg bench.Config) (bench.Summary, error) {
 	sums, err := eng.RunExperiment(ctx, bench.Experiment{ID: cfg.Experiment, Runs: []bench.Config{cfg}},
-		bench.Keys{API: cfg.APIKey, Verifier: cfg.VerifierAPIKey})
+		bench.Keys{API: cfg.APIKey, Verifier: cfg.VerifierAPIKey, Judge: cfg.JudgeAPIKey})
 	if err != nil || len(sums) == 0 {
 		return bench.Summary{}, err
 	}

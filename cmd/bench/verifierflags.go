@@ -26,11 +26,28 @@ func verifierFlags(fs *flag.FlagSet, cfg *bench.Config) {
 // its own endpoint (default $VERIFIER_API_KEY). The run's key is never
 // sent there.
 func verifierKeyFlag(fs *flag.FlagSet) func() string {
-	key := fs.String("verifier-api-key", "", "API key of a verifier on another endpoint than the run's (default $VERIFIER_API_KEY; the run's key is never sent there; never stored)")
+	key := fs.String("verifier-api-key", "", "API key of a verifier on another endpoint than the run's (default $VERIFIER_API_KEY; the run's key is never sent there; never stored"+keysNote+")")
 	return func() string {
 		if *key != "" {
 			return *key
 		}
 		return os.Getenv("VERIFIER_API_KEY")
+	}
+}
+
+// keysNote is said by every flag taking a key: a process's command line is
+// visible to every user of the machine.
+const keysNote = "; a key given as a flag is visible to other users in ps and /proc: prefer the variable"
+
+// judgeKeyFlag registers --judge-api-key: the key of a judge on its own
+// endpoint (default $JUDGE_API_KEY). The run's key is never sent there;
+// without one the judge gets no key.
+func judgeKeyFlag(fs *flag.FlagSet) func() string {
+	key := fs.String("judge-api-key", "", "API key of a judge on another endpoint than the run's (default $JUDGE_API_KEY; the run's key is never sent there, and without one the judge gets none; never stored"+keysNote+")")
+	return func() string {
+		if *key != "" {
+			return *key
+		}
+		return os.Getenv("JUDGE_API_KEY")
 	}
 }

@@ -7,9 +7,11 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"os/exec"
 	"time"
 
+	"github.com/reasonbench/reasonbench/secrets"
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/view"
 )
@@ -49,7 +51,14 @@ func cmdView(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fmt.Fprintf(stdout, "bench view: %s (read-only) at %s — Ctrl-C to stop\n", *db, url)
 	if *open {
 		if path, err := exec.LookPath("xdg-open"); err == nil {
-			if err := exec.Command(path, url).Start(); err != nil {
+			cmd := exec.Command(path, url)
+			// No key for the browser either; the X display's cookie
+			// (XAUTHORITY, named like a credential) it needs.
+			cmd.Env = secrets.Process.Environ(os.Environ())
+			if x, ok := os.LookupEnv("XAUTHORITY"); ok {
+				cmd.Env = append(cmd.Env, "XAUTHORITY="+x)
+			}
+			if err := cmd.Start(); err != nil {
 				fmt.Fprintf(stderr, "bench view: xdg-open: %v; open %s yourself\n", err, url)
 			}
 		} else {
