@@ -49,7 +49,7 @@ func text(s string) *mcp.CallToolResult {
 // HangFor is the longest the hang tool holds a call that is never
 // cancelled: longer than any test waits for an answer, short enough that a
 // test server closes.
-const HangFor = 5 * time.Second
+const HangFor = 20 * time.Second
 
 // New returns the server; version is what it reports (a changed version
 // with a changed description makes another tool digest).
