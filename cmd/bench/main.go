@@ -41,7 +41,7 @@ usage:
   bench merge --out all.db shard-*.db                        the shards' runs as one run per configuration
   bench view [--db F] [--addr 127.0.0.1:8090] [--open]         browse runs, trees and comparisons (read-only)
   bench serve-sim --addr 127.0.0.1:8088
-  bench proxy --name NAME [--model M --base-url URL ...]      a recording endpoint for any program until Ctrl-C (README)
+  bench proxy --name NAME [--model M --base-url URL ...]      a recording endpoint for any program until Ctrl-C (docs/programs.md)
   bench prompts import --from tot|reflexion|debate SRC --out DIR | bench prompts export DIR
   bench estimate --preset tot-game24/tot-b5 --model gpt-4   calls, tokens and cost from a simulated dry run
 
