@@ -39,7 +39,7 @@ demo: build
 	$(BIN) run --db $(DEMO_DB) --preset sc-gsm8k/cot >/dev/null
 	$(BIN) run --db $(DEMO_DB) --preset sc-gsm8k/cotsc-40 >/dev/null
 	@echo
-	@echo "GSM8K, 1,319 test problems, CoT (greedy) vs CoT-SC (40 paths, T=0.7) (simulated model; the paper's figures for its models are in README.md):"
+	@echo "GSM8K, 1,319 test problems, CoT (greedy) vs CoT-SC (40 paths, T=0.7) (simulated model; the paper's figures for its models are in docs/papers.md):"
 	@$(BIN) report --db $(DEMO_DB) --last 2
 
 fmt-check:
@@ -104,7 +104,7 @@ bench-store: build
 clean:
 	rm -rf bin
 
-# The README's table and figure, regenerated from the example experiment on
+# The tables and figures under docs/ (linked from docs/README.md), regenerated from the example experiments on
 # the simulated model.
 FIG_DB := results/figures.db
 figures: build
@@ -130,7 +130,7 @@ figures: build
 	$(BIN) report --db $(FIG_DB) --experiment tts-game24 --by budget,difficulty --difficulty-from $$lv --format md > docs/tts-game24-budget.md && \
 	$(BIN) plot --db $(FIG_DB) --experiment tts-game24 --frontier --by difficulty --difficulty-from $$lv --out docs/tts-game24-frontier.svg > docs/tts-game24-frontier.txt
 
-# The README's bench view screenshots (a ToT tree, a comparison), taken by the
+# The bench view screenshots in docs/ (docs/README.md links them) (a ToT tree, a comparison), taken by the
 # browser test in headless Chromium (scripts/install-chromium.sh).
 screenshots:
 	BENCH_VIEW_DOCS=$(CURDIR)/docs $(GO) test -count=1 -run '^TestBrowser$$' ./view/

@@ -6,7 +6,7 @@ package bench
 // temperature 0.7 (no top-k truncation), majority vote on the final
 // number. The few-shot prompts are ours, not the paper's eight exemplars.
 // The paper's figures (accuracy on the test split) are its models', quoted
-// in README.md: code-davinci-002 60.1 → 78.0, PaLM 540B 56.5 → 74.4,
+// in docs/papers.md: code-davinci-002 60.1 → 78.0, PaLM 540B 56.5 → 74.4,
 // LaMDA 137B 17.1 → 27.7.
 func scPresets() []Preset {
 	return []Preset{

@@ -237,6 +237,14 @@ func writeMarkdown(w io.Writer, rows []Row) error {
 	return writeNotes(w, rowNotes(rows))
 }
 
+// ColumnsNote is the legend of a run table with the metric columns a
+// reader most often misreads (oracle metrics beside the strategy's own
+// pick); the glossary has every column.
+const ColumnsNote = "best_of_k / any_at_b: any sample or final candidate right (oracle); top1: the search's own pick; sample_accuracy: share of single samples right; all columns: docs/experiments.md#table-columns."
+
+// oracleMetrics are the metric columns that bring ColumnsNote.
+var oracleMetrics = map[string]bool{"best_of_k": true, "any_at_b": true, "top1": true, "sample_accuracy": true}
+
 // TemperatureDefaultNote explains a run whose temperature was left to the
 // model (reasoning models refuse any other).
 const TemperatureDefaultNote = "temperature=default: no temperature was sent; the model sampled at its own default (OpenAI's and the simulator's is 1), on which the diversity of CoT-SC's chains and ToT's and MCTS's proposals and evaluations depends."
@@ -259,6 +267,9 @@ func rowNotes(rows []Row) []string {
 	}
 	if slices.ContainsFunc(rows, func(r Row) bool { return modelDefaultTemperature(r.Params) }) {
 		notes = append(notes, TemperatureDefaultNote)
+	}
+	if slices.ContainsFunc(metricColumns(rows), func(c string) bool { return oracleMetrics[c] }) {
+		notes = append(notes, ColumnsNote)
 	}
 	return notes
 }

@@ -89,7 +89,7 @@ func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 	fmt.Fprintln(stdout, "  NAME       any model of an OpenAI-compatible endpoint given by --base-url or $OPENAI_BASE_URL")
 	fmt.Fprintln(stdout, "             --param NAME=VALUE sends any request field verbatim (reasoning_effort=high, top_p=0.9, a JSON value as JSON);")
 	fmt.Fprintln(stdout, "             --set temperature=default sends no temperature (reasoning models); --api completions for base models;")
-	fmt.Fprintln(stdout, "             --think split|keep and --think-tags for <think> blocks in the content; see README, Models and servers")
+	fmt.Fprintln(stdout, "             --think split|keep and --think-tags for <think> blocks in the content; see docs/models.md")
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strconv"
 	"syscall"
 
@@ -41,9 +42,11 @@ usage:
   bench merge --out all.db shard-*.db                        the shards' runs as one run per configuration
   bench view [--db F] [--addr 127.0.0.1:8090] [--open]         browse runs, trees and comparisons (read-only)
   bench serve-sim --addr 127.0.0.1:8088
-  bench proxy --name NAME [--model M --base-url URL ...]      a recording endpoint for any program until Ctrl-C (README)
+  bench proxy --name NAME [--model M --base-url URL ...]      a recording endpoint for any program until Ctrl-C (docs/programs.md)
   bench prompts import --from tot|reflexion|debate SRC --out DIR | bench prompts export DIR
   bench estimate --preset tot-game24/tot-b5 --model gpt-4   calls, tokens and cost from a simulated dry run
+
+  bench --version                                            module version and VCS revision of this binary
 
 Run 'bench COMMAND -h' for a command's flags. With no --base-url, runs use the
 built-in simulated model (--model sim), offline; its results are labelled simulated.
@@ -93,6 +96,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	name, rest := args[0], args[1:]
 	if name == "help" || name == "-h" || name == "--help" {
 		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	if name == "--version" || name == "version" {
+		fmt.Fprintln(stdout, versionLine(debug.ReadBuildInfo()))
 		return 0
 	}
 	cmd, ok := cmds[name]

@@ -217,7 +217,7 @@ func newIntervalsMD(out, want string) (string, string) {
 	var keep []string
 	col := -1
 	for i, line := range o {
-		if strings.HasPrefix(line, "- "+report.AccuracyMeanNote) || strings.HasPrefix(line, "- "+report.AccuracyVoteNote) {
+		if strings.HasPrefix(line, "- "+report.AccuracyMeanNote) || strings.HasPrefix(line, "- "+report.AccuracyVoteNote) || strings.HasPrefix(line, "- "+report.ColumnsNote) {
 			continue
 		}
 		cells := strings.Split(line, "|")
