@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -81,6 +83,7 @@ func TestTour(t *testing.T) {
 	env := append(os.Environ(), "TMPDIR="+tmp)
 
 	var servers []*exec.Cmd
+	var addrs []string
 	t.Cleanup(func() {
 		for _, c := range servers {
 			// The server runs in its own process group: end the group.
@@ -99,6 +102,14 @@ func TestTour(t *testing.T) {
 				t.Fatalf("tour line %d %q: %v", i+1, line, err)
 			}
 			servers = append(servers, c)
+			// A reader pastes the next line a moment later; the test waits
+			// for the server's --addr to answer, and fails if it never does.
+			if addr := addrOf(bg); addr != "" {
+				addrs = append(addrs, addr)
+				if err := waitListening(addr, 30*time.Second); err != nil {
+					t.Fatalf("tour line %d %q: %v\n%s", i+1, line, err, out.String())
+				}
+			}
 			continue
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
@@ -111,5 +122,40 @@ func TestTour(t *testing.T) {
 			t.Fatalf("tour line %d %q: %v after %s\n%s", i+1, line, err, time.Since(start).Round(time.Millisecond), out)
 		}
 		t.Logf("line %d: %s (%s)", i+1, line, time.Since(start).Round(time.Millisecond))
+	}
+	// The servers the tour started still answer at its end.
+	for _, addr := range addrs {
+		if err := waitListening(addr, time.Second); err != nil {
+			t.Errorf("a server the tour started is gone: %v", err)
+		}
+	}
+}
+
+// addrOf is the value of a line's --addr flag, or "".
+func addrOf(line string) string {
+	f := strings.Fields(line)
+	for i, w := range f {
+		if v, ok := strings.CutPrefix(w, "--addr="); ok {
+			return v
+		}
+		if w == "--addr" && i+1 < len(f) {
+			return f[i+1]
+		}
+	}
+	return ""
+}
+
+// waitListening waits until addr accepts a TCP connection.
+func waitListening(addr string, limit time.Duration) error {
+	deadline := time.Now().Add(limit)
+	for {
+		c, err := net.DialTimeout("tcp", addr, time.Second)
+		if err == nil {
+			return c.Close()
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("nothing listens on %s after %s: %w", addr, limit, err)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
