@@ -102,6 +102,7 @@ func countItems(t *testing.T, db string) int {
 // folded into it (issue 34); program and MCP runs keep theirs, for the
 // orphaned programs and servers a SIGKILL leaves.
 func TestKilledRunResumesToTheSameNumbers(t *testing.T) {
+	t.Parallel() // slow and self-contained: see cli
 	if testing.Short() {
 		t.Skip("starts a child process")
 	}

@@ -14,6 +14,7 @@ import (
 // presets make 100 to 200 calls a puzzle (a third item cost a third of
 // the time, issue 25).
 func TestCrosswordsCreativePresetsInProcessAndServed(t *testing.T) {
+	t.Parallel() // slow and self-contained: see cli
 	url := startServeSim(t)
 	dir := t.TempDir()
 	for _, name := range []string{"tot-crosswords/io", "tot-crosswords/cot", "tot-crosswords/tot", "tot-crosswords/tot-no-prune",
