@@ -134,7 +134,7 @@ func extraIdentityConfigs() []identityConfig {
 }
 
 // runRecord is what a run gave: per item its output, verdict, score,
-// metrics, detail, tree, steps, calls and tokens.
+// metrics, detail, tree, steps, calls, tokens and sandboxed programs.
 type runRecord struct {
 	Items []string
 	Calls int
@@ -163,8 +163,18 @@ func recordOf(t *testing.T, st *store.Store, run int64) runRecord {
 		for i := range steps {
 			steps[i].RunID = 0
 		}
+		// The programs it ran in the sandbox (PAL, Self-Refine, hidden
+		// tests), less their durations and stderr.
+		execs, err := st.Executions(ctx, run, it.Index)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ran [][]any
+		for _, e := range execs {
+			ran = append(ran, []any{e.Site, e.Program, e.Stdin, e.Status, e.ExitCode, e.Signal, e.Stdout, e.Truncated})
+		}
 		b, _ := json.Marshal([]any{it.Index, it.Output, it.Correct, it.Score, it.Metrics, it.Detail, it.Calls,
-			it.PromptTokens, it.CompletionTokens, nodes, steps})
+			it.PromptTokens, it.CompletionTokens, nodes, steps, ran})
 		r.Items = append(r.Items, string(b))
 		r.Calls += it.Calls
 	}
