@@ -102,7 +102,7 @@ func extraIdentityConfigs() []identityConfig {
 		{"reflexion-last-attempt", mk("hotpotqa", "reflexion", "0:6", map[string]any{"reflection": "last_attempt", "trials": 3, "temperature": t07})},
 		{"reflexion-react-both", mk("hotpotqa", "reflexion", "0:3", map[string]any{"actor": "react", "reflection": "last_attempt_and_reflexion", "trials": 3, "temperature": t07})},
 		{"reflexion_ref-react", mk("hotpotqa", "reflexion_ref", "0:3", map[string]any{"agent": "react", "reflection": "last_attempt_and_reflexion", "trials": 3, "temperature": t07})},
-		{"tot_dfs-no-check-cache", mk("crosswords", "tot_dfs", "0:2", map[string]any{"max_states": 20, "check_cache": "off", "temperature": t07})},
+		{"tot_dfs-no-check-cache", mk("crosswords", "tot_dfs", "0:2", map[string]any{"max_states": 10, "check_cache": "off", "temperature": t07})},
 		{"tot_dfs-greedy", mk("crosswords", "tot_dfs", "0:2", map[string]any{"backtrack": false, "greedy_steps": 6, "temperature": t07})},
 		{"creative-tot-vote-judged", withPreset("tot-creative/tot", "0:3")},
 		{"creative-cot-judged", mk("creative", "cot", "0:4", map[string]any{"k": 3, "temperature": t07})},
