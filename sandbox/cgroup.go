@@ -24,8 +24,12 @@ type cgroups struct {
 	dir    string // where the sandboxes' cgroups are made: bench's own memory cgroup
 	v2     bool
 	prefix string // reasonbench-<pid>-<start>-
-	n      atomic.Int64
 }
+
+// cgroupSeq numbers the process's sandboxes: one counter for every
+// runner (NewBwrap) of the process, whose cgroups share the prefix, so
+// that two runners at once never pick the same name (issue 34).
+var cgroupSeq atomic.Int64
 
 // cgroup is one sandbox's.
 type cgroup struct {
@@ -123,7 +127,7 @@ func hasOption(list, opt string) bool {
 // create makes a sandbox's cgroup with its memory limit, swap included
 // (tmpfs pages could otherwise leave for swap).
 func (c *cgroups) create(limit int64) (*cgroup, error) {
-	g := &cgroup{dir: filepath.Join(c.dir, c.prefix+strconv.FormatInt(c.n.Add(1), 10)), v2: c.v2}
+	g := &cgroup{dir: filepath.Join(c.dir, c.prefix+strconv.FormatInt(cgroupSeq.Add(1), 10)), v2: c.v2}
 	if err := os.Mkdir(g.dir, 0o755); err != nil {
 		return nil, fmt.Errorf("sandbox: memory cgroup: %w", err)
 	}

@@ -226,3 +226,26 @@ func TestCgroupOwner(t *testing.T) {
 		}
 	}
 }
+
+// TestTwoRunnersCgroupsApart: two runners of one process (two runs at
+// once in one bench, or tests in parallel) never name a sandbox's cgroup
+// alike; each runner counting its own sandboxes did (issue 34: "mkdir
+// .../reasonbench-<pid>-<start>-2: file exists").
+func TestTwoRunnersCgroupsApart(t *testing.T) {
+	a, b := newCgroups(), newCgroups()
+	if a == nil || b == nil {
+		t.Skip("no memory cgroup this process may make cgroups in")
+	}
+	for range 3 {
+		ga, err := a.create(64 << 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ga.remove()
+		gb, err := b.create(64 << 20)
+		if err != nil {
+			t.Fatalf("the second runner's cgroup beside %s: %v", ga.dir, err)
+		}
+		defer gb.remove()
+	}
+}

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The store at research scale (issue 13), measured on bin/bench as a user
-# runs it: ToT b=5 over 1,000 Game of 24 puzzles on the simulator (49,604
+# runs it: ToT b=5 over 1,000 Game of 24 puzzles on the simulator (50,249
 # calls) into a new database, then the same run again (every call a cache
 # hit), then bench report. Prints bytes per call, the rerun's time and
 # growth, peak RSS (GNU time) and the report's time.

@@ -2,14 +2,10 @@ package main
 
 import (
 	"encoding/json"
-	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/reasonbench/reasonbench/bench"
-	"github.com/reasonbench/reasonbench/llm"
-	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/report"
 )
 
@@ -64,22 +60,4 @@ func TestDebateInProcessAndServeSim(t *testing.T) {
 			t.Errorf("show lacks %q:\n%s", want, out)
 		}
 	}
-}
-
-// A debate killed with SIGKILL resumes to the numbers of an uninterrupted run.
-func TestDebateKilledResumes(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a child process")
-	}
-	m, err := bench.NewSim(sim.DefaultParams())
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(llm.NewServer(m, llm.ServerOptions{Latency: 10 * time.Millisecond}))
-	defer srv.Close()
-	args := func(db string) []string {
-		return []string{"run", "--db", db, "--base-url", srv.URL + "/v1", "--task", "game24", "--strategy", "debate",
-			"--set", "agents=2", "--set", "rounds=3", "--range", "900:910", "--concurrency", "2", "--json"}
-	}
-	killAndResume(t, "debate", t.TempDir(), args, 3, 10)
 }

@@ -46,6 +46,7 @@ type k8sContainer struct {
 // gives shard databases that merge to the unsharded run; a retried pod of
 // a finished index adds no run.
 func TestK8sJobManifest(t *testing.T) {
+	t.Parallel() // slow and self-contained: see cli
 	b, err := os.ReadFile("../../examples/k8s/shards-job.yaml")
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,14 @@ import (
 )
 
 // cli runs the CLI in process and returns exit code, stdout and stderr.
+//
+// It runs bench in this process, and the slowest tests that call it (those
+// that wait on servers, child processes or Slurm jobs) call t.Parallel to
+// overlap (issue 34; go test runs GOMAXPROCS of them at once). A test may
+// only if it sets no environment variable (the commands read OPENAI_API_KEY
+// and the array variables; t.Setenv tests stay sequential and end before
+// the parallel ones start), changes no directory, and keeps to its own
+// temporary folders and loopback servers on port 0.
 func cli(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer

@@ -127,6 +127,7 @@ func itemToolCalls(t *testing.T, db string, run int64) [][]strategies.ReActActio
 // database makes no model request and no tool call and stores the same
 // outputs.
 func TestMCPToolsAnswerAndReplay(t *testing.T) {
+	t.Parallel() // slow and self-contained: see cli
 	srv, served := countingSim(t)
 	dir := t.TempDir()
 	q := sumsFile(t, dir, 6)
@@ -235,6 +236,7 @@ func TestMCPToolsEveryAgent(t *testing.T) {
 // TestMCPRunKilledResumes: a react run over a stdio server killed with
 // SIGKILL resumes to the uninterrupted run's numbers and outputs.
 func TestMCPRunKilledResumes(t *testing.T) {
+	t.Parallel() // slow and self-contained: see cli
 	if testing.Short() {
 		t.Skip("starts child processes")
 	}

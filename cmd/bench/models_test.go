@@ -233,6 +233,7 @@ func itoa64(n int64) string { b, _ := json.Marshal(n); return string(b) }
 // and its tokens are recorded and reported. With --think keep the parsers
 // read the thinking and are misled.
 func TestInlineThinkingScoresTheAnswer(t *testing.T) {
+	t.Parallel() // slow and self-contained: see cli
 	dir := t.TempDir()
 	db := filepath.Join(dir, "b.db")
 	plain := startServeSim(t)
@@ -362,6 +363,7 @@ func TestModelParamsReachTheServer(t *testing.T) {
 // as the prompt to /v1/completions, with the same results as on chat;
 // strategies whose requests are conversations are refused before the run.
 func TestCompletionsAPI(t *testing.T) {
+	t.Parallel() // slow and self-contained: see cli
 	dir := t.TempDir()
 	db := filepath.Join(dir, "b.db")
 	rs := newRecordingSim(t, llm.ServerOptions{})
@@ -428,6 +430,7 @@ func TestCompletionsAPI(t *testing.T) {
 // run: so no strategy sends a conversation without saying so. Each runs
 // its registry Probe.
 func TestEveryStrategyOnCompletions(t *testing.T) {
+	t.Parallel() // slow and self-contained: see cli
 	db := filepath.Join(t.TempDir(), "b.db")
 	url := startServeSim(t)
 	for _, spec := range strategies.Registry() {

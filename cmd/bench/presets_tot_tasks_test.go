@@ -3,14 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"net/http/httptest"
 	"path/filepath"
 	"testing"
-	"time"
-
-	"github.com/reasonbench/reasonbench/bench"
-	"github.com/reasonbench/reasonbench/llm"
-	"github.com/reasonbench/reasonbench/llm/sim"
 )
 
 // TestCrosswordsCreativePresetsInProcessAndServed: every tot-crosswords and
@@ -20,6 +14,7 @@ import (
 // presets make 100 to 200 calls a puzzle (a third item cost a third of
 // the time, issue 25).
 func TestCrosswordsCreativePresetsInProcessAndServed(t *testing.T) {
+	t.Parallel() // slow and self-contained: see cli
 	url := startServeSim(t)
 	dir := t.TempDir()
 	for _, name := range []string{"tot-crosswords/io", "tot-crosswords/cot", "tot-crosswords/tot", "tot-crosswords/tot-no-prune",
@@ -46,33 +41,5 @@ func TestCrosswordsCreativePresetsInProcessAndServed(t *testing.T) {
 		if string(a) != string(b) {
 			t.Errorf("%s:\nin process %s\nserved     %s", name, a, b)
 		}
-	}
-}
-
-// TestCrosswordsCreativeToTResumeAfterKill kills `bench run` of the ToT
-// presets of both tasks with SIGKILL part way, resumes, and compares the
-// numbers with an uninterrupted run. A crosswords ToT puzzle is ~100 calls,
-// so 6 puzzles killed after 2 leave the child busy long after the kill;
-// a creative item is 5 calls, so it takes 30 to be sure to kill mid-run.
-func TestCrosswordsCreativeToTResumeAfterKill(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a child process")
-	}
-	m, err := bench.NewSim(sim.DefaultParams())
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(llm.NewServer(m, llm.ServerOptions{Latency: 2 * time.Millisecond}))
-	defer srv.Close()
-	for _, tc := range []struct {
-		preset      string
-		n, killAt   int
-		concurrency string
-	}{{"tot-crosswords/tot", 6, 2, "2"}, {"tot-creative/tot", 30, 8, "2"}} {
-		args := func(db string) []string {
-			return []string{"run", "--db", db, "--base-url", srv.URL + "/v1", "--preset", tc.preset,
-				"--range", fmt.Sprintf("0:%d", tc.n), "--concurrency", tc.concurrency, "--json"}
-		}
-		killAndResume(t, tc.preset, t.TempDir(), args, tc.killAt, tc.n)
 	}
 }

@@ -42,6 +42,7 @@ func programFlags(t *testing.T) []string {
 // stores the same outputs; and it compares, paired, with native cotsc on
 // the same items.
 func TestProgramRunKilledResumesAndCompares(t *testing.T) {
+	t.Parallel() // slow and self-contained: see cli
 	if testing.Short() {
 		t.Skip("starts a child process")
 	}

@@ -51,6 +51,7 @@ func sameFiles(t *testing.T, what string, before, after map[string][]byte) {
 // permissions do not extend) and runs every command that only reads
 // results: each works and leaves the folder byte for byte as it was.
 func TestReadOnlyDatabaseIsReadInPlace(t *testing.T) {
+	t.Parallel() // slow and self-contained: see cli
 	root := t.TempDir()
 	dir := filepath.Join(root, "ro")
 	db := filepath.Join(dir, "r.db")

@@ -49,6 +49,7 @@ func startServeSimProcess(t *testing.T, args ...string) (string, *os.Process) {
 // and checks that the run completes with the numbers of a run against one
 // endpoint and that the live replicas served a fair share each.
 func TestReplicasOneKilledMidRun(t *testing.T) {
+	t.Parallel() // slow and self-contained: see cli
 	if testing.Short() {
 		t.Skip("starts child processes")
 	}

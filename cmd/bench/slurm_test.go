@@ -310,6 +310,7 @@ func sameRun(t *testing.T, ref, merged string, resumed bool) {
 // cancelled with scancel mid-run and resubmitted alone as the doc says: it
 // continues its shard's run, and the merge is again the unsharded run.
 func TestSlurmArrayMerges(t *testing.T) {
+	t.Parallel() // slow and self-contained: see cli
 	requireSlurm(t)
 	s := newSlurmSite(t)
 	// The run the doc's setup names, unsharded.
