@@ -304,7 +304,9 @@ func TestViewOpenWithoutKeys(t *testing.T) {
 	t.Setenv("XAUTHORITY", "/tmp/xauth-cookie")
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- cmdView(ctx, []string{"--db", db, "--addr", "127.0.0.1:0", "--open"}, io.Discard, io.Discard) }()
+	go func() {
+		done <- cmdView(ctx, []string{"--db", db, "--addr", "127.0.0.1:0", "--open"}, io.Discard, io.Discard)
+	}()
 	var env []byte
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if env, err = os.ReadFile(dump); err == nil {
