@@ -365,4 +365,3 @@ func countSolvedAt(ps []loggedProblem, pick []int) int {
 	}
 	return n
 }
-
