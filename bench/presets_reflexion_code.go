@@ -7,14 +7,18 @@ package bench
 // log (164 problems, 10 iterations) does not say which code made it, and
 // its presets use the same version (--set version=current gives today's
 // programming_runs protocol). simple is the reference's one-shot baseline
-// (simple.py). Temperature 0 as the reference.
+// (simple.py). Temperature 0 as the reference. They score by the task's
+// reference rule (the Reflexion executor's own check, forgeable by the
+// program as that executor is), because the logged verdicts are that
+// rule's; rescore a finished run in order, in one namespace, with
+// `bench score --rule reference` (docs/reflexion-code.md).
 func reflexionCodePresets() []Preset {
 	p := func(task, rng, strategy string, iters int, doc string) Preset {
 		params := map[string]any{"strategy": strategy, "version": "b448a9b", "temperature": 0.0}
 		if strategy == "reflexion" {
 			params["max_iters"] = iters
 		}
-		return Preset{Name: "reflexion-" + task + "/" + strategy, Doc: doc, Task: task, Strategy: "reflexion_code", Range: rng, Params: params}
+		return Preset{Name: "reflexion-" + task + "/" + strategy, Doc: doc, Task: task, Strategy: "reflexion_code", Range: rng, Params: params, Rule: "reference"}
 	}
 	return []Preset{
 		p("mbpp", "0:397", "simple", 1, "MBPP (typed Python, 397 problems): one implementation, hidden tests (the reference's simple.py)"),

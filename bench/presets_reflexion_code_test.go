@@ -30,6 +30,15 @@ func TestReflexionCodePresets(t *testing.T) {
 		if cfg.Task != c.task || cfg.Range != c.rng || cfg.Strategy != "reflexion_code" {
 			t.Errorf("%s: task %s range %s strategy %s", c.name, cfg.Task, cfg.Range, cfg.Strategy)
 		}
+		// The logged verdicts are the reference executor's: the paper's rule.
+		if cfg.Rule != "reference" {
+			t.Errorf("%s: rule %q, want reference", c.name, cfg.Rule)
+		}
+		if task, err := OpenTask(cfg.Task, cfg.TaskSpec, cfg.Rule); err != nil {
+			t.Errorf("%s: %v", c.name, err)
+		} else if r, ok := task.(interface{ ScoringRule() string }); !ok || r.ScoringRule() == "" {
+			t.Errorf("%s: the task names no rule", c.name)
+		}
 		v, err := strategies.Resolve(spec.Params, cfg.Params)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
