@@ -14,6 +14,7 @@ import (
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/stats"
 	"github.com/reasonbench/reasonbench/store"
+	"github.com/reasonbench/reasonbench/strategies"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -240,7 +241,7 @@ func Budget(ctx context.Context, st *store.Store, runs []store.Run, o BudgetOpti
 			return nil, nil, err
 		}
 		head := RowOf(s)
-		items, err := budgetItems(ctx, st, run.ID, run.Strategy == "bon")
+		items, err := budgetItems(ctx, st, run.ID, strategies.ReadingOf(run.Strategy).ByK == strategies.SamplesScored)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -334,7 +335,7 @@ func budgetCurve(base report.BudgetRow, items []budgetItem, o stats.CurveOptions
 	if len(sampled) == 0 {
 		return nil
 	}
-	votes := base.Strategy == "cotsc" || base.Strategy == "pal"
+	votes := strategies.ReadingOf(base.Strategy).ByK == strategies.SamplesVote
 	if !votes && !allScored {
 		return nil // io and cot keep samples but answer with the first
 	}
