@@ -66,7 +66,6 @@ func Registry() []Spec {
 			Templates: fixedTemplates(), Probe: Probe{Task: "game24", Range: "900:904", Params: map[string]any{"cmd": programProbe, "temperature": 0.7}}},
 		{Name: "debate", Doc: "multi-agent debate (Du et al. 2023): agents answer, then each round every agent reads the others' previous answers and answers again; the majority of the last round's answers under the task's vote key", Params: debateParams, New: newDebate, Shares: "nothing: agent a's answer in round r is its own draw (r<r>/a<a>)",
 			Templates: debateTemplates, Read: Reading{Draw: DrawTranscript, Rounds: true}, Probe: Probe{Task: "game24", Range: "900:904", Params: map[string]any{"agents": 3, "rounds": 2, "temperature": 0.7}}},
-		{Name: "tally", Doc: "throw-away: CoT-SC with the vote margin recorded", Params: cotscParams, New: newTally, Shares: "nothing", Templates: fixedTemplates("cot"), Read: Reading{Draw: DrawVotes, ByK: SamplesVote}, Probe: Probe{Task: "game24", Range: "900:904", Params: map[string]any{"k": 5, "temperature": 0.7}}},
 		{Name: "selfrefine", Doc: "Self-Refine: answer, self-feedback, refine with the history, until the feedback says no change is needed", Params: selfRefineParams, New: newSelfRefine, Shares: "nothing: every iteration's answer and feedback are new draws",
 			Templates: selfRefineTemplates, Read: Reading{Draw: DrawIterations}, Probe: Probe{Task: "game24", Range: "900:906", Params: map[string]any{"iterations": 3, "temperature": 0.7}}},
 	}
