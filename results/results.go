@@ -14,6 +14,7 @@ import (
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/stats"
 	"github.com/reasonbench/reasonbench/store"
+	"github.com/reasonbench/reasonbench/strategies"
 )
 
 // RowOf is the report row of a run summary, with the kind of its items'
@@ -37,7 +38,7 @@ func RowOf(s bench.Summary) report.Row {
 	_, sd := stats.MeanSD(s.ItemScores)
 	return report.Row{
 		ScoreKind: kind, ItemSD: sd,
-		RunID: s.RunID, Task: s.Task, Strategy: s.Strategy, Params: bench.ParamSummary(s.Strategy, s.Params),
+		RunID: s.RunID, Task: s.Task, Strategy: s.Strategy, Params: strategies.ParamSummary(s.Strategy, s.Params),
 		Model: s.Model, Simulated: s.Simulated, Status: s.Status, N: s.N, Accuracy: s.Accuracy, Metrics: metrics,
 		Tokens: s.PromptTokens + s.CompletionTokens, Calls: s.Calls, Cost: s.Cost, WallSeconds: s.WallSeconds,
 		Rule: s.Rule, Prompts: s.PromptPack, ModelParams: s.ModelParams,

@@ -362,3 +362,22 @@ func (p Param) inBounds(f float64) error {
 	}
 	return nil
 }
+
+// ParamSummary is a recorded run's parameters as tables show them
+// (Values.Summary), or the raw JSON when the strategy or values are not
+// known (a run of a strategy since removed or changed).
+func ParamSummary(strategy string, params json.RawMessage) string {
+	spec, err := Lookup(strategy)
+	if err != nil {
+		return string(params)
+	}
+	var raw map[string]any
+	if err := json.Unmarshal(params, &raw); err != nil {
+		return string(params)
+	}
+	v, err := Resolve(spec.Params, raw)
+	if err != nil {
+		return string(params)
+	}
+	return v.Summary(spec.Params)
+}

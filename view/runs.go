@@ -21,6 +21,7 @@ import (
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/store"
+	"github.com/reasonbench/reasonbench/strategies"
 )
 
 // runRow is one line of the runs page, from aggregates only.
@@ -40,7 +41,7 @@ func (s *Server) runRow(ctx context.Context, r store.Run) (runRow, error) {
 	if err != nil {
 		return runRow{}, err
 	}
-	row := runRow{Run: r, Params: bench.ParamSummary(r.Strategy, r.Params), Progress: p}
+	row := runRow{Run: r, Params: strategies.ParamSummary(r.Strategy, r.Params), Progress: p}
 	if p.Done > 0 {
 		row.Accuracy = p.Score / float64(p.Done)
 	}
@@ -148,7 +149,7 @@ func (s *Server) run(ctx context.Context, r *http.Request) (page, error) {
 		next = link(pg+1, q.Filter)
 	}
 	return page{name: "run.html", title: fmt.Sprintf("run %d", run.ID), data: map[string]any{
-		"Run": run, "Params": bench.ParamSummary(run.Strategy, run.Params), "Sum": sum, "CI": rr.CI(),
+		"Run": run, "Params": strategies.ParamSummary(run.Strategy, run.Params), "Sum": sum, "CI": rr.CI(),
 		"Table": table.String(), "ExpTable": exp.String(), "Plots": plots, "Items": items, "Total": total,
 		"Page": pg, "Pages": pages, "Prev": prev, "Next": next, "Filters": filters, "Query": q,
 	}}, nil
