@@ -10,11 +10,11 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/stats"
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/summary"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -55,7 +55,7 @@ var ErrNoLabel = errors.New("no such item label")
 // task's first label.
 func TaskLabels(key string) LevelsOf {
 	return func(_ context.Context, run store.Run) (Levels, error) {
-		t, err := bench.RecordedTask(run.Spec)
+		t, err := summary.RecordedTask(run.Spec)
 		if err != nil {
 			return Levels{}, fmt.Errorf("run %d: %w", run.ID, err)
 		}
@@ -236,7 +236,7 @@ func Budget(ctx context.Context, st *store.Store, runs []store.Run, o BudgetOpti
 	var notes []string
 	estimated, scored, missing := false, false, 0
 	for _, run := range runs {
-		s, err := bench.Summarize(ctx, st, run.ID)
+		s, err := summary.Summarize(ctx, st, run.ID)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -17,11 +17,11 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 
-	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/summary"
 )
 
 // runRow is one line of the runs page, from aggregates only.
@@ -157,7 +157,7 @@ func (s *Server) run(ctx context.Context, r *http.Request) (page, error) {
 
 // plots renders bench plot's SVGs for one run: accuracy against tokens, and
 // the per-trial curve when the run has one.
-func (s *Server) plots(groups []report.Group, sum bench.Summary) []template.HTML {
+func (s *Server) plots(groups []report.Group, sum summary.Summary) []template.HTML {
 	var out []template.HTML
 	opts := []report.PlotOptions{{X: "tokens", Y: "accuracy", Title: fmt.Sprintf("run %d", sum.RunID)}}
 	if len(sum.PerTrial) > 0 || len(sum.PerIteration) > 0 {
