@@ -7,7 +7,6 @@ import (
 	"github.com/reasonbench/reasonbench/summary"
 	"regexp"
 	"strings"
-
 )
 
 // paramName is a request body field's name.
