@@ -256,29 +256,7 @@ func (c Config) Endpoints() []string {
 
 // PublicEndpoint is the base URL with any credentials removed, for records;
 // of several replicas (A,B,C), each.
-func PublicEndpoint(raw string) string {
-	if raw == "" {
-		return ""
-	}
-	if strings.Contains(raw, ",") {
-		parts := strings.Split(raw, ",")
-		for i, p := range parts {
-			parts[i] = PublicEndpoint(strings.TrimSpace(p))
-		}
-		return strings.Join(parts, ",")
-	}
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "(unparseable)"
-	}
-	u.User = nil
-	q := u.Query()
-	for k := range q {
-		q.Set(k, "REDACTED")
-	}
-	u.RawQuery = q.Encode()
-	return u.String()
-}
+func PublicEndpoint(raw string) string { return llm.PublicURL(raw) }
 
 // CodeVersion describes the running build for the record.
 func CodeVersion() string {

@@ -970,13 +970,28 @@ func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base, judge
 		seed = ItemSeed(p.cfg.Seed, inst.Index)
 		identify, shared = llm.Anonymous(seed), nil
 	}
-	mws := []llm.Middleware{budget.Gate(), llm.WithExtra(p.cfg.ModelParams), identify,
-		llm.Record(itemRecorder{log: calls, eager: !p.cfg.InProcess()}), p.think}
-	if shared != nil {
-		mws = append(mws, shared)
+	// stack is the item's sampler stack over one backend, written once for
+	// the strategy's model, the judge, other models and the verifier: every
+	// call gated by the budget, identified, recorded in the item's log and
+	// cached under the backend's identity. Model parameters (--param) join
+	// only the calls of the models they were given for, the strategy's and
+	// its other models: the judge and the verifier are not sent them (a
+	// reward model or another judge may refuse them, and adding them would
+	// change recorded runs' call keys), which is intended. Declared sharing
+	// applies to the strategy's own calls only.
+	stack := func(b llm.Sampler, params bool, share llm.Middleware, identity string) llm.Sampler {
+		mws := []llm.Middleware{budget.Gate()}
+		if params {
+			mws = append(mws, llm.WithExtra(p.cfg.ModelParams))
+		}
+		mws = append(mws, identify, llm.Record(itemRecorder{log: calls, eager: !p.cfg.InProcess()}), p.think)
+		if share != nil {
+			mws = append(mws, share)
+		}
+		mws = append(mws, llm.Cache(e.Store.ResponseCache(runID), p.cfg.Cache, identity))
+		return llm.Chain(b, mws...)
 	}
-	mws = append(mws, llm.Cache(e.Store.ResponseCache(runID), p.cfg.Cache, p.cfg.BackendIdentity()))
-	sampler := llm.Chain(base, mws...)
+	sampler := stack(base, true, shared, p.cfg.BackendIdentity())
 	trace := itemTrace{st: e.Store, run: runID, index: inst.Index}
 	env := strategies.Env{Sampler: sampler, Task: p.task, Prompts: p.prompts, Seed: seed, Model: p.cfg.Model,
 		Trace:      trace,
@@ -1002,8 +1017,7 @@ func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base, judge
 			m, u := p.cfg.Judge()
 			judgeID = "judge " + m + " @ " + PublicEndpoint(u)
 		}
-		js := llm.Chain(judgeBase, budget.Gate(), identify, llm.Record(itemRecorder{log: calls, eager: !p.cfg.InProcess()}),
-			p.think, llm.Cache(e.Store.ResponseCache(runID), p.cfg.Cache, judgeID))
+		js := stack(judgeBase, false, nil, judgeID)
 		if jt, ok := p.task.(tasks.Judged); ok {
 			env.Task, judgeErr = jt.WithJudge(ctx, tasks.Judge{Sampler: js, Prompts: p.prompts})
 		}
@@ -1014,17 +1028,13 @@ func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base, judge
 		// that model's identity.
 		env.Models = map[string]llm.Sampler{}
 		for name, ab := range p.agents {
-			env.Models[name] = llm.Chain(ab.sampler, budget.Gate(), llm.WithExtra(p.cfg.ModelParams), identify,
-				llm.Record(itemRecorder{log: calls, eager: !p.cfg.InProcess()}), p.think,
-				llm.Cache(e.Store.ResponseCache(runID), p.cfg.Cache, ab.identity))
+			env.Models[name] = stack(ab.sampler, true, nil, ab.identity)
 		}
 	}
 	if p.verifier != nil {
 		// The verifier's calls join the item's log and the run's cache
 		// under the verifier's identity.
-		v, err := p.itemVerifier(p.verifier, budget.Gate(), identify,
-			llm.Record(itemRecorder{log: calls, eager: !p.cfg.InProcess()}), p.think,
-			llm.Cache(e.Store.ResponseCache(runID), p.cfg.Cache, p.verifierIdentity()))
+		v, err := p.itemVerifier(stack(p.verifier, false, nil, p.verifierIdentity()))
 		if err != nil {
 			return store.Item{}, err
 		}

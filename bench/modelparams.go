@@ -4,12 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"maps"
+	"github.com/reasonbench/reasonbench/summary"
 	"regexp"
-	"slices"
 	"strings"
-
-	"github.com/reasonbench/reasonbench/llm"
 )
 
 // paramName is a request body field's name.
@@ -90,50 +87,20 @@ func checkModelParam(name string, v json.RawMessage) error {
 	return nil
 }
 
-// ModelParamsText renders model parameters for tables: "reasoning_effort=high
-// top_p=0.9", strings unquoted, names sorted.
-func ModelParamsText(m map[string]json.RawMessage) string {
-	var parts []string
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		parts = append(parts, k+"="+paramValueText(m[k]))
-	}
-	return strings.Join(parts, " ")
-}
+// ModelParamsText renders model parameters for tables (summary.ModelParamsText).
+func ModelParamsText(m map[string]json.RawMessage) string { return summary.ModelParamsText(m) }
 
 // ModelSettingsText says how a configuration calls the model where that is
 // not the default and can change its answers: the API, the model
-// parameters and how thinking is read ("" for the defaults).
+// parameters, how thinking is read and a judge of its own ("" for the
+// defaults); readers render a recorded spec the same way (summary).
 func ModelSettingsText(c Config) string {
-	var parts []string
-	if c.API != "" && c.API != llm.APIChat {
-		parts = append(parts, "api="+c.API)
-	}
-	if len(c.ModelParams) > 0 {
-		parts = append(parts, ModelParamsText(c.ModelParams))
-	}
-	if c.Think == llm.ThinkKeep {
-		parts = append(parts, "think=keep")
-	}
-	if t, err := llm.ParseThinkTags(c.ThinkTags); err == nil && t != llm.DefaultThinkTags && c.Think != llm.ThinkKeep {
-		parts = append(parts, "think_tags="+t.String())
-	}
+	m := summary.ModelSettings{API: c.API, ModelParams: c.ModelParams, Think: c.Think, ThinkTags: c.ThinkTags}
 	if c.SeparateJudge() { // the judge that scored a judged task's outputs
-		m, u := c.Judge()
-		j := "judge=" + m
-		if u != "" {
-			j += "@" + PublicEndpoint(u)
-		}
-		parts = append(parts, j)
+		m.JudgeModel, m.JudgeURL = c.Judge()
 	}
-	return strings.Join(parts, " ")
+	return m.Text()
 }
 
-// paramValueText is a parameter's value as --param takes it: a string
-// unquoted, any other JSON as it is.
-func paramValueText(v json.RawMessage) string {
-	var s string
-	if json.Unmarshal(v, &s) == nil {
-		return s
-	}
-	return string(v)
-}
+// paramValueText is a parameter's value as --param takes it.
+func paramValueText(v json.RawMessage) string { return summary.ParamValueText(v) }

@@ -6,20 +6,7 @@ import (
 	"github.com/reasonbench/reasonbench/strategies"
 )
 
-// ParamSummary renders a run's recorded parameters as "k=10 temperature=0.7"
-// in the strategy's declaration order.
+// ParamSummary is strategies.ParamSummary, kept for the engine's callers.
 func ParamSummary(strategy string, params json.RawMessage) string {
-	spec, err := strategies.Lookup(strategy)
-	if err != nil {
-		return string(params)
-	}
-	var raw map[string]any
-	if err := json.Unmarshal(params, &raw); err != nil {
-		return string(params)
-	}
-	v, err := strategies.Resolve(spec.Params, raw)
-	if err != nil {
-		return string(params)
-	}
-	return v.Summary(spec.Params)
+	return strategies.ParamSummary(strategy, params)
 }

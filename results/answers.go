@@ -1,8 +1,8 @@
 package results
 
 import (
-	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/store"
+	"github.com/reasonbench/reasonbench/summary"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -19,7 +19,7 @@ type Answers struct {
 // says why; reports go on without gold answers.
 func RunAnswers(run store.Run) *Answers {
 	a := &Answers{insts: map[int]tasks.Instance{}}
-	t, err := bench.RecordedTask(run.Spec)
+	t, err := summary.RecordedTask(run.Spec)
 	if err != nil {
 		a.Err = err
 		return a

@@ -10,10 +10,11 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/stats"
 	"github.com/reasonbench/reasonbench/store"
+	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/summary"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -54,7 +55,7 @@ var ErrNoLabel = errors.New("no such item label")
 // task's first label.
 func TaskLabels(key string) LevelsOf {
 	return func(_ context.Context, run store.Run) (Levels, error) {
-		t, err := bench.RecordedTask(run.Spec)
+		t, err := summary.RecordedTask(run.Spec)
 		if err != nil {
 			return Levels{}, fmt.Errorf("run %d: %w", run.ID, err)
 		}
@@ -235,12 +236,12 @@ func Budget(ctx context.Context, st *store.Store, runs []store.Run, o BudgetOpti
 	var notes []string
 	estimated, scored, missing := false, false, 0
 	for _, run := range runs {
-		s, err := bench.Summarize(ctx, st, run.ID)
+		s, err := summary.Summarize(ctx, st, run.ID)
 		if err != nil {
 			return nil, nil, err
 		}
 		head := RowOf(s)
-		items, err := budgetItems(ctx, st, run.ID, run.Strategy == "bon")
+		items, err := budgetItems(ctx, st, run.ID, strategies.ReadingOf(run.Strategy).ByK == strategies.SamplesScored)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -334,7 +335,7 @@ func budgetCurve(base report.BudgetRow, items []budgetItem, o stats.CurveOptions
 	if len(sampled) == 0 {
 		return nil
 	}
-	votes := base.Strategy == "cotsc" || base.Strategy == "pal"
+	votes := strategies.ReadingOf(base.Strategy).ByK == strategies.SamplesVote
 	if !votes && !allScored {
 		return nil // io and cot keep samples but answer with the first
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/stats"
 	"github.com/reasonbench/reasonbench/store"
+	"github.com/reasonbench/reasonbench/strategies"
 )
 
 // cotscDetail is what a CoT-SC item records: the vote (with each sample's
@@ -54,10 +55,11 @@ func SampleKeys(detail json.RawMessage) (keys []*string, correct []bool, fromAns
 // run would have spent: the prompt once plus k'/k of the completions, as
 // one request with n = k' asks. ok is false when the run has no samples.
 func VoteCurve(ctx context.Context, st *store.Store, s report.Row, o stats.CurveOptions) (rows []report.SeriesRow, note string, ok bool, err error) {
-	if s.Strategy == "bon" {
+	switch strategies.ReadingOf(s.Strategy).ByK {
+	case strategies.SamplesScored:
 		return scoredCurve(ctx, st, s, o)
-	}
-	if s.Strategy != "cotsc" && s.Strategy != "pal" {
+	case strategies.SamplesVote:
+	default:
 		return nil, "", false, nil // io and cot keep samples too, but do not vote
 	}
 	items, err := st.Items(ctx, s.RunID)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/store"
+	"github.com/reasonbench/reasonbench/strategies"
 )
 
 // DebateTurn is one agent's answer in one round of a debate item's
@@ -50,7 +51,7 @@ func Debate(detail json.RawMessage) (DebateTranscript, bool) {
 // (had the debate stopped there) and of its best agent (any agent right),
 // over the items with a transcript; ok is false when the run has none.
 func RoundCurve(ctx context.Context, st *store.Store, s report.Row) (rows []report.SeriesRow, ok bool, err error) {
-	if s.Strategy != "debate" {
+	if !strategies.ReadingOf(s.Strategy).Rounds {
 		return nil, false, nil
 	}
 	items, err := st.Items(ctx, s.RunID)

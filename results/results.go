@@ -10,16 +10,17 @@ import (
 	"fmt"
 	"maps"
 
-	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/stats"
 	"github.com/reasonbench/reasonbench/store"
+	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/summary"
 )
 
 // RowOf is the report row of a run summary, with the kind of its items'
 // scores (0/1, or a mean over samples) that chooses its interval, as
 // Compare chooses McNemar or the paired t by the same stats.Binary.
-func RowOf(s bench.Summary) report.Row {
+func RowOf(s summary.Summary) report.Row {
 	metrics := maps.Clone(s.Metrics)
 	if metrics == nil {
 		metrics = map[string]float64{}
@@ -37,7 +38,7 @@ func RowOf(s bench.Summary) report.Row {
 	_, sd := stats.MeanSD(s.ItemScores)
 	return report.Row{
 		ScoreKind: kind, ItemSD: sd,
-		RunID: s.RunID, Task: s.Task, Strategy: s.Strategy, Params: bench.ParamSummary(s.Strategy, s.Params),
+		RunID: s.RunID, Task: s.Task, Strategy: s.Strategy, Params: strategies.ParamSummary(s.Strategy, s.Params),
 		Model: s.Model, Simulated: s.Simulated, Status: s.Status, N: s.N, Accuracy: s.Accuracy, Metrics: metrics,
 		Tokens: s.PromptTokens + s.CompletionTokens, Calls: s.Calls, Cost: s.Cost, WallSeconds: s.WallSeconds,
 		Rule: s.Rule, Prompts: s.PromptPack, ModelParams: s.ModelParams,
@@ -48,8 +49,8 @@ func RowOf(s bench.Summary) report.Row {
 // Row summarizes one run into its full report row: the summary plus the
 // experiment, seed, typed parameters, range, simulator parameters and what
 // cache hits saved.
-func Row(ctx context.Context, st *store.Store, r store.Run) (report.Row, bench.Summary, error) {
-	s, err := bench.Summarize(ctx, st, r.ID)
+func Row(ctx context.Context, st *store.Store, r store.Run) (report.Row, summary.Summary, error) {
+	s, err := summary.Summarize(ctx, st, r.ID)
 	if err != nil {
 		return report.Row{}, s, err
 	}

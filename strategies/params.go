@@ -97,10 +97,22 @@ func Bound(v float64) *float64 { return &v }
 type Values map[string]any
 
 // Int returns an int parameter.
-func (v Values) Int(name string) int { return v[name].(int) }
+func (v Values) Int(name string) int { return get[int](v, name) }
 
 // Float returns a float parameter.
-func (v Values) Float(name string) float64 { return v[name].(float64) }
+func (v Values) Float(name string) float64 { return get[float64](v, name) }
+
+// get reads a declared parameter. Values hold every declared parameter
+// with its declared kind, so a miss is a misspelt or undeclared name in
+// the strategy's code: the panic names it, and TestParamReadsAreDeclared
+// finds it before any run does.
+func get[T any](v Values, name string) T {
+	x, ok := v[name].(T)
+	if !ok {
+		panic(fmt.Sprintf("strategy parameter %q: not declared, or not a %T (%v)", name, x, v[name]))
+	}
+	return x
+}
 
 // Temperature returns a ModelDefault float parameter as a request sends
 // it: nil when left to the model's default.
@@ -123,10 +135,10 @@ func (v Values) ModelDefaults(decl []Param) []string {
 }
 
 // String returns a string parameter.
-func (v Values) String(name string) string { return v[name].(string) }
+func (v Values) String(name string) string { return get[string](v, name) }
 
 // Bool returns a bool parameter.
-func (v Values) Bool(name string) bool { return v[name].(bool) }
+func (v Values) Bool(name string) bool { return get[bool](v, name) }
 
 // JSON encodes the values with sorted keys (encoding/json sorts map keys).
 func (v Values) JSON() json.RawMessage {
@@ -349,4 +361,23 @@ func (p Param) inBounds(f float64) error {
 		return fmt.Errorf("parameter %s=%v: must be at most %v", p.Name, f, *p.Max)
 	}
 	return nil
+}
+
+// ParamSummary is a recorded run's parameters as tables show them
+// (Values.Summary), or the raw JSON when the strategy or values are not
+// known (a run of a strategy since removed or changed).
+func ParamSummary(strategy string, params json.RawMessage) string {
+	spec, err := Lookup(strategy)
+	if err != nil {
+		return string(params)
+	}
+	var raw map[string]any
+	if err := json.Unmarshal(params, &raw); err != nil {
+		return string(params)
+	}
+	v, err := Resolve(spec.Params, raw)
+	if err != nil {
+		return string(params)
+	}
+	return v.Summary(spec.Params)
 }

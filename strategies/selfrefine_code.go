@@ -12,7 +12,6 @@ import (
 
 	"github.com/reasonbench/reasonbench/sandbox"
 	"github.com/reasonbench/reasonbench/tasks"
-	"github.com/reasonbench/reasonbench/tasks/code"
 )
 
 // solveCode is Self-Refine on programming tasks with execution feedback
@@ -65,7 +64,7 @@ func (s *selfRefine) solveCode(ctx context.Context, env Env, inst tasks.Instance
 		if err != nil {
 			return Result{}, err
 		}
-		fn := code.ExtractCode(reply, prob.EntryPoint)
+		fn := tasks.ExtractCode(reply, prob.EntryPoint)
 		run, err := runExamples(ctx, env, inst, fmt.Sprintf("i%d/examples", i), prob, fn, examples, s.limits)
 		if err != nil {
 			return Result{}, err
@@ -217,8 +216,8 @@ func runExamples(ctx context.Context, env Env, inst tasks.Instance, site string,
 	if strings.TrimSpace(fn) == "" {
 		return fail("no_program", "the reply has no code"), nil
 	}
-	if len(fn) > code.MaxCode {
-		return fail("too_long", fmt.Sprintf("the code is %d bytes long (limit %d)", len(fn), code.MaxCode)), nil
+	if len(fn) > tasks.MaxCode {
+		return fail("too_long", fmt.Sprintf("the code is %d bytes long (limit %d)", len(fn), tasks.MaxCode)), nil
 	}
 	src := prob.Prompt
 	if !strings.HasSuffix(src, "\n") {

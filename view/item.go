@@ -91,29 +91,31 @@ func (s *Server) item(ctx context.Context, r *http.Request) (page, error) {
 		data["Tree"] = buildTree(nodes, d, cv)
 		data["NodeCount"] = len(nodes)
 	}
-	switch run.Strategy {
-	case "react":
+	// The strategy's declared reading says how its detail is drawn
+	// (strategies.Reading); the page never names a strategy.
+	switch strategies.ReadingOf(run.Strategy).Draw {
+	case strategies.DrawTrajectory:
 		var d strategies.ReActTrajectory
 		if json.Unmarshal(it.Detail, &d) == nil {
 			data["ReAct"] = d
 		}
-	case "reflexion":
+	case strategies.DrawTrials:
 		var d strategies.ReflexionDetail
 		if json.Unmarshal(it.Detail, &d) == nil {
 			data["Reflexion"] = reflexionView(d)
 		}
-	case "selfrefine":
+	case strategies.DrawIterations:
 		var d strategies.SelfRefineDetail
 		if json.Unmarshal(it.Detail, &d) == nil {
 			data["Refine"] = refineView(d)
 		}
-	case "debate":
+	case strategies.DrawTranscript:
 		if v := debateView(it.Detail, cv); v != nil {
 			data["Debate"] = v
 		}
-	case "cotsc":
-		var d cotscDetail
-		if json.Unmarshal(it.Detail, &d) == nil {
+	case strategies.DrawVotes:
+		var d strategies.VoteDetail
+		if json.Unmarshal(it.Detail, &d) == nil && len(d.Samples) > 0 {
 			data["Vote"] = voteView(d)
 		}
 	}
@@ -294,7 +296,7 @@ type voteBar struct {
 	Right  bool // a sample voting for it was scored right
 }
 
-func voteView(d cotscDetail) map[string]any {
+func voteView(d strategies.VoteDetail) map[string]any {
 	total := d.Vote.Abstain
 	for _, c := range d.Vote.Counts {
 		total += c.Count
@@ -313,16 +315,11 @@ func voteView(d cotscDetail) map[string]any {
 	return map[string]any{"Bars": bars, "Abstain": d.Vote.Abstain, "Total": total, "Samples": d.Samples}
 }
 
-// totDetail and cotscDetail read the fields of the strategies' item detail
-// that the page shows (the strategies keep their detail types unexported).
+// totDetail reads the fields of a search strategy's item detail that the
+// tree shows (tot, tot_dfs, mcts and lats record them).
 type totDetail struct {
 	Best  int   `json:"best"`
 	Final []int `json:"final"`
-}
-
-type cotscDetail struct {
-	Vote    strategies.VoteResult `json:"vote"`
-	Samples []strategies.Sample   `json:"samples"`
 }
 
 // fourDigits prints v to four significant digits without an exponent

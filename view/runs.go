@@ -17,10 +17,11 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 
-	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/store"
+	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/summary"
 )
 
 // runRow is one line of the runs page, from aggregates only.
@@ -40,7 +41,7 @@ func (s *Server) runRow(ctx context.Context, r store.Run) (runRow, error) {
 	if err != nil {
 		return runRow{}, err
 	}
-	row := runRow{Run: r, Params: bench.ParamSummary(r.Strategy, r.Params), Progress: p}
+	row := runRow{Run: r, Params: strategies.ParamSummary(r.Strategy, r.Params), Progress: p}
 	if p.Done > 0 {
 		row.Accuracy = p.Score / float64(p.Done)
 	}
@@ -148,7 +149,7 @@ func (s *Server) run(ctx context.Context, r *http.Request) (page, error) {
 		next = link(pg+1, q.Filter)
 	}
 	return page{name: "run.html", title: fmt.Sprintf("run %d", run.ID), data: map[string]any{
-		"Run": run, "Params": bench.ParamSummary(run.Strategy, run.Params), "Sum": sum, "CI": rr.CI(),
+		"Run": run, "Params": strategies.ParamSummary(run.Strategy, run.Params), "Sum": sum, "CI": rr.CI(),
 		"Table": table.String(), "ExpTable": exp.String(), "Plots": plots, "Items": items, "Total": total,
 		"Page": pg, "Pages": pages, "Prev": prev, "Next": next, "Filters": filters, "Query": q,
 	}}, nil
@@ -156,7 +157,7 @@ func (s *Server) run(ctx context.Context, r *http.Request) (page, error) {
 
 // plots renders bench plot's SVGs for one run: accuracy against tokens, and
 // the per-trial curve when the run has one.
-func (s *Server) plots(groups []report.Group, sum bench.Summary) []template.HTML {
+func (s *Server) plots(groups []report.Group, sum summary.Summary) []template.HTML {
 	var out []template.HTML
 	opts := []report.PlotOptions{{X: "tokens", Y: "accuracy", Title: fmt.Sprintf("run %d", sum.RunID)}}
 	if len(sum.PerTrial) > 0 || len(sum.PerIteration) > 0 {

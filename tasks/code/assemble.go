@@ -1,55 +1,20 @@
 package code
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/reasonbench/reasonbench/tasks"
 )
 
-// MaxCode bounds the code taken from one output: a program longer than
-// this is a recorded failure, not a sandbox run.
-const MaxCode = 1 << 20
+// MaxCode bounds the code taken from one output (tasks.MaxCode).
+const MaxCode = tasks.MaxCode
 
-var fence = regexp.MustCompile("(?s)```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)(?:```|\\z)")
-
-// ExtractCode takes the program out of a model's text: the first fenced
-// block labelled python (or py, or unlabelled) that defines entry, else
-// the first such block, else the whole text. A chat model answers in a
-// fence; a completion model continues the prompt with a body.
-func ExtractCode(output, entry string) string {
-	var blocks []string
-	for _, m := range fence.FindAllStringSubmatch(output, -1) {
-		switch strings.ToLower(m[1]) {
-		case "", "python", "py", "python3":
-			blocks = append(blocks, m[2])
-		}
-	}
-	for _, b := range blocks {
-		if Defines(b, entry) {
-			return b
-		}
-	}
-	if len(blocks) > 0 {
-		return blocks[0]
-	}
-	return output
-}
+// ExtractCode takes the program out of a model's text (tasks.ExtractCode).
+func ExtractCode(output, entry string) string { return tasks.ExtractCode(output, entry) }
 
 // Defines reports whether code defines the function name at its top level
-// (a whole function, not a body continuing the prompt).
-func Defines(code, name string) bool {
-	if name == "" {
-		return false
-	}
-	for _, line := range strings.Split(code, "\n") {
-		line = strings.TrimPrefix(line, "async ")
-		if rest, ok := strings.CutPrefix(line, "def "+name); ok {
-			if r := strings.TrimLeft(rest, " \t"); strings.HasPrefix(r, "(") {
-				return true
-			}
-		}
-	}
-	return false
-}
+// (tasks.DefinesFunction).
+func Defines(code, name string) bool { return tasks.DefinesFunction(code, name) }
 
 // Solution is the function's source as the Reflexion executor runs it
 // (the reference rule): a whole function as written, a body appended to

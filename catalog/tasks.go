@@ -1,11 +1,11 @@
-package bench
+// Package catalog lists what runs are made of and readers reopen: the
+// bundled tasks, file tasks and scoring rules (no engine, no simulator).
+package catalog
 
 import (
 	"fmt"
 	"strings"
 
-	"github.com/reasonbench/reasonbench/llm/sim"
-	"github.com/reasonbench/reasonbench/simulator"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/arithmetic"
 	"github.com/reasonbench/reasonbench/tasks/code"
@@ -64,7 +64,3 @@ func LookupTask(name string) (TaskSpec, error) {
 	}
 	return TaskSpec{}, fmt.Errorf("unknown task %q (known: %s; or file:PATH.jsonl for your own data)", name, strings.Join(names, ", "))
 }
-
-// NewSim builds the simulated model answering every bundled task and file
-// tasks (simulator.New).
-func NewSim(p sim.Params) (*sim.Model, error) { return simulator.New(p) }
