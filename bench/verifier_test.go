@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/reasonbench/reasonbench/llm/sim"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -398,20 +399,7 @@ func TestDefaultVerifierInProcessAndOverHTTP(t *testing.T) {
 // key (an OpenAI key must not reach a reward model server elsewhere); one
 // on the run's endpoint gets the run's key.
 func TestVerifierKeyStaysWithItsEndpoint(t *testing.T) {
-	model, err := NewSim(DefaultConfig().Sim)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	seen := map[string]int{}
-	ps := verify.NewPoolingServer(model, verify.DefaultSep, "prm-x")
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		seen[r.Header.Get("Authorization")]++
-		mu.Unlock()
-		ps.ServeHTTP(w, r)
-	}))
-	defer srv.Close()
+	model, srv, mu, seen := keyedRewardServer(t)
 	for _, tc := range []struct {
 		name, verifierKey, want string
 	}{
@@ -446,20 +434,7 @@ func TestVerifierKeyStaysWithItsEndpoint(t *testing.T) {
 // endpoint's key, never the run's; an unknown name or a --verifier-base-url
 // beside it is refused.
 func TestVerifierOnANamedEndpoint(t *testing.T) {
-	model, err := NewSim(DefaultConfig().Sim)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	seen := map[string]int{}
-	ps := verify.NewPoolingServer(model, verify.DefaultSep, "prm-x")
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		seen[r.Header.Get("Authorization")]++
-		mu.Unlock()
-		ps.ServeHTTP(w, r)
-	}))
-	defer srv.Close()
+	model, srv, mu, seen := keyedRewardServer(t)
 	cfg := DefaultConfig()
 	cfg.Task, cfg.Strategy, cfg.Range = "game24", "cot", "0:2"
 	cfg.Model, cfg.BaseURL = "gpt-4o", "http://127.0.0.1:1/v1" // the run's own endpoint is not asked here
@@ -494,4 +469,25 @@ func TestVerifierOnANamedEndpoint(t *testing.T) {
 	if err := check(cfg); err == nil || !strings.Contains(err.Error(), "drop --verifier-base-url") {
 		t.Errorf("both: %v", err)
 	}
+}
+
+// keyedRewardServer is the simulator's reward model over HTTP, counting
+// the Authorization headers it is sent.
+func keyedRewardServer(t *testing.T) (*sim.Model, *httptest.Server, *sync.Mutex, map[string]int) {
+	t.Helper()
+	model, err := NewSim(DefaultConfig().Sim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	seen := map[string]int{}
+	ps := verify.NewPoolingServer(model, verify.DefaultSep, "prm-x")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen[r.Header.Get("Authorization")]++
+		mu.Unlock()
+		ps.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return model, srv, &mu, seen
 }
