@@ -204,6 +204,14 @@ func (c Config) Validate() error {
 			return fmt.Errorf("--judge-base-url %q: want http(s)://HOST[:PORT]/v1", c.JudgeBaseURL)
 		}
 	}
+	if strings.Contains(c.Verify.Model, "@") {
+		if c.Verify.BaseURL != "" {
+			return fmt.Errorf("--verifier-model %s names its endpoint: drop --verifier-base-url", c.Verify.Model)
+		}
+		if _, err := c.resolveModel(c.Verify.Model); err != nil {
+			return fmt.Errorf("--verifier-model: %w", err)
+		}
+	}
 	if err := c.Verify.validate(); err != nil {
 		return err
 	}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -198,5 +200,42 @@ func TestJudgeOnANamedEndpoint(t *testing.T) {
 	cfg.JudgeBaseURL = "http://127.0.0.1:1/v1"
 	if err := Check(cfg); err == nil || !strings.Contains(err.Error(), "drop --judge-base-url") {
 		t.Errorf("both: %v", err)
+	}
+}
+
+// An experiment file names endpoints as --endpoint does (endpoints: NAME:
+// URL[,KEY_ENV]); its debate agents' calls go to them with the key from
+// the variable named, and a name given twice is refused with its line.
+func TestExperimentFileEndpoints(t *testing.T) {
+	a, nA, keyA := counted(t, 0.9)
+	b, nB, _ := counted(t, 0.1)
+	t.Setenv("EXP_A_KEY", "sk-exp-a")
+	dir := t.TempDir()
+	path := filepath.Join(dir, "e.yaml")
+	body := "task: game24\nrange: \"900:902\"\nendpoints:\n  a: \"" + a.URL + "/v1,EXP_A_KEY\"\n  b: \"" + b.URL + "/v1\"\n" +
+		"strategies:\n  - debate: {agents: 2, rounds: 1, temperature: 0.7, models: \"sim@a,sim@b\"}\n"
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	exp, err := LoadExperiment(path, DefaultConfig(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(exp.Runs) != 1 || len(exp.Runs[0].NamedEndpoints) != 2 {
+		t.Fatalf("runs %+v", exp.Runs)
+	}
+	if _, err := (&Engine{Store: tempStore(t)}).RunExperiment(context.Background(), exp, Keys{}); err != nil {
+		t.Fatal(err)
+	}
+	if nA.Load() != 2 || nB.Load() != 2 {
+		t.Errorf("endpoint a got %d calls, b %d; want 2 each (one agent, one round, two items)", nA.Load(), nB.Load())
+	}
+	if k, _ := keyA.Load().(string); k != "Bearer sk-exp-a" {
+		t.Errorf("endpoint a got key %q", k)
+	}
+	base := DefaultConfig()
+	base.NamedEndpoints = []Endpoint{{Name: "a", URL: "http://127.0.0.1:1/v1"}}
+	if _, err := LoadExperiment(path, base, 0); err == nil || !strings.Contains(err.Error(), "named twice") || !strings.Contains(err.Error(), ":4") {
+		t.Errorf("an endpoint named by flag and file: %v", err)
 	}
 }

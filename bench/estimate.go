@@ -148,6 +148,9 @@ func dryRun(ctx context.Context, st *store.Store, cfg Config, skill float64, cou
 	}
 	cfg.Model, cfg.BaseURL, cfg.APIKey = SimModel, "", ""
 	cfg.Verify.Model, cfg.Verify.BaseURL, cfg.Verify.Server = "", "", "" // the simulated verifier, of the same kind
+	if cfg.JudgeModel != "" || cfg.JudgeBaseURL != "" {                  // the judge's calls are counted as the model's
+		cfg.JudgeModel, cfg.JudgeBaseURL = SimModel, ""
+	}
 	cfg.Sim.Skill = skill
 	cfg.MaxCost, cfg.Prices, cfg.ConcurrencyAuto = 0, nil, false
 	cfg.Cache = llm.CacheReadWrite // an empty cache, as on a first run

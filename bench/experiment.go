@@ -27,7 +27,7 @@ type Experiment struct {
 
 // experimentKeys are the top-level keys an experiment file may have.
 var experimentKeys = []string{"name", "task", "range", "model", "base_url", "concurrency", "seed", "seeds", "repeats",
-	"cache", "timeout_seconds", "retries", "prompts", "sim", "strategies", "task_spec", "scorer", "baseline", "verifier", "mcp", "tool_cache"}
+	"cache", "timeout_seconds", "retries", "prompts", "sim", "strategies", "task_spec", "scorer", "baseline", "verifier", "mcp", "tool_cache", "endpoints"}
 
 var simKeys = []string{"skill", "slip", "misjudge", "boost", "focus", "verify_flip", "verify_spread", "conformity"}
 
@@ -152,6 +152,10 @@ func ParseExperiment(name string, data []byte, base Config, forceRepeats int) (E
 			}
 		case "tool_cache":
 			cfg.ToolCache, err = scalarString(v)
+		case "endpoints":
+			if err := decodeEndpoints(v, &cfg, bad); err != nil {
+				return exp, err
+			}
 		case "verifier":
 			if err = decodeVerifier(v, &ver, bad); err != nil {
 				if fe, ok := err.(fileError); ok {
@@ -404,6 +408,33 @@ func decodeSim(n *yaml.Node, cfg *Config, bad func(*yaml.Node, string, ...any) e
 		default:
 			return bad(k, "unknown key sim.%s (allowed: %s)", k.Value, strings.Join(simKeys, ", "))
 		}
+	}
+	return nil
+}
+
+// decodeEndpoints reads an experiment file's endpoints: block, NAME:
+// URL[,KEY_ENV] as --endpoint NAME=URL[,KEY_ENV]; a model of any role is
+// then MODEL@NAME, its key read from $KEY_ENV.
+func decodeEndpoints(n *yaml.Node, cfg *Config, bad func(*yaml.Node, string, ...any) error) error {
+	if n.Kind != yaml.MappingNode {
+		return bad(n, "endpoints: want a mapping like {local: \"http://127.0.0.1:8000/v1\", openai: \"https://api.openai.com/v1,OPENAI_API_KEY\"}")
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		u, err := scalarString(v)
+		if err != nil {
+			return bad(v, "endpoints: %s: %v", k.Value, err)
+		}
+		ep, err := ParseEndpoint(k.Value + "=" + u)
+		if err != nil {
+			return bad(k, "endpoints: %v", err)
+		}
+		for _, prev := range cfg.NamedEndpoints {
+			if prev.Name == ep.Name {
+				return bad(k, "endpoints: %s is named twice (in the file, or by --endpoint too): name each endpoint once", ep.Name)
+			}
+		}
+		cfg.NamedEndpoints = append(cfg.NamedEndpoints, ep)
 	}
 	return nil
 }

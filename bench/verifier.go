@@ -59,6 +59,10 @@ func (c Config) Verifier() (model, baseURL, kind string) {
 	}
 	if v.BaseURL != "" {
 		baseURL = v.BaseURL
+	} else if strings.Contains(v.Model, "@") { // MODEL@NAME: on the named endpoint, as the judge's
+		if am, err := c.resolveModel(v.Model); err == nil {
+			model, baseURL = am.model, am.baseURL
+		}
 	}
 	kind = v.Kind
 	if kind == "" {
@@ -174,6 +178,11 @@ func (p *plan) verifierKey() string {
 // endpoint, --verifier-api-key on another one (the run's key, an OpenAI
 // key say, must not reach a reward model server elsewhere).
 func (p *plan) verifierAPIKey() string {
+	if v := p.cfg.Verify; v.BaseURL == "" && strings.Contains(v.Model, "@") {
+		if am, err := p.cfg.resolveModel(v.Model); err == nil {
+			return am.key // the named endpoint's own key
+		}
+	}
 	if _, u, _ := p.cfg.Verifier(); u == p.cfg.BaseURL {
 		return p.cfg.APIKey
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/reasonbench/reasonbench/llm/sim"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -400,20 +401,7 @@ func TestDefaultVerifierInProcessAndOverHTTP(t *testing.T) {
 // key (an OpenAI key must not reach a reward model server elsewhere); one
 // on the run's endpoint gets the run's key.
 func TestVerifierKeyStaysWithItsEndpoint(t *testing.T) {
-	model, err := NewSim(DefaultConfig().Sim)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	seen := map[string]int{}
-	ps := verify.NewPoolingServer(model, verify.DefaultSep, "prm-x")
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		seen[r.Header.Get("Authorization")]++
-		mu.Unlock()
-		ps.ServeHTTP(w, r)
-	}))
-	defer srv.Close()
+	model, srv, mu, seen := keyedRewardServer(t)
 	for _, tc := range []struct {
 		name, verifierKey, want string
 	}{
@@ -441,4 +429,67 @@ func TestVerifierKeyStaysWithItsEndpoint(t *testing.T) {
 		}
 		mu.Unlock()
 	}
+}
+
+// A verifier model MODEL@NAME is on the named endpoint (--endpoint
+// NAME=URL,KEY_ENV), as a judge's is: its calls go there with that
+// endpoint's key, never the run's; an unknown name or a --verifier-base-url
+// beside it is refused.
+func TestVerifierOnANamedEndpoint(t *testing.T) {
+	model, srv, mu, seen := keyedRewardServer(t)
+	cfg := DefaultConfig()
+	cfg.Task, cfg.Strategy, cfg.Range = "game24", "cot", "0:2"
+	cfg.Model, cfg.BaseURL = "gpt-4o", "http://127.0.0.1:1/v1" // the run's own endpoint is not asked here
+	cfg.APIKey, cfg.VerifierAPIKey = "sk-run-secret", "vk-flag"
+	cfg.Verify = VerifierConfig{Model: "prm-x@rm", Kind: verify.PRM}
+	check := func(c Config) error { c.Strategy = "bon"; return Check(c) } // a strategy that asks a verifier
+	if err := check(cfg); err == nil || !strings.Contains(err.Error(), "no endpoint rm") {
+		t.Errorf("a verifier on an unnamed endpoint: %v", err)
+	}
+	cfg.NamedEndpoints = []Endpoint{{Name: "rm", URL: srv.URL, KeyEnv: "RM_KEY"}}
+	cfg.NamedKeys = map[string]string{"rm": "sk-rm"}
+	if err := check(cfg); err != nil {
+		t.Fatal(err)
+	}
+	if m, u, _ := cfg.Verifier(); m != "prm-x" || u != srv.URL {
+		t.Errorf("verifier %s at %s", m, u)
+	}
+	p, err := load(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.strategy = verifyingStrategy{}
+	if _, err := (&Engine{Store: tempStore(t), Backend: model}).start(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	if len(seen) != 1 || seen["Bearer sk-rm"] == 0 {
+		t.Errorf("the named endpoint saw Authorization %v, want only the endpoint's key", seen)
+	}
+	mu.Unlock()
+	cfg.Verify.BaseURL = srv.URL
+	if err := check(cfg); err == nil || !strings.Contains(err.Error(), "drop --verifier-base-url") {
+		t.Errorf("both: %v", err)
+	}
+}
+
+// keyedRewardServer is the simulator's reward model over HTTP, counting
+// the Authorization headers it is sent.
+func keyedRewardServer(t *testing.T) (*sim.Model, *httptest.Server, *sync.Mutex, map[string]int) {
+	t.Helper()
+	model, err := NewSim(DefaultConfig().Sim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	seen := map[string]int{}
+	ps := verify.NewPoolingServer(model, verify.DefaultSep, "prm-x")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen[r.Header.Get("Authorization")]++
+		mu.Unlock()
+		ps.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return model, srv, &mu, seen
 }

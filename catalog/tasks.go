@@ -23,7 +23,14 @@ type TaskSpec struct {
 	Name string
 	Doc  string
 	New  func() tasks.Task
+	// Probe is a small range the task is tested on with io on the
+	// simulator (TestEveryTaskRunsItsProbe), so a registered task that no
+	// test runs fails a test.
+	Probe TaskProbe
 }
+
+// TaskProbe is the range of a task's probe run.
+type TaskProbe struct{ Range string }
 
 // Tasks lists every bundled task. Adding one means writing its package and
 // adding a line here (and, for the simulated model, its responder package
@@ -31,25 +38,25 @@ type TaskSpec struct {
 func Tasks() []TaskSpec {
 	return []TaskSpec{
 		{Name: "game24", Doc: "Game of 24: 1362 puzzles from 4nums.com, ranked easy to hard (ToT uses 900:1000)",
-			New: func() tasks.Task { return game24.NewTask() }},
+			New: func() tasks.Task { return game24.NewTask() }, Probe: TaskProbe{Range: "900:903"}},
 		{Name: "hotpotqa", Doc: "HotpotQA: 100 hard distractor-setting questions (Reflexion's sample), EM and F1; contexts gold|distractor|none, ReAct over a local docstore",
-			New: func() tasks.Task { return hotpotqa.NewTask() }},
+			New: func() tasks.Task { return hotpotqa.NewTask() }, Probe: TaskProbe{Range: "0:3"}},
 		{Name: "gsm8k", Doc: "GSM8K: the 1,319 grade-school math word problems of the test split, numeric answers; few-shot prompts of our own",
-			New: gsm8k.NewTask},
+			New: gsm8k.NewTask, Probe: TaskProbe{Range: "0:3"}},
 		{Name: gsm8k.DebateName, Doc: "GSM8K's test problems in the multi-agent debate reference's order (Python's random.seed(0), random.shuffle of the file's lines): 0:100 are its 100 questions",
-			New: gsm8k.NewDebateTask},
+			New: gsm8k.NewDebateTask, Probe: TaskProbe{Range: "0:3"}},
 		{Name: arithmetic.Name, Doc: "the multi-agent debate reference's arithmetic: a+b*c+d-e*f for six integers in [0, 30) drawn by numpy's np.random.seed(0), 100 questions; rule debate-arithmetic is gen_math.py's",
-			New: arithmetic.NewTask},
+			New: arithmetic.NewTask, Probe: TaskProbe{Range: "0:3"}},
 		{Name: "math500", Doc: "MATH-500: the 500-problem MATH test subset of Let's Verify Step by Step (openai/prm800k, MIT), levels 1-5 and subjects as labels; the last \\boxed{} answer by value and structure (rule math), or the original MATH string rule (--rule hendrycks)",
-			New: math500.NewTask},
+			New: math500.NewTask, Probe: TaskProbe{Range: "0:3"}},
 		{Name: "crosswords", Doc: "Mini Crosswords: the ToT paper's 20 test 5x5 puzzles (mini0505 0, 5, ..., 95), letter/word/game; the reference's DFS with tot_dfs",
-			New: func() tasks.Task { return crosswords.NewTask() }},
+			New: func() tasks.Task { return crosswords.NewTask() }, Probe: TaskProbe{Range: "0:2"}},
 		{Name: "creative", Doc: "Creative Writing: the ToT paper's 100 inputs of four sentences; four paragraphs ending in them; coherency 1-10 by a judge model (--judge-model, --judge-base-url; on the simulator a declared simulated judge)",
-			New: func() tasks.Task { return creative.NewTask() }},
+			New: func() tasks.Task { return creative.NewTask() }, Probe: TaskProbe{Range: "0:2"}},
 		{Name: "humaneval", Doc: "HumanEval: the 164 Python problems of openai/human-eval (MIT); verdict = the hidden tests pass in the sandbox; pass@k with io/cot k; rules isolated (default) and reference (the Reflexion executor's shared namespace)",
-			New: code.NewHumanEval},
+			New: code.NewHumanEval, Probe: TaskProbe{Range: "0:2"}},
 		{Name: "mbpp", Doc: "MBPP: the 397 typed Python problems (MultiPL-E mbpp-py, as in the Reflexion runs; MIT); verdict = the hidden tests pass in the sandbox; rules isolated (default) and reference",
-			New: code.NewMBPP},
+			New: code.NewMBPP, Probe: TaskProbe{Range: "0:2"}},
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -21,54 +22,37 @@ import (
 func cmdEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cfg := bench.DefaultConfig()
 	fs := newFlags("estimate", stderr)
-	fs.StringVar(&cfg.Task, "task", "", "task (see bench list)")
-	fs.StringVar(&cfg.Strategy, "strategy", "", "strategy (see bench list)")
-	preset := fs.String("preset", "", "a paper configuration, e.g. tot-game24/tot-b5")
-	fs.StringVar(&cfg.Range, "range", "", "instances START:END (default all)")
-	var sets stringList
-	fs.Var(&sets, "set", "strategy parameter NAME=VALUE (repeatable)")
-	model := fs.String("model", "", "the model whose tokenizer and prices to use, e.g. gpt-4o (default: the run's model)")
-	fs.Int64Var(&cfg.Seed, "seed", cfg.Seed, "seed of the dry run")
-	fs.StringVar(&cfg.PromptDir, "prompts", "", "folder of prompt templates overriding the bundled ones")
-	loadData := dataFlags(fs, &cfg)
-	simParams := simFlags(fs)
+	// run's own flags, so that a run command line is estimated as it is:
+	// --model names the tokenizer and prices (default the run's model);
+	// --base-url, --api-key, --timeout, --retries and --cache change nothing
+	// sent, and the dry run uses a temporary database, never --db.
+	back := backendFlags(fs, &cfg)
+	plan := planFlags(fs, &cfg)
 	skills := fs.String("skills", "0.2,0.5,0.8", "simulator skill levels of the dry runs (comma-separated); the estimate spans them")
-	loadBudget := budgetFlags(fs, &cfg)
-	loadModel := modelFlags(fs, &cfg)
-	file := fs.String("f", "", "experiment file (YAML): estimate every run it names")
-	repeats := fs.Int("repeats", 0, "as bench run: R runs per configuration")
-	asJSON := fs.Bool("json", false, "print the estimate as JSON")
-	// Flags of bench run that do not change what would be sent; accepted so a
-	// run command line can be estimated as it is.
-	fs.String("base-url", "", "ignored: estimate makes no network call")
-	fs.String("api-key", "", "ignored")
-	fs.Duration("timeout", cfg.Timeout, "ignored")
-	fs.Int("retries", cfg.Retries, "ignored")
-	fs.String("cache", cfg.Cache, "ignored: the dry run starts from an empty cache, as a first run does")
-	fs.String("experiment", "", "ignored")
-	dbFlag(fs) // ignored: the dry run uses a temporary database, never this one
-	shardFlag := shardFlag(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	shard, err := shardFlag()
+	shard, err := plan.shard()
 	if err != nil {
 		return usageError{err}
 	}
-	if err := loadBudget(); err != nil {
+	if err := back.load(&cfg); err != nil {
 		return usageError{err}
 	}
-	if err := loadModel(); err != nil {
+	if err := plan.load(&cfg); err != nil {
 		return usageError{err}
 	}
-	if err := loadData(); err != nil {
-		return usageError{err}
-	}
+	model := new(string)
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "model" {
+			*model = cfg.Model
+		}
+	})
+	sets, preset, file, repeats, asJSON := plan.sets, plan.preset, plan.file, plan.repeats, plan.asJSON
 	levels, err := parseSkills(*skills)
 	if err != nil {
 		return usageError{err}
 	}
-	cfg.Sim = *simParams
 	var cfgs []bench.Config
 	switch {
 	case *file != "":

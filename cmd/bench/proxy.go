@@ -2,9 +2,9 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/reasonbench/reasonbench/bench"
 )
@@ -17,32 +17,19 @@ func cmdProxy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlags("proxy", stderr)
 	name := fs.String("name", "", "name of the run the calls are stored in (required)")
 	addr := fs.String("addr", "127.0.0.1:0", "loopback address to listen on (port 0: any free port)")
-	fs.StringVar(&cfg.Model, "model", cfg.Model, "model name; 'sim' is the built-in simulated model")
-	fs.StringVar(&cfg.BaseURL, "base-url", "", "OpenAI-compatible endpoint the calls go to, e.g. http://127.0.0.1:8000/v1 (several, comma-separated: replicas); default the simulator")
-	apiKey := fs.String("api-key", "", "API key of --base-url (default $OPENAI_API_KEY; never stored, never given to the program)")
-	fs.StringVar(&cfg.Experiment, "experiment", "", "group the run under this experiment id")
-	loadBudget := budgetFlags(fs, &cfg)
-	loadModel := modelFlags(fs, &cfg)
-	fs.Int64Var(&cfg.Seed, "seed", cfg.Seed, "seed the calls' seeds derive from")
-	fs.DurationVar(&cfg.Timeout, "timeout", cfg.Timeout, "per-request timeout")
-	fs.IntVar(&cfg.Retries, "retries", cfg.Retries, "extra attempts per request on 429, 5xx, timeouts")
-	fs.StringVar(&cfg.Cache, "cache", cfg.Cache, "response cache: readwrite, read or off (a session repeating an earlier one's requests replays them)")
-	simParams := simFlags(fs)
-	db := dbFlag(fs)
+	back := backendFlags(fs, &cfg)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if err := loadBudget(); err != nil {
+	baseSet := false
+	fs.Visit(func(f *flag.Flag) { baseSet = baseSet || f.Name == "base-url" })
+	if !baseSet {
+		cfg.BaseURL = "" // proxy's default is the simulator, not $OPENAI_BASE_URL
+	}
+	if err := back.load(&cfg); err != nil {
 		return usageError{err}
 	}
-	if err := loadModel(); err != nil {
-		return usageError{err}
-	}
-	cfg.Sim = *simParams
-	cfg.APIKey = *apiKey
-	if cfg.APIKey == "" {
-		cfg.APIKey = os.Getenv("OPENAI_API_KEY")
-	}
+	db := back.db
 	st, err := openStore(ctx, *db, stderr)
 	if err != nil {
 		return err

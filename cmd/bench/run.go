@@ -20,86 +20,27 @@ import (
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cfg := bench.DefaultConfig()
 	fs := newFlags("run", stderr)
-	fs.StringVar(&cfg.Task, "task", "", "task to run (see bench list)")
-	fs.StringVar(&cfg.Strategy, "strategy", "", "strategy to run (see bench list)")
-	preset := fs.String("preset", "", "a paper configuration, e.g. tot-game24/tot-b5 (see bench list); --set overrides its parameters")
-	fs.StringVar(&cfg.Range, "range", "", "instances by row index START:END (default all), e.g. 900:1000")
-	var sets stringList
-	fs.Var(&sets, "set", "strategy parameter NAME=VALUE (repeatable)")
-	fs.StringVar(&cfg.Model, "model", cfg.Model, "model name; 'sim' is the built-in simulated model")
-	fs.StringVar(&cfg.BaseURL, "base-url", os.Getenv("OPENAI_BASE_URL"), "OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (default $OPENAI_BASE_URL)")
-	apiKey := fs.String("api-key", "", "API key (default $OPENAI_API_KEY; never stored"+keysNote+")")
-	fs.StringVar(&cfg.JudgeModel, "judge-model", "", "model scoring a judged task's outputs (creative: coherency); default the run's model")
-	fs.StringVar(&cfg.JudgeBaseURL, "judge-base-url", "", "endpoint of the judge model; default the run's endpoint")
-	var endpoints stringList
-	fs.Var(&endpoints, "endpoint", "a named endpoint NAME=URL[,KEY_ENV] (repeatable), its key from $KEY_ENV; a role's model on it is MODEL@NAME (debate: --set models=gpt-4o@openai,qwen@local)")
-	verifierFlags(fs, &cfg)
-	verifierKey := verifierKeyFlag(fs)
-	judgeKey := judgeKeyFlag(fs)
-	loadBudget := budgetFlags(fs, &cfg)
-	loadModel := modelFlags(fs, &cfg)
-	loadTools := toolFlags(fs, &cfg)
-	fs.Int64Var(&cfg.Seed, "seed", cfg.Seed, "seed sent with every request")
-	fs.DurationVar(&cfg.Timeout, "timeout", cfg.Timeout, "per-request timeout")
-	fs.IntVar(&cfg.Retries, "retries", cfg.Retries, "extra attempts per request on 429, 5xx, timeouts (exponential backoff with jitter)")
-	fs.StringVar(&cfg.Cache, "cache", cfg.Cache, "response cache: readwrite, read or off (a rerun of a finished run then makes no model calls)")
-	fs.StringVar(&cfg.PromptDir, "prompts", "", "folder of prompt templates (task/name.txt) overriding the bundled ones")
-	fs.StringVar(&cfg.Rule, "rule", "", "scoring rule (default the task's; game24: strict|paper); recorded with the run")
-	loadData := dataFlags(fs, &cfg)
-	simParams := simFlags(fs)
-	db := dbFlag(fs)
-	asJSON := fs.Bool("json", false, "print the summary as one JSON object on stdout")
-	file := fs.String("f", "", "experiment file (YAML): task, seeds, repeats and a list of strategy configurations, lists expanded as a cross product")
-	repeats := fs.Int("repeats", 0, "run each configuration R times with seeds seed..seed+R-1 and report mean and 95% interval")
-	fs.StringVar(&cfg.Experiment, "experiment", "", "group the run(s) under this experiment id (default with --repeats: repeats-<time>)")
-	shardFlag := shardFlag(fs)
+	back := backendFlags(fs, &cfg)
+	plan := planFlags(fs, &cfg)
 	cont := fs.Bool("continue", false, "continue the latest run of this configuration in --db (resume it if unfinished, show it if done) instead of starting a new one, "+
 		"e.g. for a requeued or resubmitted cluster task; -f and --repeats always continue")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	shard, err := shardFlag()
+	shard, err := plan.shard()
 	if err != nil {
 		return usageError{err}
 	}
-	if err := loadBudget(); err != nil {
+	if err := back.load(&cfg); err != nil {
 		return usageError{err}
 	}
-	if err := loadModel(); err != nil {
+	if err := plan.load(&cfg); err != nil {
 		return usageError{err}
 	}
-	if err := loadTools(); err != nil {
-		return usageError{err}
-	}
-	if err := loadData(); err != nil {
-		return usageError{err}
-	}
-	cfg.Sim = *simParams
-	cfg.APIKey = *apiKey
-	if cfg.APIKey == "" {
-		cfg.APIKey = os.Getenv("OPENAI_API_KEY")
-	}
-	cfg.VerifierAPIKey = verifierKey()
-	cfg.JudgeAPIKey = judgeKey()
-	for _, e := range endpoints {
-		ep, err := bench.ParseEndpoint(e)
-		if err != nil {
-			return usageError{err}
-		}
-		for _, prev := range cfg.NamedEndpoints {
-			if prev.Name == ep.Name {
-				return usageError{fmt.Errorf("--endpoint %s is given twice: name each endpoint once", ep.Name)}
-			}
-		}
-		cfg.NamedEndpoints = append(cfg.NamedEndpoints, ep)
-	}
-	cfg.NamedKeys = bench.EndpointKeys(cfg.NamedEndpoints, os.Getenv)
 	if err := checkModelNamed(ctx, fs, cfg); err != nil {
 		return err
 	}
-	if *repeats < 0 {
-		return usageError{fmt.Errorf("--repeats %d: must be at least 1", *repeats)}
-	}
+	sets, preset, file, repeats, db, asJSON := plan.sets, plan.preset, plan.file, plan.repeats, back.db, plan.asJSON
 	if *file != "" {
 		if len(sets) > 0 || *preset != "" || cfg.Task != "" || cfg.Strategy != "" {
 			return usageError{errors.New("-f: the experiment file names the task and strategies; drop --task, --strategy, --set and --preset")}

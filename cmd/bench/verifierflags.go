@@ -13,7 +13,7 @@ import (
 // ask a verifier; any other strategy refuses them).
 func verifierFlags(fs *flag.FlagSet, cfg *bench.Config) {
 	v := &cfg.Verify
-	fs.StringVar(&v.Model, "verifier-model", "", "model scoring solutions for bon, beam and dvts; default the run's model (the simulator: its simulated verifier)")
+	fs.StringVar(&v.Model, "verifier-model", "", "model scoring solutions for bon, beam and dvts, MODEL@NAME for one on an --endpoint NAME; default the run's model (the simulator: its simulated verifier)")
 	fs.StringVar(&v.BaseURL, "verifier-base-url", "", "the verifier's endpoint: a reward model server's root for prm/orm (vLLM /pooling, SGLang /classify), an OpenAI-compatible /v1 for llm; default the run's endpoint")
 	fs.StringVar(&v.Kind, "verifier-kind", "", "verifier kind: "+strings.Join(verify.Kinds, "|")+" (prm: a score per step; orm: one per answer; llm: P(\"Yes\") of a generative judge); default prm on the simulator, llm otherwise")
 	fs.StringVar(&v.Sep, "verifier-sep", "", "a prm's step tag, written after each step (default "+verify.DefaultSep+", Qwen2.5-Math-PRM's)")
