@@ -3,6 +3,7 @@ package view
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"html/template"
@@ -106,12 +107,12 @@ func (s *Server) run(ctx context.Context, r *http.Request) (page, error) {
 		return page{}, err
 	}
 	var table bytes.Buffer
-	if err := report.Write(&table, "md", []report.Row{rr}); err != nil {
+	if err := report.Write(&table, "csv", []report.Row{rr}); err != nil {
 		return page{}, err
 	}
 	groups := report.Pivot([]report.Row{rr}, report.Level)
 	var exp bytes.Buffer
-	if err := report.WriteExperiment(&exp, "md", fmt.Sprintf("run %d", run.ID), groups); err != nil {
+	if err := report.WriteExperiment(&exp, "csv", fmt.Sprintf("run %d", run.ID), groups); err != nil {
 		return page{}, err
 	}
 	plots := s.plots(groups, sum)
@@ -149,7 +150,7 @@ func (s *Server) run(ctx context.Context, r *http.Request) (page, error) {
 	}
 	return page{name: "run.html", title: fmt.Sprintf("run %d", run.ID), data: map[string]any{
 		"Run": run, "Params": bench.ParamSummary(run.Strategy, run.Params), "Sum": sum, "CI": rr.CI(),
-		"Table": table.String(), "ExpTable": exp.String(), "Plots": plots, "Items": items, "Total": total,
+		"Table": csvTable(table.String()), "ExpTable": csvTable(exp.String()), "Plots": plots, "Items": items, "Total": total,
 		"Page": pg, "Pages": pages, "Prev": prev, "Next": next, "Filters": filters, "Query": q,
 	}}, nil
 }
@@ -363,4 +364,24 @@ func mixedRules(heads []runRow) string {
 		rows[i] = h.Row
 	}
 	return results.MixedRules(rows)
+}
+
+// csvGrid is a report table as the page draws it: real HTML rows, not
+// Markdown pipes in a <pre> that wrap at 1400 px.
+type csvGrid struct {
+	Header []string
+	Rows   [][]string
+	Raw    string // the text when it is not CSV, shown as it is
+}
+
+// csvTable parses report CSV; a text that does not parse is kept raw.
+func csvTable(s string) csvGrid {
+	r := csv.NewReader(strings.NewReader(s))
+	r.FieldsPerRecord = -1
+	r.Comment = '#'
+	recs, err := r.ReadAll()
+	if err != nil || len(recs) == 0 {
+		return csvGrid{Raw: s}
+	}
+	return csvGrid{Header: recs[0], Rows: recs[1:]}
 }
