@@ -124,6 +124,7 @@ func TestBrowser(t *testing.T) {
 	if n := evalInt(overflow); n != 0 {
 		t.Errorf("run page: %d tables wider than their container at 1400 px", n)
 	}
+	do(chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#runs")))
 
 	// A running run updates live: an item stored by another connection
 	// shows up in its row without a reload.

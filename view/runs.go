@@ -3,7 +3,6 @@ package view
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"html/template"
@@ -107,12 +106,12 @@ func (s *Server) run(ctx context.Context, r *http.Request) (page, error) {
 		return page{}, err
 	}
 	var table bytes.Buffer
-	if err := report.Write(&table, "csv", []report.Row{rr}); err != nil {
+	if err := report.Write(&table, "md", []report.Row{rr}); err != nil {
 		return page{}, err
 	}
 	groups := report.Pivot([]report.Row{rr}, report.Level)
 	var exp bytes.Buffer
-	if err := report.WriteExperiment(&exp, "csv", fmt.Sprintf("run %d", run.ID), groups); err != nil {
+	if err := report.WriteExperiment(&exp, "md", fmt.Sprintf("run %d", run.ID), groups); err != nil {
 		return page{}, err
 	}
 	plots := s.plots(groups, sum)
@@ -150,7 +149,7 @@ func (s *Server) run(ctx context.Context, r *http.Request) (page, error) {
 	}
 	return page{name: "run.html", title: fmt.Sprintf("run %d", run.ID), data: map[string]any{
 		"Run": run, "Params": bench.ParamSummary(run.Strategy, run.Params), "Sum": sum, "CI": rr.CI(),
-		"Table": csvTable(table.String()), "ExpTable": csvTable(exp.String()), "Plots": plots, "Items": items, "Total": total,
+		"Table": mdTable(table.String()), "ExpTable": mdTable(exp.String()), "Plots": plots, "Items": items, "Total": total,
 		"Page": pg, "Pages": pages, "Prev": prev, "Next": next, "Filters": filters, "Query": q,
 	}}, nil
 }
@@ -366,22 +365,43 @@ func mixedRules(heads []runRow) string {
 	return results.MixedRules(rows)
 }
 
-// csvGrid is a report table as the page draws it: real HTML rows, not
+// mdGrid is a report table as the page draws it: real HTML rows, not
 // Markdown pipes in a <pre> that wrap at 1400 px.
-type csvGrid struct {
+type mdGrid struct {
 	Header []string
 	Rows   [][]string
-	Raw    string // the text when it is not CSV, shown as it is
+	Notes  []string // lines around the table (titles, footnotes)
+	Raw    string   // the text when it holds no table, shown as it is
 }
 
-// csvTable parses report CSV; a text that does not parse is kept raw.
-func csvTable(s string) csvGrid {
-	r := csv.NewReader(strings.NewReader(s))
-	r.FieldsPerRecord = -1
-	r.Comment = '#'
-	recs, err := r.ReadAll()
-	if err != nil || len(recs) == 0 {
-		return csvGrid{Raw: s}
+// mdTable parses the Markdown that bench report prints; an escaped pipe
+// stays in its cell, and text without a table is kept raw.
+func mdTable(s string) mdGrid {
+	var g mdGrid
+	for _, line := range strings.Split(s, "\n") {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "|") {
+			if line != "" {
+				g.Notes = append(g.Notes, strings.TrimPrefix(line, "- "))
+			}
+			continue
+		}
+		line = strings.ReplaceAll(strings.Trim(line, "|"), `\|`, "\x00")
+		var cells []string
+		for _, c := range strings.Split(line, "|") {
+			cells = append(cells, strings.ReplaceAll(strings.TrimSpace(c), "\x00", "|"))
+		}
+		switch {
+		case g.Header == nil:
+			g.Header = cells
+		case strings.Trim(strings.Join(cells, ""), "-: ") == "":
+			// the separator row
+		default:
+			g.Rows = append(g.Rows, cells)
+		}
 	}
-	return csvGrid{Header: recs[0], Rows: recs[1:]}
+	if g.Header == nil {
+		return mdGrid{Raw: s}
+	}
+	return g
 }
