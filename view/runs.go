@@ -115,6 +115,10 @@ func (s *Server) run(ctx context.Context, r *http.Request) (page, error) {
 		return page{}, err
 	}
 	plots := s.plots(groups, sum)
+	tools, err := results.ToolRows(ctx, s.st, []store.Run{run})
+	if err != nil {
+		return page{}, err
+	}
 	pages := int(math.Ceil(float64(total) / pageSize))
 	link := func(p int, filter string) string {
 		v := url.Values{}
@@ -149,7 +153,7 @@ func (s *Server) run(ctx context.Context, r *http.Request) (page, error) {
 	}
 	return page{name: "run.html", title: fmt.Sprintf("run %d", run.ID), data: map[string]any{
 		"Run": run, "Params": bench.ParamSummary(run.Strategy, run.Params), "Sum": sum, "CI": rr.CI(),
-		"Table": mdTable(table.String()), "ExpTable": mdTable(exp.String()), "Plots": plots, "Items": items, "Total": total,
+		"Table": mdTable(table.String()), "ExpTable": mdTable(exp.String()), "Plots": plots, "Tools": tools, "Items": items, "Total": total,
 		"Page": pg, "Pages": pages, "Prev": prev, "Next": next, "Filters": filters, "Query": q,
 	}}, nil
 }
