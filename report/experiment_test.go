@@ -136,10 +136,25 @@ func TestWriteExperimentLatex(t *testing.T) {
 	}
 	out := b.String()
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if !strings.HasPrefix(lines[0], "% caption: experiment exp_1") || !strings.Contains(lines[0], "simulated") {
-		t.Errorf("caption comment: %q", lines[0])
+	if !strings.HasPrefix(lines[3], `\caption{experiment exp\_1`) || !strings.Contains(lines[3], "simulated") ||
+		lines[1] != `\begin{table}[t]` || !strings.HasPrefix(lines[4], `\label{tab:experiment-exp-1`) || lines[len(lines)-1] != `\end{table}` {
+		t.Errorf("table float, caption and label: %q", lines[:5])
 	}
-	for _, want := range []string{`\begin{tabular}{llllllrrrrrrrrrrr}`, `\toprule`, `\midrule`, `\bottomrule`, `\end{tabular}`,
+	// No column is empty in every row: a paper table carries no blank columns.
+	hdr := strings.Split(strings.TrimSuffix(lines[7], ` \\`), " & ")
+	for c := range hdr {
+		empty := true
+		for _, l := range lines[9:12] {
+			cells := strings.Split(strings.TrimSuffix(l, ` \\`), " & ")
+			if c < len(cells) && strings.TrimSpace(cells[c]) != "" {
+				empty = false
+			}
+		}
+		if empty {
+			t.Errorf("column %q is empty in every row:\n%s", hdr[c], out)
+		}
+	}
+	for _, want := range []string{`\begin{tabular}{`, `\toprule`, `\midrule`, `\bottomrule`, `\end{tabular}`,
 		`95\% CI`, `best-of-k`, `any@b`, `k=4 vote\_key=line`, `[0.452, 0.948]\textsuperscript{t}`, `[0.237, 0.763]\textsuperscript{W}`,
 		`cot [interrupted]`, `Wilson, n items`, `Student-t`, `saving 400 tokens and \$0.0020`, `sim (simulated)`, `\$0.0020, 400 tok`} {
 		if !strings.Contains(out, want) {
@@ -150,8 +165,8 @@ func TestWriteExperimentLatex(t *testing.T) {
 		t.Errorf("unescaped underscore:\n%s", out)
 	}
 	// Every body row has as many cells as the header.
-	cols := strings.Count(lines[4], "&")
-	for _, l := range lines[6:9] {
+	cols := strings.Count(lines[7], "&")
+	for _, l := range lines[9:12] {
 		if strings.Count(l, "&") != cols || !strings.HasSuffix(l, `\\`) {
 			t.Errorf("row %q: %d cells, header %d", l, strings.Count(l, "&")+1, cols+1)
 		}
@@ -247,7 +262,7 @@ func TestWritePerRunHasWilsonColumn(t *testing.T) {
 		t.Errorf("csv:\n%s", b.String())
 	}
 	b.Reset()
-	if err := Write(&b, "latex", rows); err != nil || !strings.Contains(b.String(), `\toprule`) || !strings.Contains(b.String(), "% caption:") {
+	if err := Write(&b, "latex", rows); err != nil || !strings.Contains(b.String(), `\toprule`) || !strings.Contains(b.String(), `\caption{`) {
 		t.Errorf("latex: %v\n%s", err, b.String())
 	}
 	b.Reset()

@@ -52,42 +52,87 @@ func LatexEscape(s string) string {
 	return b.String()
 }
 
-// writeLatex renders a booktabs tabular: a "% caption:" comment line, the
-// table, and the notes as full-width footnote rows under \bottomrule.
+// writeLatex renders a paper-ready booktabs table: a table float with
+// \caption and \label, columns empty in every row left out, and the notes
+// as full-width footnote rows under \bottomrule.
 func writeLatex(w io.Writer, caption string, header []string, body [][]cell, right []bool, notes []string) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%% caption: %s\n", oneLine(caption))
-	b.WriteString("% requires \\usepackage{booktabs}\n")
-	spec := make([]byte, len(header))
+	keep := make([]int, 0, len(header))
 	for i := range header {
-		spec[i] = 'l'
+		for _, line := range body {
+			if i < len(line) && (strings.TrimSpace(line[i].text) != "" || line[i].mark != "") {
+				keep = append(keep, i)
+				break
+			}
+		}
+	}
+	if len(body) == 0 {
+		keep = keep[:0]
+		for i := range header {
+			keep = append(keep, i)
+		}
+	}
+	var b strings.Builder
+	b.WriteString("% requires \\usepackage{booktabs}\n")
+	b.WriteString("\\begin{table}[t]\n\\centering\n")
+	fmt.Fprintf(&b, "\\caption{%s}\n\\label{tab:%s}\n", LatexEscape(oneLine(caption)), latexLabel(caption))
+	spec := make([]byte, len(keep))
+	for k, i := range keep {
+		spec[k] = 'l'
 		if right[i] {
-			spec[i] = 'r'
+			spec[k] = 'r'
 		}
 	}
 	fmt.Fprintf(&b, "\\begin{tabular}{%s}\n\\toprule\n", spec)
-	hs := make([]string, len(header))
-	for i, h := range header {
-		hs[i] = LatexEscape(h)
+	hs := make([]string, len(keep))
+	for k, i := range keep {
+		hs[k] = LatexEscape(header[i])
 	}
 	b.WriteString(strings.Join(hs, " & ") + ` \\` + "\n\\midrule\n")
 	for _, line := range body {
-		cs := make([]string, len(line))
-		for i, c := range line {
-			cs[i] = LatexEscape(c.text)
+		cs := make([]string, len(keep))
+		for k, i := range keep {
+			if i >= len(line) {
+				continue
+			}
+			c := line[i]
+			cs[k] = LatexEscape(c.text)
 			if c.mark != "" {
-				cs[i] += `\textsuperscript{` + LatexEscape(c.mark) + `}`
+				cs[k] += `\textsuperscript{` + LatexEscape(c.mark) + `}`
 			}
 		}
 		b.WriteString(strings.Join(cs, " & ") + ` \\` + "\n")
 	}
 	b.WriteString("\\bottomrule\n")
 	for _, n := range notes {
-		fmt.Fprintf(&b, "\\multicolumn{%d}{l}{\\footnotesize %s} \\\\\n", len(header), LatexEscape(n))
+		fmt.Fprintf(&b, "\\multicolumn{%d}{l}{\\footnotesize %s} \\\\\n", len(keep), LatexEscape(n))
 	}
-	b.WriteString("\\end{tabular}\n")
+	b.WriteString("\\end{tabular}\n\\end{table}\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// latexLabel makes a \label key from a caption: lower-case letters, digits
+// and dashes, so it never needs escaping.
+func latexLabel(caption string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(caption) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+			dash = false
+		} else if !dash && b.Len() > 0 {
+			b.WriteByte('-')
+			dash = true
+		}
+		if b.Len() >= 40 {
+			break
+		}
+	}
+	out := strings.TrimRight(b.String(), "-")
+	if out == "" {
+		return "results"
+	}
+	return out
 }
 
 func oneLine(s string) string {

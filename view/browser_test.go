@@ -106,6 +106,26 @@ func TestBrowser(t *testing.T) {
 		}
 	}
 
+	// At 1400 px no table hides columns behind a horizontal scroll.
+	overflow := `Array.from(document.querySelectorAll("table")).filter(t => t.scrollWidth > (t.parentElement.clientWidth + 1) || t.getBoundingClientRect().right > document.documentElement.clientWidth + 1).length`
+	if n := evalInt(overflow); n != 0 {
+		t.Errorf("runs page: %d tables wider than their container at 1400 px", n)
+	}
+
+	// The run page draws its report tables as HTML tables, not Markdown.
+	do(chromedp.Navigate(srv.URL+"/runs/"+id("tot")), chromedp.WaitVisible(chromedp.CSS("table.report")))
+	shot("run")
+	if n := evalInt(`document.querySelectorAll("table.report").length`); n < 2 {
+		t.Errorf("run page has %d report tables, want the row and the experiment table", n)
+	}
+	if evalBool(`Array.from(document.querySelectorAll("pre")).some(p => p.textContent.includes("|---") || p.textContent.includes("| ---"))`) {
+		t.Error("run page still shows a Markdown table in a <pre>")
+	}
+	if n := evalInt(overflow); n != 0 {
+		t.Errorf("run page: %d tables wider than their container at 1400 px", n)
+	}
+	do(chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#runs")))
+
 	// A running run updates live: an item stored by another connection
 	// shows up in its row without a reload.
 	row := `#runs tr[data-id="` + id("running") + `"]`

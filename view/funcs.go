@@ -37,6 +37,8 @@ var funcs = template.FuncMap{
 		return r.Model
 	},
 	"lastline": lastLine,
+	// multiline keeps code (a HumanEval function) in a <pre>, not one line.
+	"multiline": func(s string) bool { return strings.Contains(s, "\n") },
 	"deref": func(p *float64) float64 {
 		if p == nil {
 			return 0

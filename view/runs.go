@@ -116,6 +116,10 @@ func (s *Server) run(ctx context.Context, r *http.Request) (page, error) {
 		return page{}, err
 	}
 	plots := s.plots(groups, sum)
+	tools, err := results.ToolRows(ctx, s.st, []store.Run{run})
+	if err != nil {
+		return page{}, err
+	}
 	pages := int(math.Ceil(float64(total) / pageSize))
 	link := func(p int, filter string) string {
 		v := url.Values{}
@@ -150,7 +154,7 @@ func (s *Server) run(ctx context.Context, r *http.Request) (page, error) {
 	}
 	return page{name: "run.html", title: fmt.Sprintf("run %d", run.ID), data: map[string]any{
 		"Run": run, "Params": strategies.ParamSummary(run.Strategy, run.Params), "Sum": sum, "CI": rr.CI(),
-		"Table": table.String(), "ExpTable": exp.String(), "Plots": plots, "Items": items, "Total": total,
+		"Table": mdTable(table.String()), "ExpTable": mdTable(exp.String()), "Plots": plots, "Tools": tools, "Items": items, "Total": total,
 		"Page": pg, "Pages": pages, "Prev": prev, "Next": next, "Filters": filters, "Query": q,
 	}}, nil
 }
@@ -364,4 +368,45 @@ func mixedRules(heads []runRow) string {
 		rows[i] = h.Row
 	}
 	return results.MixedRules(rows)
+}
+
+// mdGrid is a report table as the page draws it: real HTML rows, not
+// Markdown pipes in a <pre> that wrap at 1400 px.
+type mdGrid struct {
+	Header []string
+	Rows   [][]string
+	Notes  []string // lines around the table (titles, footnotes)
+	Raw    string   // the text when it holds no table, shown as it is
+}
+
+// mdTable parses the Markdown that bench report prints; an escaped pipe
+// stays in its cell, and text without a table is kept raw.
+func mdTable(s string) mdGrid {
+	var g mdGrid
+	for _, line := range strings.Split(s, "\n") {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "|") {
+			if line != "" {
+				g.Notes = append(g.Notes, strings.TrimPrefix(line, "- "))
+			}
+			continue
+		}
+		line = strings.ReplaceAll(strings.Trim(line, "|"), `\|`, "\x00")
+		var cells []string
+		for _, c := range strings.Split(line, "|") {
+			cells = append(cells, strings.ReplaceAll(strings.TrimSpace(c), "\x00", "|"))
+		}
+		switch {
+		case g.Header == nil:
+			g.Header = cells
+		case strings.Trim(strings.Join(cells, ""), "-: ") == "":
+			// the separator row
+		default:
+			g.Rows = append(g.Rows, cells)
+		}
+	}
+	if g.Header == nil {
+		return mdGrid{Raw: s}
+	}
+	return g
 }

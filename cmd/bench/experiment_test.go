@@ -80,7 +80,7 @@ func TestExperimentReport(t *testing.T) {
 
 	code, out, _ = cli(t, "report", "--db", db, "--experiment", "exp1", "--format", "latex")
 	t.Logf("latex:\n%s", out)
-	if code != 0 || !strings.HasPrefix(out, "% caption: experiment exp1") || !strings.Contains(strings.Split(out, "\n")[0], "simulated") ||
+	if code != 0 || !strings.Contains(out, `\caption{experiment exp1`) || !strings.Contains(strings.Split(out, "\n")[3], "simulated") || !strings.Contains(out, `\begin{table}`) ||
 		!strings.Contains(out, `\toprule`) || !strings.Contains(out, `\bottomrule`) || strings.Count(out, `\textsuperscript{t}`) != 1 ||
 		strings.Count(out, `\textsuperscript{ti}`) != 1 || strings.Count(out, `\textsuperscript{W}`) != 1 || !strings.Contains(out, `95\% CI`) {
 		t.Errorf("latex: %d\n%s", code, out)
