@@ -272,8 +272,13 @@ func TestMCPMisbehavingServerAndSecrets(t *testing.T) {
 		`{"question": "What environment variables does the server process see (get env)?", "answer": "no"}`,
 		`{"question": "What is the sum of 2 and 3?", "answer": "5"}`,
 	}, "\n")+"\n")
-	config := writeText(t, dir, "mcp.json", fmt.Sprintf(`{"mcpServers": {"bad": {"command": "env", "args": [%q, %q], "timeout": 8}}}`,
-		mcpChildEnv+"=1.0", os.Args[0]))
+	// The hang has a server and a short timeout of its own; the others,
+	// 10 MB through a race-built server on a loaded machine included, a
+	// generous one.
+	config := writeText(t, dir, "mcp.json", fmt.Sprintf(`{"mcpServers": {
+		"slow": {"command": "env", "args": [%q, %q, %q], "timeout": 3},
+		"bad": {"command": "env", "args": [%q, %q, %q], "timeout": 120}}}`,
+		mcpChildEnv+"=1.0", toolstest.OnlyEnv+"=hang", os.Args[0], mcpChildEnv+"=1.0", toolstest.WithoutEnv+"=hang", os.Args[0]))
 	t.Setenv("OPENAI_API_KEY", "sk-never-for-tools")
 	db := filepath.Join(dir, "b.db")
 	args := []string{"run", "--db", db, "--base-url", srv.URL + "/v1", "--task", "file:" + q, "--strategy", "react",
@@ -283,7 +288,7 @@ func TestMCPMisbehavingServerAndSecrets(t *testing.T) {
 		t.Fatalf("run: %+v %v", sum, m)
 	}
 	calls := itemToolCalls(t, db, sum.RunID)
-	for i, want := range []string{"failed on purpose", "no answer within 8s", "", "the server failed", "the server failed", "", ""} {
+	for i, want := range []string{"failed on purpose", "no answer within 3s", "", "the server failed", "the server failed", "", ""} {
 		if len(calls[i]) == 0 {
 			t.Errorf("item %d made no tool call", i)
 			continue
@@ -308,7 +313,7 @@ func TestMCPMisbehavingServerAndSecrets(t *testing.T) {
 		byTool[r.Tool] = r
 	}
 	all := byTool["(all)"]
-	if byTool["fail"].Calls != 1 || byTool["fail"].Success != 0 || byTool["get-sum"].Success != 1 || byTool["hang"].LatencyMS < 7900 ||
+	if byTool["fail"].Calls != 1 || byTool["fail"].Success != 0 || byTool["get-sum"].Success != 1 || byTool["hang"].LatencyMS < 2900 || byTool["hang"].Server != "slow" || byTool["big"].Server != "bad" ||
 		all.Calls != 7 || all.Errors != 4 || all.CallsPerItem == nil || all.CallsPerItem.Mean != 1 || all.StepsPerItem == nil || all.StepsPerItem.Max != 2 {
 		t.Errorf("report --by tool: %s", out)
 	}

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -130,8 +131,31 @@ func New(version string) *Server {
 // closes it (a test binary's child mode).
 func ServeStdio(version string) error {
 	s := New(version)
+	s.keep(os.Getenv(OnlyEnv), os.Getenv(WithoutEnv))
 	s.garbage = func() { os.Stdout.WriteString("\x00\x01 this is not JSON {{{\n") }
 	return s.MCP.Run(context.Background(), &mcp.StdioTransport{})
+}
+
+// OnlyEnv and WithoutEnv narrow a stdio server's tools (comma-separated
+// names): a test gives a hanging tool a server and a timeout of its own,
+// and the slow but well-behaved tools a generous one.
+const (
+	OnlyEnv    = "TOOLSTEST_ONLY"
+	WithoutEnv = "TOOLSTEST_WITHOUT"
+)
+
+// names are every tool New may add.
+var names = []string{"get-sum", "get-product", "echo", "get-env", "fail", "hang", "big", "crash", "garbage"}
+
+// keep removes the tools not in only (when it is set) and those in without.
+func (s *Server) keep(only, without string) {
+	var drop []string
+	for _, n := range names {
+		if (only != "" && !slices.Contains(strings.Split(only, ","), n)) || slices.Contains(strings.Split(without, ","), n) {
+			drop = append(drop, n)
+		}
+	}
+	s.MCP.RemoveTools(drop...)
 }
 
 // HTTP serves a server over streamable HTTP on a loopback port; the URL
