@@ -455,20 +455,21 @@ func TestMCPFlagsBadInput(t *testing.T) {
 	}
 }
 
-// TestMCPServeHotpotQA: native ReAct on HotpotQA whose search and lookup
-// come from `bench mcp serve --task hotpotqa` (over stdio and over
-// streamable HTTP) gives the built-in tools' trajectories, field by
-// field: the served tools take the task's tools' places (the same names,
-// order and schemas), and every call of them goes to the server and is
-// recorded with its action.
+// TestMCPServeHotpotQA: ReAct on HotpotQA whose search and lookup come
+// from `bench mcp serve --task hotpotqa` (over stdio and over streamable
+// HTTP for native tool calls; over HTTP for the text and JSON protocols)
+// gives the built-in tools' trajectories, field by field: the served
+// tools take the task's tools' places (the same names, order and
+// schemas), and every call of them goes to the server and is recorded
+// with its action.
 func TestMCPServeHotpotQA(t *testing.T) {
 	t.Parallel() // slow and self-contained: see cli
 	dir := t.TempDir()
-	run := func(name string, extra ...string) (bench.Summary, []store.Item) {
+	run := func(name, protocol string, extra ...string) (bench.Summary, []store.Item) {
 		t.Helper()
-		db := filepath.Join(dir, name+".db")
+		db := filepath.Join(dir, name+"-"+protocol+".db")
 		args := append([]string{"run", "--db", db, "--task", "hotpotqa", "--range", "0:5", "--strategy", "react",
-			"--set", "protocol=tools", "--seed", "7", "--concurrency", "2", "--json"}, extra...)
+			"--set", "protocol=" + protocol, "--seed", "7", "--concurrency", "2", "--json"}, extra...)
 		sum, _ := runFlat(t, name, args...)
 		if sum.N != 5 || sum.Status != "done" {
 			t.Fatalf("%s: %+v", name, sum)
@@ -493,7 +494,6 @@ func TestMCPServeHotpotQA(t *testing.T) {
 		}
 		return sum, items
 	}
-	builtinSum, builtin := run("builtin")
 	task, err := bench.OpenTask("hotpotqa", "", "")
 	if err != nil {
 		t.Fatal(err)
@@ -508,18 +508,26 @@ func TestMCPServeHotpotQA(t *testing.T) {
 	}
 	ts := httptest.NewServer(served.Handler())
 	defer ts.Close()
-	for _, c := range []struct{ name, server string }{
-		{"stdio", "env " + childEnv + "=1 " + os.Args[0] + " mcp serve --task hotpotqa"},
-		{"http", ts.URL},
+	builtin := map[string][]store.Item{}
+	builtinSum := map[string]bench.Summary{}
+	for _, c := range []struct{ name, protocol, server string }{
+		{"stdio", "tools", "env " + childEnv + "=1 " + os.Args[0] + " mcp serve --task hotpotqa"},
+		{"http", "tools", ts.URL},
+		{"http", "text", ts.URL},
+		{"http", "json", ts.URL},
 	} {
-		sum, got := run(c.name, "--mcp", "hotpot="+c.server)
-		if sum.Accuracy != builtinSum.Accuracy {
-			t.Errorf("%s: accuracy %v, built-in %v", c.name, sum.Accuracy, builtinSum.Accuracy)
+		if builtin[c.protocol] == nil {
+			builtinSum[c.protocol], builtin[c.protocol] = run("builtin", c.protocol)
 		}
-		calls := sameTrajectories(t, c.name, builtin, got)
-		t.Logf("%s: %d tool calls recorded, accuracy %v", c.name, calls, sum.Accuracy)
+		sum, got := run(c.name, c.protocol, "--mcp", "hotpot="+c.server)
+		what := c.name + " " + c.protocol
+		if sum.Accuracy != builtinSum[c.protocol].Accuracy {
+			t.Errorf("%s: accuracy %v, built-in %v", what, sum.Accuracy, builtinSum[c.protocol].Accuracy)
+		}
+		calls := sameTrajectories(t, what, builtin[c.protocol], got)
+		t.Logf("%s: %d tool calls recorded, accuracy %v", what, calls, sum.Accuracy)
 		if calls == 0 {
-			t.Errorf("%s: no tool call went to the server", c.name)
+			t.Errorf("%s: no tool call went to the server", what)
 		}
 	}
 	code, _, stderr := cli(t, "mcp", "serve", "--task", "gsm8k")
