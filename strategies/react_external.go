@@ -28,8 +28,10 @@ func withExternal(env Env, tools []tasks.Tool) []tasks.Tool {
 	}
 	for _, spec := range host.Specs() {
 		if spec.Replaces != "" {
-			if i := slices.IndexFunc(tools, func(t tasks.Tool) bool { return t.Name == spec.Replaces && !t.Final }); i >= 0 {
-				tools[i] = tools[i].Routed(call(spec.Name))
+			if i := slices.IndexFunc(tools, func(t tasks.Tool) bool { return t.Name == spec.Replaces }); i >= 0 {
+				if !tools[i].Final { // answering stays the task's
+					tools[i] = tools[i].Routed(call(spec.Name))
+				}
 				continue
 			}
 		}
