@@ -36,15 +36,21 @@ func (e *Engine) startTools(ctx context.Context, p *plan, recorded []tools.Serve
 	if len(p.cfg.MCP) == 0 || p.tools != nil {
 		return nil
 	}
-	reserved := []string{"finish", "python"}
+	// The task's tools: their names are reserved, and a server's tool
+	// equal to one (bench mcp serve's) takes its place.
+	own := []tasks.ExternalTool{{Name: "finish"}, {Name: "python"}}
 	if tb, ok := p.task.(tasks.Toolbox); ok && len(p.instances) > 0 {
 		if ts, err := tb.Tools(p.instances[0]); err == nil {
 			for _, t := range ts {
-				reserved = append(reserved, t.Name)
+				spec := tasks.ExternalTool{Name: t.Name}
+				if !t.Final { // answering stays the agent's
+					spec.Description, spec.Schema = t.Description, t.Schema()
+				}
+				own = append(own, spec)
 			}
 		}
 	}
-	set, servers, err := tools.Connect(ctx, p.cfg.MCP, reserved)
+	set, servers, err := tools.Connect(ctx, p.cfg.MCP, own)
 	if err != nil {
 		return err
 	}

@@ -12,18 +12,30 @@ import (
 // withExternal adds the run's tools (Env.Tools, MCP servers) after the
 // task's, each described by its server's schema, and the generic finish
 // when no tool answers. Their names were made distinct from the task's
-// when the run connected.
+// when the run connected. A server's tool that is a task's tool
+// (Replaces: bench mcp serve's) takes that tool's place instead: the
+// model is offered the task's tool as it is, and its calls go to the
+// server.
 func withExternal(env Env, tools []tasks.Tool) []tasks.Tool {
 	if env.Tools == nil {
 		return tools
 	}
 	host := env.Tools
+	call := func(name string) func(context.Context, json.RawMessage) (tasks.ToolResult, error) {
+		return func(ctx context.Context, args json.RawMessage) (tasks.ToolResult, error) {
+			return host.Call(ctx, name, args)
+		}
+	}
 	for _, spec := range host.Specs() {
-		name := spec.Name
-		tools = append(tools, tasks.NewSchemaTool(name, spec.Description, false, spec.Schema,
-			func(ctx context.Context, args json.RawMessage) (tasks.ToolResult, error) {
-				return host.Call(ctx, name, args)
-			}))
+		if spec.Replaces != "" {
+			if i := slices.IndexFunc(tools, func(t tasks.Tool) bool { return t.Name == spec.Replaces }); i >= 0 {
+				if !tools[i].Final { // answering stays the task's
+					tools[i] = tools[i].Routed(call(spec.Name))
+				}
+				continue
+			}
+		}
+		tools = append(tools, tasks.NewSchemaTool(spec.Name, spec.Description, false, spec.Schema, call(spec.Name)))
 	}
 	if !slices.ContainsFunc(tools, func(t tasks.Tool) bool { return t.Final }) {
 		tools = append(tools, genericFinish())

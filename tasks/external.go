@@ -29,6 +29,11 @@ type ExternalTool struct {
 	Description string          // the server's
 	Schema      json.RawMessage // the arguments' JSON schema, as the server gave it
 	Server      string          // the server's name in the run's configuration
+	// Replaces names the task's tool this one is (the same name,
+	// description and schema, as `bench mcp serve` serves them): offered
+	// under that name in its place, the task's own spec kept, its calls
+	// going to the server. "" for the server's other tools.
+	Replaces string
 }
 
 // ToolCall is the record of one call to an external tool, kept with the

@@ -84,3 +84,35 @@ func FuzzCoerceArgs(f *testing.F) {
 		}
 	})
 }
+
+// TestRouted: a routed tool keeps its name, schema and parameters and
+// hands the arguments, as written, to its route; a cancelled context
+// stops it before the route runs.
+func TestRouted(t *testing.T) {
+	type args struct {
+		Entity string `json:"entity" desc:"a name"`
+	}
+	own := NewTool("search", "Search a page.", false, func(context.Context, args) (ToolResult, error) {
+		return ToolResult{Observation: "built-in"}, nil
+	})
+	var got []string
+	r := own.Routed(func(_ context.Context, a json.RawMessage) (ToolResult, error) {
+		got = append(got, string(a))
+		return ToolResult{Observation: "routed"}, nil
+	})
+	if r.Name != own.Name || r.Description != own.Description || string(r.Schema()) != string(own.Schema()) || r.Signature() != own.Signature() || r.External() {
+		t.Errorf("routed %+v, own %+v", r, own)
+	}
+	res, err := r.Call(context.Background(), json.RawMessage(`{"ENTITY": 3}`))
+	if err != nil || res.Observation != "routed" || len(got) != 1 || got[0] != `{"ENTITY": 3}` {
+		t.Errorf("routed call: %+v %v %q", res, err, got)
+	}
+	if res, _ := own.Call(context.Background(), json.RawMessage(`{"entity": "x"}`)); res.Observation != "built-in" {
+		t.Errorf("the original changed: %+v", res)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := r.Call(ctx, nil); err == nil || len(got) != 1 {
+		t.Errorf("cancelled: %v, %d calls", err, len(got))
+	}
+}

@@ -65,6 +65,8 @@ type Tool struct {
 	run    func(ctx context.Context, args any) (ToolResult, error)
 	// raw runs a tool declared by a JSON schema (NewSchemaTool).
 	raw func(ctx context.Context, args json.RawMessage) (ToolResult, error)
+	// route carries out the calls of a tool a tool server serves (Routed).
+	route func(ctx context.Context, args json.RawMessage) (ToolResult, error)
 }
 
 // NewTool declares a tool whose arguments are the struct type A. Each
@@ -101,6 +103,12 @@ func (t Tool) Schema() json.RawMessage { return append(json.RawMessage(nil), t.s
 // Arguments that do not decode give a refused result whose observation says
 // what was wrong, not an error.
 func (t Tool) Call(ctx context.Context, args json.RawMessage) (ToolResult, error) {
+	if t.route != nil {
+		if err := ctx.Err(); err != nil {
+			return ToolResult{}, err
+		}
+		return t.route(ctx, args)
+	}
 	if t.raw != nil {
 		if err := ctx.Err(); err != nil {
 			return ToolResult{}, err
@@ -118,6 +126,15 @@ func (t Tool) Call(ctx context.Context, args json.RawMessage) (ToolResult, error
 		return ToolResult{Refused: true, Observation: fmt.Sprintf("Invalid arguments for %s: %v. Expected %s.", t.Name, err, t.Signature())}, nil
 	}
 	return t.run(ctx, v.Elem().Interface())
+}
+
+// Routed returns the tool with its calls carried out by run, given the
+// arguments as the model wrote them: a tool server that serves this very
+// tool (ExternalTool.Replaces). Name, description, schema and parameters
+// stay the tool's own, so the model is offered the same tool.
+func (t Tool) Routed(run func(ctx context.Context, args json.RawMessage) (ToolResult, error)) Tool {
+	t.route = run
+	return t
 }
 
 // Signature describes the arguments for error messages:

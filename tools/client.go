@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"reflect"
 	"regexp"
 	"strings"
 	"sync"
@@ -48,12 +49,18 @@ type tool struct {
 	name string // the server's own name for it
 }
 
+// replaces reports whether the tool stands for a task's tool, whose
+// refusals it reports as that tool does.
+func (t tool) replaces() bool { return t.spec.Replaces != "" }
+
 // Connect starts or reaches each server, lists its tools and fills in its
 // Reported and Digest. A server that cannot start or answer is an error
-// naming it, in one line. reserved are the task's tool names: a server's
-// tool of the same name (or of another server's) is offered as
-// SERVER_TOOL.
-func Connect(ctx context.Context, servers []Server, reserved []string) (*Set, []Server, error) {
+// naming it, in one line. task are the task's tools (their names, and
+// descriptions and schemas where known): a server's tool equal to one of
+// them in name, description and schema (as JSON) is that tool served
+// (bench mcp serve) and replaces it (Replaces, the first server's only);
+// a server's tool of another's name is offered as SERVER_TOOL.
+func Connect(ctx context.Context, servers []Server, task []tasks.ExternalTool) (*Set, []Server, error) {
 	if err := CheckAll(servers); err != nil {
 		return nil, nil, err
 	}
@@ -79,11 +86,13 @@ func Connect(ctx context.Context, servers []Server, reserved []string) (*Set, []
 		listed = append(listed, ts)
 	}
 	// Names: the server's own where it is free and a function name
-	// (letters, digits, _ and -), else SERVER_TOOL.
+	// (letters, digits, _ and -), else SERVER_TOOL; a task's tool served
+	// keeps its name.
 	count := map[string]int{}
-	for _, n := range reserved {
-		count[n] += 2
+	for _, t := range task {
+		count[t.Name] += 2
 	}
+	replaced := map[string]bool{}
 	for _, ts := range listed {
 		for _, t := range ts {
 			count[funcName(t.Name)]++
@@ -92,24 +101,46 @@ func Connect(ctx context.Context, servers []Server, reserved []string) (*Set, []
 	for i, ts := range listed {
 		c := s.servers[i]
 		for _, t := range ts {
-			name := funcName(t.Name)
-			if count[name] > 1 || name != t.Name {
-				name = funcName(c.cfg.Name + "_" + t.Name)
-			}
-			if _, dup := s.byName[name]; dup {
-				s.Close()
-				return nil, nil, fmt.Errorf("mcp server %s: tool %q is offered twice", c.cfg.Name, name)
-			}
 			schema, _ := json.Marshal(t.InputSchema)
 			if len(schema) == 0 || string(schema) == "null" {
 				schema = json.RawMessage(`{"type":"object","properties":{}}`)
 			}
-			s.byName[name] = len(s.tools)
-			s.tools = append(s.tools, tool{srv: c, name: t.Name,
-				spec: tasks.ExternalTool{Name: name, Description: t.Description, Schema: schema, Server: c.cfg.Name}})
+			spec := tasks.ExternalTool{Name: funcName(t.Name), Description: t.Description, Schema: schema, Server: c.cfg.Name}
+			if j := sameTool(task, t, schema); j >= 0 && !replaced[t.Name] {
+				replaced[t.Name] = true
+				spec.Replaces = t.Name
+			} else if count[spec.Name] > 1 || spec.Name != t.Name {
+				spec.Name = funcName(c.cfg.Name + "_" + t.Name)
+			}
+			if _, dup := s.byName[spec.Name]; dup {
+				s.Close()
+				return nil, nil, fmt.Errorf("mcp server %s: tool %q is offered twice", c.cfg.Name, spec.Name)
+			}
+			s.byName[spec.Name] = len(s.tools)
+			s.tools = append(s.tools, tool{srv: c, name: t.Name, spec: spec})
 		}
 	}
 	return s, out, nil
+}
+
+// sameTool finds the task's tool that t is: the same name and
+// description, and a schema equal as JSON (a client may reorder its
+// keys); -1 if none.
+func sameTool(task []tasks.ExternalTool, t *mcp.Tool, schema json.RawMessage) int {
+	for i, b := range task {
+		if b.Name == t.Name && b.Description == t.Description && len(b.Schema) > 0 && jsonEqual(b.Schema, schema) {
+			return i
+		}
+	}
+	return -1
+}
+
+func jsonEqual(a, b json.RawMessage) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(x, y)
 }
 
 func (c *conn) connect(ctx context.Context) ([]*mcp.Tool, error) {
@@ -253,7 +284,12 @@ func (s *Set) call(ctx context.Context, t tool, args json.RawMessage, item int) 
 		if strings.TrimSpace(text) == "" {
 			text = "(no message)"
 		}
-		return outcome{Result: "Error: " + text, Error: clip(oneLine(errors.New(text), nil), 300)}
+		o := outcome{Result: "Error: " + text, Error: clip(oneLine(errors.New(text), nil), 300)}
+		if t.replaces() {
+			// A task's tool served: its refusal reads as the built-in's.
+			o.Result = text
+		}
+		return o
 	}
 	return outcome{Result: text}
 }

@@ -36,7 +36,11 @@ func stdio(name string) Server {
 
 func connect(t *testing.T, servers []Server, reserved ...string) (*Set, []Server) {
 	t.Helper()
-	set, got, err := Connect(context.Background(), servers, reserved)
+	var own []tasks.ExternalTool
+	for _, n := range reserved {
+		own = append(own, tasks.ExternalTool{Name: n})
+	}
+	set, got, err := Connect(context.Background(), servers, own)
 	if err != nil {
 		t.Fatal(err)
 	}

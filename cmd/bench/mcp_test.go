@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -20,6 +21,8 @@ import (
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/tasks"
+	"github.com/reasonbench/reasonbench/tools"
 	"github.com/reasonbench/reasonbench/tools/toolstest"
 )
 
@@ -457,32 +460,156 @@ func TestMCPFlagsBadInput(t *testing.T) {
 	}
 }
 
-// TestMCPServeHotpotQA: `bench mcp serve --task hotpotqa` over stdio is a
-// server a run connects to; its search and lookup join the task's own
-// under the server's prefix, and a native react run uses them. (Not yet:
-// the same trajectories as the built-in tools; see docs/tools.md.)
+// TestMCPServeHotpotQA: ReAct on HotpotQA whose search and lookup come
+// from `bench mcp serve --task hotpotqa` (over stdio and over streamable
+// HTTP for native tool calls; over HTTP for the text and JSON protocols)
+// gives the built-in tools' trajectories, field by field: the served
+// tools take the task's tools' places (the same names, order and
+// schemas), and every call of them goes to the server and is recorded
+// with its action.
 func TestMCPServeHotpotQA(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "b.db")
-	serve := "env " + childEnv + "=1 " + os.Args[0] + " mcp serve --task hotpotqa"
-	sum, _ := runFlat(t, "react over bench mcp serve", "run", "--db", db, "--task", "hotpotqa", "--range", "0:2", "--strategy", "react",
-		"--set", "protocol=tools", "--mcp", "hotpot="+serve, "--json")
-	if sum.N != 2 || sum.Status != "done" {
-		t.Fatalf("run: %+v", sum)
+	t.Parallel() // slow and self-contained: see cli
+	dir := t.TempDir()
+	run := func(name, protocol string, extra ...string) (bench.Summary, []store.Item) {
+		t.Helper()
+		db := filepath.Join(dir, name+"-"+protocol+".db")
+		args := append([]string{"run", "--db", db, "--task", "hotpotqa", "--range", "0:5", "--strategy", "react",
+			"--set", "protocol=" + protocol, "--seed", "7", "--concurrency", "2", "--json"}, extra...)
+		sum, _ := runFlat(t, name, args...)
+		if sum.N != 5 || sum.Status != "done" {
+			t.Fatalf("%s: %+v", name, sum)
+		}
+		st, err := store.Open(context.Background(), db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		items, err := st.Items(context.Background(), sum.RunID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name == "stdio" {
+			r, err := st.GetRun(context.Background(), sum.RunID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(r.Spec), `"reported":"reasonbench hotpotqa 1"`) {
+				t.Errorf("recorded spec: %s", r.Spec)
+			}
+		}
+		return sum, items
 	}
-	st, err := store.Open(context.Background(), db)
+	task, err := bench.OpenTask("hotpotqa", "", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
-	run, err := st.GetRun(context.Background(), sum.RunID)
+	insts, err := task.Instances()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(run.Spec), `"reported":"reasonbench hotpotqa 1"`) {
-		t.Errorf("recorded spec: %s", run.Spec)
+	served, err := tools.Serve("hotpotqa", task.(tasks.Toolbox), insts, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(served.Handler())
+	defer ts.Close()
+	builtin := map[string][]store.Item{}
+	builtinSum := map[string]bench.Summary{}
+	for _, c := range []struct{ name, protocol, server string }{
+		{"stdio", "tools", "env " + childEnv + "=1 " + os.Args[0] + " mcp serve --task hotpotqa"},
+		{"http", "tools", ts.URL},
+		{"http", "text", ts.URL},
+		{"http", "json", ts.URL},
+	} {
+		if builtin[c.protocol] == nil {
+			builtinSum[c.protocol], builtin[c.protocol] = run("builtin", c.protocol)
+		}
+		sum, got := run(c.name, c.protocol, "--mcp", "hotpot="+c.server)
+		what := c.name + " " + c.protocol
+		if sum.Accuracy != builtinSum[c.protocol].Accuracy {
+			t.Errorf("%s: accuracy %v, built-in %v", what, sum.Accuracy, builtinSum[c.protocol].Accuracy)
+		}
+		calls := sameTrajectories(t, what, builtin[c.protocol], got)
+		t.Logf("%s: %d tool calls recorded, accuracy %v", what, calls, sum.Accuracy)
+		if calls == 0 {
+			t.Errorf("%s: no tool call went to the server", what)
+		}
 	}
 	code, _, stderr := cli(t, "mcp", "serve", "--task", "gsm8k")
 	if code != 2 || !strings.Contains(stderr, "task gsm8k offers no tools") {
 		t.Errorf("serving a task without tools: exit %d %q", code, stderr)
 	}
+}
+
+// sameTrajectories compares two react runs' items field by field (step,
+// thought, reply, each action's tool, call, observation and validity, the
+// output, finish and limit, the score and the metrics they share): want
+// acted with the task's tools, got with a server's that replace them,
+// whose every search and lookup must be recorded (a call to the server
+// named hotpot). It returns got's recorded calls.
+func sameTrajectories(t *testing.T, name string, want, got []store.Item) int {
+	t.Helper()
+	if len(want) != len(got) {
+		t.Fatalf("%s: %d items, built-in %d", name, len(got), len(want))
+	}
+	calls := 0
+	for i := range want {
+		w, g := want[i], got[i]
+		if w.Index != g.Index || w.Output != g.Output || w.Correct != g.Correct || w.Score != g.Score || w.Calls != g.Calls {
+			t.Errorf("%s item %d: output %q correct %v score %v calls %d; built-in item %d %q %v %v %d",
+				name, g.Index, g.Output, g.Correct, g.Score, g.Calls, w.Index, w.Output, w.Correct, w.Score, w.Calls)
+		}
+		for k, v := range w.Metrics {
+			if g.Metrics[k] != v {
+				t.Errorf("%s item %d: metric %s %v, built-in %v", name, g.Index, k, g.Metrics[k], v)
+			}
+		}
+		var wt, gt strategies.ReActTrajectory
+		if err := json.Unmarshal(w.Detail, &wt); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(g.Detail, &gt); err != nil {
+			t.Fatal(err)
+		}
+		if len(wt.Steps) == 0 || len(wt.Steps) != len(gt.Steps) {
+			t.Errorf("%s item %d: %d steps, built-in %d", name, g.Index, len(gt.Steps), len(wt.Steps))
+			continue
+		}
+		for s := range wt.Steps {
+			ws, gs := wt.Steps[s], gt.Steps[s]
+			if ws.Step != gs.Step || ws.Thought != gs.Thought || ws.Reply != gs.Reply || len(ws.Actions) != len(gs.Actions) {
+				t.Errorf("%s item %d step %d: %+v\nbuilt-in %+v", name, g.Index, s, gs, ws)
+				continue
+			}
+			for a := range ws.Actions {
+				wa, ga := ws.Actions[a], gs.Actions[a]
+				if wa.External != nil {
+					t.Errorf("built-in item %d step %d: a recorded tool call %+v", w.Index, s, wa.External)
+				}
+				rec := ga.External
+				ga.External = nil
+				if wa != ga {
+					t.Errorf("%s item %d step %d action %d: %+v\nbuilt-in %+v", name, g.Index, s, a, ga, wa)
+				}
+				served := ga.Tool == "search" || ga.Tool == "lookup"
+				switch {
+				case served && !strings.HasPrefix(ga.Observation, "Not run") && rec == nil:
+					t.Errorf("%s item %d step %d: %s not recorded", name, g.Index, s, ga.Call)
+				case rec != nil && (rec.Server != "hotpot" || rec.Tool != ga.Tool || rec.Result != ga.Observation ||
+					!strings.HasPrefix(rec.ID, "hotpot/"+ga.Tool+"/")):
+					t.Errorf("%s item %d step %d: recorded %+v for %+v", name, g.Index, s, rec, ga)
+				case rec != nil:
+					calls++
+				}
+			}
+		}
+		wt.Steps, gt.Steps = nil, nil
+		if !reflect.DeepEqual(wt, gt) {
+			t.Errorf("%s item %d: %+v\nbuilt-in %+v", name, g.Index, gt, wt)
+		}
+		if g.Metrics["tool_calls"] == 0 {
+			t.Errorf("%s item %d: tool_calls %v", name, g.Index, g.Metrics["tool_calls"])
+		}
+	}
+	return calls
 }
