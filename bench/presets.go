@@ -4,33 +4,22 @@ import (
 	"fmt"
 	"maps"
 	"strings"
+
+	"github.com/reasonbench/reasonbench/catalog"
 )
 
-// Preset is a named configuration from a paper.
-type Preset struct {
-	Name     string
-	Doc      string
-	Task     string
-	Strategy string
-	Range    string
-	Params   map[string]any
-	// Rule names the task's scoring rule the preset runs with ("" for the
-	// task's default).
-	Rule string
-}
+// Preset is a named configuration from a paper; the presets live in the
+// catalog (catalog/presets_NAME.go), one file per paper.
+type Preset = catalog.Preset
 
-// Presets lists the paper configurations `bench run --preset` knows, one
-// file per paper (presets_NAME.go).
-func Presets() []Preset {
-	presets := append(totPresets(), ReflexionPresets()...)
-	presets = append(presets, scPresets()...)
-	presets = append(presets, crosswordsPresets()...)
-	presets = append(presets, creativePresets()...)
-	presets = append(presets, reflexionCodePresets()...)
-	presets = append(presets, selfRefinePresets()...)
-	presets = append(presets, debatePresets()...)
-	return append(presets, LATSPresets()...)
-}
+// Presets lists the paper configurations `bench run --preset` knows.
+func Presets() []Preset { return catalog.Presets() }
+
+// LATSPresets are the LATS paper's HotpotQA configuration (catalog).
+func LATSPresets() []Preset { return catalog.LATSPresets() }
+
+// ReflexionPresets are the Reflexion paper's HotpotQA runs (catalog).
+func ReflexionPresets() []Preset { return catalog.ReflexionPresets() }
 
 // ApplyPreset fills cfg from the named preset; parameters already in
 // cfg.Params (from --set) win over the preset's.

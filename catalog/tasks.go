@@ -1,5 +1,6 @@
 // Package catalog lists what runs are made of and readers reopen: the
-// bundled tasks, file tasks and scoring rules (no engine, no simulator).
+// bundled tasks, file tasks, scoring rules and the papers' presets (no
+// engine, no simulator).
 package catalog
 
 import (

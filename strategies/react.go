@@ -74,6 +74,15 @@ var reactParams = []Param{
 	lateParam(timeoutParam),
 }
 
+// reactTemplates are the templates react renders (Spec.Templates).
+func reactTemplates(v Values) []string {
+	v = v.WithDefaults(reactParams)
+	if t := v.String("tools"); t == ToolsPython || t == ToolsTaskPython {
+		return []string{"react_python"}
+	}
+	return []string{"react_" + v.String("protocol")}
+}
+
 func newReAct(v Values) (Strategy, error) {
 	v = v.WithDefaults(reactParams)
 	return &react{protocol: v.String("protocol"), maxSteps: v.Int("max_steps"),

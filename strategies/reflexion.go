@@ -98,6 +98,23 @@ var reflexionParams = []Param{
 	{Name: "max_steps", Kind: Int, Default: 6, Min: Bound(1), Max: Bound(100), Doc: "actor=react: model turns per trial (the reference used 6)"},
 }
 
+// reflexionTemplates are the templates reflexion renders (Spec.Templates).
+func reflexionTemplates(v Values) []string {
+	var out []string
+	if v.String("actor") == ActorReAct {
+		out = append(out, "reflexion_react_"+v.String("protocol"))
+	} else {
+		out = append(out, "reflexion_cot")
+	}
+	if v.String("evaluator") == EvaluatorSelf {
+		out = append(out, "self_eval")
+	}
+	if r := v.String("reflection"); (r == ReflectReflexion || r == ReflectLastAttemptAndReflexion) && v.Int("trials") > 1 {
+		out = append(out, "reflect")
+	}
+	return out
+}
+
 func newReflexion(v Values) (Strategy, error) {
 	s := &reflexion{
 		actor: v.String("actor"), trials: v.Int("trials"), reflection: v.String("reflection"), memory: v.Int("memory"),

@@ -127,6 +127,33 @@ func (s *reflexionCode) CheckTask(t tasks.Task) error {
 	return nil
 }
 
+// reflexionCodeTemplates are the templates reflexion_code renders (Spec.Templates).
+func reflexionCodeTemplates(v Values) []string {
+	prefix := "reflexion_code_"
+	current := v.String("version") == CodeVersionCurrent
+	if current {
+		prefix += "current_"
+	}
+	names := []string{"simple_system"}
+	if current {
+		names = append(names, "codeblock")
+	}
+	if v.String("strategy") == "reflexion" {
+		names = append(names, "tests_system", "tests_examples")
+		if v.Int("max_iters") > 1 { // improvements: a reflection, then an implementation
+			names = append(names, "reflexion_system", "reflect_system")
+			if current {
+				names = append(names, "reflexion_examples", "reflect_examples")
+			}
+		}
+	}
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = prefix + n
+	}
+	return out
+}
+
 // CodeIteration is one implementation and what became of it.
 type CodeIteration struct {
 	Reflection string `json:"reflection,omitempty"` // written before this implementation

@@ -86,6 +86,29 @@ var reflexionRefParams = []Param{
 	{Name: "reflect_max_tokens", Kind: Int, Default: 250, Min: Bound(1), Doc: "completion limit of a reflection call (the reference: 250)"},
 }
 
+// reflexionRefTemplates are the templates reflexion_ref renders (Spec.Templates).
+func reflexionRefTemplates(v Values) []string {
+	s := &reflexionRef{agent: v.String("agent"), context: v.String("context"), reflection: v.String("reflection")}
+	t := s.templates()
+	out := []string{t.agent, t.examples, "ref_correct", "ref_incorrect"}
+	if t.reflect != "" {
+		out = append(out, t.reflect, t.reflectExamples)
+	}
+	if s.agent == RefAgentReAct {
+		out = append(out, "ref_react_invalid")
+	}
+	// ref_truncated is optional: without it the marker is "[truncated]".
+	switch s.reflection {
+	case ReflectLastAttempt:
+		out = append(out, "ref_last_trial_header")
+	case ReflectReflexion:
+		out = append(out, "ref_reflection_header")
+	case ReflectLastAttemptAndReflexion:
+		out = append(out, "ref_last_trial_header", "ref_reflection_after_last_trial_header")
+	}
+	return out
+}
+
 func newReflexionRef(v Values) (Strategy, error) {
 	s := &reflexionRef{agent: v.String("agent"), context: v.String("context"), reflection: v.String("reflection"),
 		trials: v.Int("trials"), maxSteps: v.Int("max_steps"), reflectTokens: v.Int("reflect_tokens"),

@@ -67,6 +67,17 @@ var selfRefineParams = []Param{
 	lateParam(timeoutParam), // protocol=code: per example, and for defining the function
 }
 
+// selfRefineTemplates are the templates selfrefine renders (Spec.Templates).
+func selfRefineTemplates(v Values) []string {
+	switch v.WithDefaults(selfRefineParams).String("protocol") {
+	case RefinePAL:
+		return []string{"pal", "pal_feedback"}
+	case RefineCode:
+		return []string{"selfrefine_code_init", "selfrefine_code_feedback", "selfrefine_code_refine"}
+	}
+	return []string{"cot", "feedback", "refine"}
+}
+
 func newSelfRefine(v Values) (Strategy, error) {
 	v = v.WithDefaults(selfRefineParams)
 	s := &selfRefine{iterations: v.Int("iterations"), stop: v.String("stop"), stopPhrase: strings.TrimSpace(v.String("stop_phrase")),

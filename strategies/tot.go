@@ -53,6 +53,22 @@ var totParams = []Param{
 	{Name: "solved_value", Kind: Float, Default: 20.0, Doc: "dfs: a final state valued at least this is judged solved and stops the search"},
 }
 
+// thoughtTemplates are the templates of tot's and mcts's modes that have
+// one name on every task. A thought space renders its own prompts and names
+// the sampling and voting ones per task (game24's cot and vote, HotpotQA's
+// tot_sample and tot_vote), so those are not declared here; the modes a
+// task offers are checked by CheckTask (tasks.ThoughtModes).
+func thoughtTemplates(v Values) []string {
+	var out []string
+	if v.String("generate") == "propose" {
+		out = append(out, "propose")
+	}
+	if v.String("evaluate") == "value" {
+		out = append(out, "value")
+	}
+	return out
+}
+
 func newToT(v Values) (Strategy, error) {
 	t := &tot{
 		generate: v.String("generate"), evaluate: v.String("evaluate"), selection: v.String("select"), search: v.String("search"),

@@ -1,4 +1,4 @@
-package bench
+package catalog
 
 // ReflexionPresets are the Reflexion paper's HotpotQA runs (Shinn et al.
 // 2023), one per run folder of the reference's published logs

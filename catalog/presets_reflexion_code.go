@@ -1,4 +1,4 @@
-package bench
+package catalog
 
 // reflexionCodePresets are the Reflexion paper's programming runs (Shinn
 // et al. 2023) as the reference ran them (strategy reflexion_code): the

@@ -1,4 +1,4 @@
-package bench
+package catalog
 
 // creativePresets are the ToT paper's Creative Writing runs (Yao et al.
 // 2023, figure 5a) on its 100 inputs, temperature 1.0, scored by a judge's

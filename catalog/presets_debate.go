@@ -1,4 +1,4 @@
-package bench
+package catalog
 
 import "github.com/reasonbench/reasonbench/strategies"
 

@@ -1,4 +1,4 @@
-package bench
+package catalog
 
 // selfRefinePresets are Self-Refine's math-reasoning setting (Madaan et
 // al., 2023; madaan/self-refine src/gsm): GSM8K with programs (PAL), the

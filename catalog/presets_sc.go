@@ -1,4 +1,4 @@
-package bench
+package catalog
 
 // scPresets are the self-consistency paper's GSM8K setting for its GPT-3
 // runs (Wang et al. 2023, ICLR; section 3.1): chain-of-thought prompting

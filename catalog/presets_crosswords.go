@@ -1,4 +1,4 @@
-package bench
+package catalog
 
 // crosswordsPresets are the rows of the ToT paper's Mini Crosswords table
 // (Yao et al. 2023, table 3) on its 20 test puzzles, temperature 0.7: IO

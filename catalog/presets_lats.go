@@ -1,4 +1,4 @@
-package bench
+package catalog
 
 // LATSPresets are the LATS paper's HotpotQA configuration (Zhou et al.,
 // 2024, "Language Agent Tree Search", GPT-3.5 row of its HotpotQA table),

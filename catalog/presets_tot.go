@@ -1,4 +1,4 @@
-package bench
+package catalog
 
 // totPresets are the five rows of the ToT paper's Game of 24 table (Yao et
 // al. 2023, table 2) on its hard set (puzzles 900-999), temperature 0.7,
