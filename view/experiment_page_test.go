@@ -24,8 +24,8 @@ func TestExperimentPageTableAndLinks(t *testing.T) {
 	if !strings.Contains(body, `id="shared">Every configuration: task game24 · model sim (simulated)`) || strings.Contains(body, "<th>task</th>") {
 		t.Error("the table repeats the task and model in every row rather than saying them once")
 	}
-	if !strings.Contains(body, "<th>strategy</th>") {
-		t.Error("the strategy column, which differs per row, was folded")
+	if !strings.Contains(body, "<th>strategy</th>") || !strings.Contains(body, `<th class="num">n</th>`) {
+		t.Error("the strategy column, which differs per row, or the numeric n column was folded")
 	}
 	if strings.Contains(body, "<pre>|") {
 		t.Error("the table is still Markdown in a <pre>")
