@@ -264,6 +264,15 @@ func experimentTable(groups []Group) (header []string, body [][]cell, right []bo
 // WriteExperiment renders an experiment's configurations (from Pivot) in
 // one of ExperimentFormats. title names the experiment (or selection).
 func WriteExperiment(w io.Writer, format, title string, groups []Group) error {
+	return WriteExperimentColumns(w, format, title, groups, nil)
+}
+
+// WriteExperimentColumns is WriteExperiment with the LaTeX table's columns
+// chosen by header name, in order (bench report --columns).
+func WriteExperimentColumns(w io.Writer, format, title string, groups []Group, cols []string) error {
+	if len(cols) > 0 && format != "latex" {
+		return fmt.Errorf("--columns chooses the columns of a LaTeX table: add --format latex")
+	}
 	switch format {
 	case "md":
 		header, body, right := experimentTable(groups)
@@ -283,7 +292,7 @@ func WriteExperiment(w io.Writer, format, title string, groups []Group) error {
 		return writeNotes(w, experimentNotes(groups))
 	case "latex":
 		header, body, right := experimentTable(groups)
-		return writeLatex(w, experimentCaption(title, groups), header, body, right, experimentNotes(groups))
+		return writeLatex(w, experimentCaption(title, groups), header, body, right, experimentNotes(groups), cols...)
 	case "csv":
 		return writeExperimentCSV(w, title, groups)
 	case "json":

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -55,7 +56,17 @@ func LatexEscape(s string) string {
 // writeLatex renders a paper-ready booktabs table: a table float with
 // \caption and \label, columns empty in every row left out, and the notes
 // as full-width footnote rows under \bottomrule.
-func writeLatex(w io.Writer, caption string, header []string, body [][]cell, right []bool, notes []string) error {
+//
+// cols, when given, are the columns to show instead, in that order, by
+// header name (any case); they are kept even when empty.
+func writeLatex(w io.Writer, caption string, header []string, body [][]cell, right []bool, notes []string, cols ...string) error {
+	if len(cols) > 0 {
+		keep, err := pickColumns(header, cols)
+		if err != nil {
+			return err
+		}
+		return writeLatexColumns(w, caption, header, body, right, notes, keep)
+	}
 	keep := make([]int, 0, len(header))
 	for i := range header {
 		for _, line := range body {
@@ -71,6 +82,37 @@ func writeLatex(w io.Writer, caption string, header []string, body [][]cell, rig
 			keep = append(keep, i)
 		}
 	}
+	return writeLatexColumns(w, caption, header, body, right, notes, keep)
+}
+
+// ColumnsError is a --columns name the table does not have; it lists the
+// names it has.
+type ColumnsError struct {
+	Name  string
+	Known []string
+}
+
+func (e ColumnsError) Error() string {
+	return fmt.Sprintf("--columns: no column %q in this table (its columns: %s)", e.Name, strings.Join(e.Known, ", "))
+}
+
+// pickColumns finds each name among header (case-insensitive, spaces
+// trimmed), in the order given.
+func pickColumns(header, cols []string) ([]int, error) {
+	var keep []int
+	for _, c := range cols {
+		name := strings.TrimSpace(c)
+		i := slices.IndexFunc(header, func(h string) bool { return strings.EqualFold(h, name) })
+		if i < 0 {
+			return nil, ColumnsError{Name: name, Known: header}
+		}
+		keep = append(keep, i)
+	}
+	return keep, nil
+}
+
+// writeLatexColumns writes the table with columns keep of header and body.
+func writeLatexColumns(w io.Writer, caption string, header []string, body [][]cell, right []bool, notes []string, keep []int) error {
 	var b strings.Builder
 	b.WriteString("% requires \\usepackage{booktabs}\n")
 	b.WriteString("\\begin{table}[t]\n\\centering\n")

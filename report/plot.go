@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -135,17 +136,50 @@ func NewPlot(groups []Group, o PlotOptions) (*plot.Plot, error) {
 		sc.GlyphStyle.Radius = vg.Points(3.5)
 		p.Add(sc)
 	}
-	lb, err := plotter.NewLabels(plotter.XYLabels{XYs: placeLabels(pts, o.LogX), Labels: names})
-	if err != nil {
-		return nil, err
-	}
-	lb.Offset = vg.Point{X: vg.Points(6), Y: vg.Points(2)}
-	for i := range lb.TextStyle {
-		lb.TextStyle[i].Font = font.From(plotter.DefaultFont, vg.Points(8))
-	}
-	p.Add(lb)
+	p.Add(newPointLabels(placeLabels(pts, o.LogX), names))
 	padX(p, pts, o.LogX)
 	return p, nil
+}
+
+// pointLabels writes each point's label beside it, kept inside the data
+// area: to the point's left when it would run past the right edge (the
+// costliest point's), below it when it would run into the title.
+type pointLabels struct {
+	xys   plotter.XYs
+	texts []string
+	style text.Style
+}
+
+func newPointLabels(xys plotter.XYs, texts []string) *pointLabels {
+	return &pointLabels{xys: xys, texts: texts, style: text.Style{
+		Font: font.From(plotter.DefaultFont, vg.Points(8)), Handler: plot.DefaultTextHandler,
+	}}
+}
+
+// labelGap is the distance between a point and its label.
+var labelGap = vg.Points(6)
+
+func (l *pointLabels) Plot(c draw.Canvas, plt *plot.Plot) {
+	trX, trY := plt.Transforms(&c)
+	ext := l.style.FontExtents()
+	for i, xy := range l.xys {
+		w := l.style.Width(l.texts[i])
+		x, y := trX(xy.X)+labelGap, trY(xy.Y)+vg.Points(2)
+		if x+w > c.Max.X {
+			x = trX(xy.X) - labelGap - w
+		}
+		x = max(c.Min.X, min(x, c.Max.X-w))
+		if y+ext.Ascent > c.Max.Y {
+			y = trY(xy.Y) - vg.Points(4) - ext.Ascent
+		}
+		y = max(c.Min.Y+ext.Descent, min(y, c.Max.Y-ext.Ascent))
+		c.FillText(l.style, vg.Point{X: x, Y: y}, l.texts[i])
+	}
+}
+
+// DataRange is the points' range, so the labels move no axis.
+func (l *pointLabels) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return plotter.XYRange(l.xys)
 }
 
 // placeLabels returns where to put each point's label: at the point, or
@@ -195,12 +229,21 @@ func padX(p *plot.Plot, pts plotter.XYs, logX bool) {
 		lo, hi = math.Min(lo, pt.X), math.Max(hi, pt.X)
 	}
 	if logX {
+		if lo == hi {
+			p.X.Min, p.X.Max = lo/3, hi*3
+			return
+		}
 		p.X.Min, p.X.Max = lo/1.5, hi*2.5
 		return
 	}
 	span := hi - lo
-	if span == 0 {
-		span = math.Max(math.Abs(hi), 1)
+	if span == 0 { // one point: in the middle, not on the left of an empty plot
+		half := math.Max(math.Abs(hi)/2, 0.5)
+		p.X.Min, p.X.Max = lo-half, hi+half
+		if lo >= 0 {
+			p.X.Min = math.Max(0, p.X.Min)
+		}
+		return
 	}
 	p.X.Min, p.X.Max = math.Max(0, lo-0.1*span), hi+0.35*span
 	if lo < 0 {
@@ -306,14 +349,43 @@ func WritePlot(w io.Writer, p *plot.Plot, format string, width, height vg.Length
 	}
 	if format == "png" {
 		c := vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(PNGDPI))}
-		p.Draw(draw.New(c))
+		drawPlot(p, draw.New(c))
 		_, err := c.WriteTo(w)
 		return err
 	}
-	wt, err := p.WriterTo(width, height, format)
+	c, err := draw.NewFormattedCanvas(width, height, format)
 	if err != nil {
 		return err
 	}
-	_, err = wt.WriteTo(w)
+	drawPlot(p, draw.New(c))
+	_, err = c.WriteTo(w)
 	return err
+}
+
+// drawPlot draws p with its title shrunk to the width and its legend in a
+// band below the axes: gonum draws a legend inside the data area, where it
+// covers points and axes.
+func drawPlot(p *plot.Plot, c draw.Canvas) {
+	minFont := vg.Points(6)
+	for p.Title.TextStyle.Font.Size > minFont && p.Title.TextStyle.Width(p.Title.Text) > c.Size().X {
+		p.Title.TextStyle.Font.Size -= vg.Points(0.5)
+	}
+	leg := p.Legend
+	leg.Padding = vg.Points(2) // gonum's default puts lines edge to edge
+	r := leg.Rectangle(c)
+	if r.Size().Y == 0 {
+		p.Draw(c)
+		return
+	}
+	pad := vg.Points(4)
+	for leg.TextStyle.Font.Size > minFont && r.Size().X+2*pad > c.Size().X {
+		leg.TextStyle.Font.Size -= vg.Points(0.5)
+		r = leg.Rectangle(c)
+	}
+	band := r.Size().Y + 2*pad
+	p.Legend = plot.NewLegend() // no entries: the plot draws none
+	defer func() { p.Legend = leg }()
+	p.Draw(draw.Crop(c, 0, 0, band, 0))
+	leg.Top, leg.Left, leg.XOffs, leg.YOffs = true, true, 0, 0
+	leg.Draw(draw.Crop(c, pad, 0, 0, -(c.Size().Y - band + pad)))
 }

@@ -187,7 +187,14 @@ func cells(rows []Row, csv bool) ([]string, [][]string) {
 }
 
 // Write renders rows in the given format.
-func Write(w io.Writer, format string, rows []Row) error {
+func Write(w io.Writer, format string, rows []Row) error { return WriteColumns(w, format, rows, nil) }
+
+// WriteColumns is Write with the LaTeX table's columns chosen by header
+// name, in order (bench report --columns); other formats take none.
+func WriteColumns(w io.Writer, format string, rows []Row, cols []string) error {
+	if len(cols) > 0 && format != "latex" {
+		return fmt.Errorf("--columns chooses the columns of a LaTeX table: add --format latex")
+	}
 	switch format {
 	case "md":
 		return writeMarkdown(w, rows)
@@ -201,7 +208,7 @@ func Write(w io.Writer, format string, rows []Row) error {
 		if slices.ContainsFunc(rows, func(r Row) bool { return r.Simulated }) {
 			caption += "; (simulated): results from the built-in simulated model, not a language model"
 		}
-		return writeLatex(w, caption, header, plainBody(body), rightAligned(header), rowNotes(rows))
+		return writeLatex(w, caption, header, plainBody(body), rightAligned(header), rowNotes(rows), cols...)
 	case "json":
 		type rowJSON struct {
 			Row

@@ -42,6 +42,17 @@ func (a *Answers) Gold(idx int) string {
 	return a.insts[idx].Gold
 }
 
+// HiddenTests is the program that checks item idx's answer when the task
+// checks by program (tasks.TestShower: HumanEval, MBPP), else "".
+func (a *Answers) HiddenTests(idx int) string {
+	ts, ok := a.task.(tasks.TestShower)
+	in, found := a.insts[idx]
+	if !ok || !found {
+		return ""
+	}
+	return ts.HiddenTests(in)
+}
+
 // Extracted is the answer the task's scorer reads from output for item
 // idx ("" when it reads none or the task is unavailable).
 func (a *Answers) Extracted(idx int, output string) string {

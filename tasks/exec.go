@@ -51,3 +51,11 @@ type CodeProblem struct {
 type Coding interface {
 	Problem(inst Instance) CodeProblem
 }
+
+// TestShower is implemented by tasks that check an answer by a program
+// rather than against a gold answer (HumanEval, MBPP): HiddenTests is that
+// program's source, for a reader (the viewer's item page shows it where a
+// gold answer would be). It never reaches a strategy.
+type TestShower interface {
+	HiddenTests(inst Instance) string
+}

@@ -124,6 +124,33 @@ func TestBrowser(t *testing.T) {
 	if n := evalInt(overflow); n != 0 {
 		t.Errorf("run page: %d tables wider than their container at 1400 px", n)
 	}
+	// The experiment page's table (every configuration, paired columns
+	// against the baseline) fits too.
+	do(chromedp.Navigate(srv.URL+"/experiments/g24"), chromedp.WaitVisible(chromedp.CSS("table.exp")))
+	shot("experiment")
+	if n := evalInt(`document.querySelectorAll("table.exp tbody tr").length`); n < 3 {
+		t.Errorf("experiment table has %d rows, want the game24 configurations", n)
+	}
+	if n := evalInt(overflow); n != 0 {
+		w := evalInt(`document.querySelector("table.exp").scrollWidth`)
+		t.Errorf("experiment page: %d tables wider than their container at 1400 px (table.exp %d px)", n, w)
+	}
+
+	// A HumanEval item: the extracted function keeps its lines and the
+	// hidden tests stand where a gold answer would be.
+	codeSrv, codeRun := codeServer(t)
+	do(chromedp.Navigate(codeSrv.URL+"/runs/"+formatInt(codeRun)+"/items/0"), chromedp.WaitVisible(chromedp.CSS("#extracted pre")))
+	shot("code-item")
+	lines := evalInt(`document.querySelector("#extracted pre").innerText.trim().split("\n").length`)
+	// Rendered height, not the text: a <pre> styled to collapse white space
+	// would still hold the newlines.
+	tall := evalBool(`(() => { const p = document.querySelector("#extracted pre"); return p.getBoundingClientRect().height > 4 * parseFloat(getComputedStyle(p).fontSize) })()`)
+	if lines < 6 || !tall {
+		t.Errorf("code item: extracted code in %d lines (tall %v), want the function's 6", lines, tall)
+	}
+	if tests := text("#tests"); !strings.Contains(tests, "def check(candidate):") {
+		t.Errorf("code item: hidden tests %q", tests)
+	}
 	do(chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#runs")))
 
 	// A running run updates live: an item stored by another connection

@@ -54,6 +54,7 @@ func (s *Server) experiment(ctx context.Context, r *http.Request) (page, error) 
 		all = append(all, ids...)
 		table.Rows = append(table.Rows, experimentRowView{Cells: rows[i], Runs: ids})
 	}
+	table.fold()
 	compare := ""
 	if len(all) >= 2 && len(all) <= MaxCompare {
 		compare = "/compare?runs=" + strings.Join(all, ",")
@@ -75,6 +76,47 @@ type experimentTableView struct {
 	Right  []bool
 	Rows   []experimentRowView
 	Notes  []string
+	// Shared are the columns every row has alike, "header value".
+	Shared []string
+}
+
+// fold takes out of the table the columns that say nothing per row, so
+// the rest fits the page: a text column with one value in every row (the
+// task, model, rule, prompts all configurations share) goes to Shared as
+// "header value", and a column empty in every row goes.
+func (t *experimentTableView) fold() {
+	if len(t.Rows) < 2 {
+		return
+	}
+	var keep []int
+	for j, h := range t.Header {
+		v, same := t.Rows[0].Cells[j], true
+		for _, r := range t.Rows[1:] {
+			same = same && r.Cells[j] == v
+		}
+		switch {
+		case same && v == "":
+		case same && !t.Right[j]:
+			t.Shared = append(t.Shared, h+" "+v)
+		default:
+			keep = append(keep, j)
+		}
+	}
+	pick := func(s []string) []string {
+		out := make([]string, len(keep))
+		for i, j := range keep {
+			out[i] = s[j]
+		}
+		return out
+	}
+	right := make([]bool, len(keep))
+	for i, j := range keep {
+		right[i] = t.Right[j]
+	}
+	t.Header, t.Right = pick(t.Header), right
+	for i := range t.Rows {
+		t.Rows[i].Cells = pick(t.Rows[i].Cells)
+	}
 }
 
 type experimentRowView struct {

@@ -19,6 +19,14 @@ func TestExperimentPageTableAndLinks(t *testing.T) {
 			t.Errorf("experiment page lacks %q", want)
 		}
 	}
+	// Columns alike in every row (task, model, rule, prompts) stand once
+	// above the table, so the rest fits at 1400 px.
+	if !strings.Contains(body, `id="shared">Every configuration: task game24 · model sim (simulated)`) || strings.Contains(body, "<th>task</th>") {
+		t.Error("the table repeats the task and model in every row rather than saying them once")
+	}
+	if !strings.Contains(body, "<th>strategy</th>") || !strings.Contains(body, `<th class="num">n</th>`) {
+		t.Error("the strategy column, which differs per row, or the numeric n column was folded")
+	}
 	if strings.Contains(body, "<pre>|") {
 		t.Error("the table is still Markdown in a <pre>")
 	}

@@ -37,6 +37,12 @@ var funcs = template.FuncMap{
 		return r.Model
 	},
 	"lastline": lastLine,
+	// breakable lets a column header (sample_accuracy, tokens/item) wrap
+	// after its _ and /, which a browser does not break at.
+	"breakable": func(s string) template.HTML {
+		e := template.HTMLEscapeString(s)
+		return template.HTML(strings.NewReplacer("_", "_<wbr>", "/", "/<wbr>").Replace(e))
+	},
 	// multiline keeps code (a HumanEval function) in a <pre>, not one line.
 	"multiline": func(s string) bool { return strings.Contains(s, "\n") },
 	"deref": func(p *float64) float64 {

@@ -77,7 +77,7 @@ func (s *Server) item(ctx context.Context, r *http.Request) (page, error) {
 	answers := results.RunAnswers(run)
 	data := map[string]any{"Run": run, "Item": it, "Calls": cv, "Rule": scoringRule(run.Spec),
 		"Metrics": it.Metrics, "Detail": indentJSON(it.Detail),
-		"Gold": answers.Gold(idx), "Extracted": answers.Extracted(idx, it.Output)}
+		"Gold": answers.Gold(idx), "Extracted": answers.Extracted(idx, it.Output), "Tests": answers.HiddenTests(idx)}
 	// Any stored search tree is drawn (tot, tot_dfs, mcts, lats, and
 	// strategies to come): nodes, values, visits, selection.
 	nodes, err := s.st.Nodes(ctx, run.ID, idx)

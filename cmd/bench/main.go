@@ -23,7 +23,7 @@ const usage = `bench: compare LLM reasoning strategies on the same tasks and mod
 usage:
   bench run --task game24 --strategy cot --range 900:1000 --set k=10 [flags]
   bench report [--last N | --runs ID,...] [--format md|csv|latex|json]
-  bench report --experiment ID [--format md|csv|latex|json]   one row per configuration, 95% intervals
+  bench report --experiment ID [--format md|csv|latex|json] [--columns A,B]   one row per configuration, 95% intervals
   bench plot --experiment ID --x tokens|calls|cost|wall [--y accuracy|per_trial] --out fig.svg|.png
   bench plot --experiment ID --frontier [--x tokens|cost] --out fig.png   accuracy per budget, CoT-SC over k', Pareto frontier
   bench compare [--baseline RUN] RUN RUN... [--format md|csv|latex|json] [--level 0.95]   paired differences, McNemar, Holm

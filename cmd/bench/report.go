@@ -26,9 +26,17 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	addBudgetFlags(fs, &bf, "trial: one row per (run, trial) with the accuracy after it (reflexion); iteration: the same per selfrefine iteration; round: one row per (debate run, round) with the accuracy of the majority after it; model: one row per (run, model that answered) with its calls, tokens and cost; k: one row per (cotsc run, k') with the vote's expected accuracy over k'-subsets of its samples, best-of-k' and tokens; "+
 		"tool: each run's calls to its MCP tools (calls, success rate, latency per tool; tool calls and steps per item); budget: every run's accuracy with generated and verifier tokens per problem, CoT-SC and scored samples at every N' (vote, best, weighted); level: split by an item label (--label); difficulty: split by pass-rate quintiles (--difficulty-from); repeat or comma-join to combine budget with level or difficulty")
 	baseline := fs.Int64("baseline", 0, "with --experiment or --group: compare every configuration with this run's, paired per item (default: the experiment file's baseline:)")
+	columns := fs.String("columns", "", "with --format latex: the table's columns, comma-separated header names in the order to print (e.g. strategy,params,accuracy,95% CI); default: every column not empty in all rows")
 	db := dbFlag(fs)
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	var cols []string
+	if *columns != "" {
+		cols = strings.Split(*columns, ",")
+		if *format != "latex" {
+			return usageError{errors.New("--columns chooses the columns of a LaTeX table: add --format latex")}
+		}
 	}
 	grouped := *experiment != ""
 	fs.Visit(func(f *flag.Flag) {
@@ -49,6 +57,9 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	by := strings.Join(bf.by, ",")
+	if cols != nil && (budget || by != "") {
+		return usageError{errors.New("--columns chooses the columns of the runs or experiment table: drop --by")}
+	}
 	formats := report.Formats
 	if by != "" {
 		formats = report.SeriesFormats
@@ -75,7 +86,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return writeSeriesReport(ctx, st, runs, by, *format, stdout)
 	}
 	if grouped {
-		return writeExperimentReport(ctx, st, runs, f, *baseline, *format, stdout, stderr)
+		return writeExperimentReport(ctx, st, runs, f, *baseline, *format, cols, stdout, stderr)
 	}
 	if *baseline != 0 {
 		return usageError{errors.New("--baseline compares configurations: add --experiment ID or --group (or use bench compare)")}
@@ -84,7 +95,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	if err := report.Write(stdout, *format, rows); err != nil {
+	if err := report.WriteColumns(stdout, *format, rows, cols); err != nil {
 		return usageError{err}
 	}
 	return nil
@@ -95,7 +106,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 
 // writeExperimentReport pivots runs into one row per configuration, with
 // paired columns against the baseline when there is one.
-func writeExperimentReport(ctx context.Context, st *store.Store, runs []store.Run, f store.RunFilter, baseline int64, format string, stdout, stderr io.Writer) error {
+func writeExperimentReport(ctx context.Context, st *store.Store, runs []store.Run, f store.RunFilter, baseline int64, format string, cols []string, stdout, stderr io.Writer) error {
 	if !slices.Contains(report.ExperimentFormats, format) {
 		return usageError{fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(report.ExperimentFormats, ", "))}
 	}
@@ -106,7 +117,11 @@ func writeExperimentReport(ctx context.Context, st *store.Store, runs []store.Ru
 	if err := addBaseline(ctx, st, runs, groups, baseline, stderr); err != nil {
 		return err
 	}
-	return report.WriteExperiment(stdout, format, selectionTitle(f), groups)
+	err = report.WriteExperimentColumns(stdout, format, selectionTitle(f), groups, cols)
+	if errors.As(err, new(report.ColumnsError)) {
+		return usageError{err}
+	}
+	return err
 }
 
 // addBaseline adds the paired comparisons with the baseline configuration:

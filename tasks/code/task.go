@@ -83,6 +83,10 @@ func (t *Task) Problem(inst tasks.Instance) tasks.CodeProblem {
 	return tasks.CodeProblem{ID: p.ID, Prompt: p.Prompt, EntryPoint: p.EntryPoint, Language: "python"}
 }
 
+// HiddenTests is the problem's test source (tasks.TestShower), as the
+// dataset gives it.
+func (t *Task) HiddenTests(inst tasks.Instance) string { return t.problem(inst).HiddenTest }
+
 func (t *Task) problem(inst tasks.Instance) Problem {
 	if p, ok := inst.Data.(Problem); ok {
 		return p
