@@ -73,9 +73,13 @@ func (l *fullLog) Step(_ context.Context, _, _ int, kind, content string) error 
 }
 
 // TestLATSOverHTTPMatchesInProcess runs lats on HotpotQA questions with
-// the simulator in process and through the OpenAI-compatible server. Four
-// questions a setting (eight took half the package's time, issue 25) still
-// write reflections and find answers.
+// the simulator in process and through the OpenAI-compatible server, with
+// the default (oracle) evaluator: four questions still write reflections
+// and find answers. The self evaluator over HTTP is bench's identity test
+// (TestEverySampleIsASample/lats: the registry probe, evaluator self,
+// items, trees and steps compared with the in-process run); its leg here,
+// with n_evaluate 2, repeated it and was dropped (issue 34: 14 s under
+// -race on two busy cores for both legs).
 func TestLATSOverHTTPMatchesInProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loopback HTTP")
@@ -90,7 +94,7 @@ func TestLATSOverHTTPMatchesInProcess(t *testing.T) {
 	lib, _ := prompts.Bundled()
 	insts, _ := hotpotqa.NewTask().Instances()
 	reflections, finds := 0, 0
-	for _, set := range []map[string]any{{"iterations": 8}, {"iterations": 5, "evaluator": "self", "n_evaluate": 2}} {
+	for _, set := range []map[string]any{{"iterations": 8}} {
 		s := newStrategy(t, "lats", set)
 		for _, inst := range insts[:4] {
 			run := func(sampler llm.Sampler) (Result, *fullLog) {

@@ -6,7 +6,7 @@
 // long suite looks hung (issue 25); the JSON stream arrives as packages
 // finish.
 //
-//	go run ./scripts/testprogress -race -count=1 -timeout 20m ./...
+//	go run ./scripts/testprogress -race -count=1 -timeout 20m -ldflags=-w ./...
 //
 // It exits with go test's status. $GO names the go command (default go).
 package main
