@@ -44,7 +44,7 @@ func (chain) Problem(inst tasks.Instance) tasks.CodeProblem {
 	p := chainProblems[inst.Index]
 	return tasks.CodeProblem{ID: p.entry, Prompt: p.prompt, EntryPoint: p.entry, Language: "python"}
 }
-func (chain) Score(tasks.Instance, string) tasks.Score                { return tasks.Score{} }
+func (chain) Score(tasks.Instance, string) tasks.Score               { return tasks.Score{} }
 func (chain) AnswerKey(_ tasks.Instance, o, _ string) (string, bool) { return o, true }
 func (chain) VoteKeys() []string                                     { return []string{"exact"} }
 
