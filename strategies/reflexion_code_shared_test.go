@@ -14,7 +14,7 @@ import (
 // import, a helper and a counter at the top level (after its return, as
 // a body with unindented lines does); the second calls the helper and the
 // module without defining them; the third counts its own calls in the
-// first's counter.
+// first's counter; the fourth reads it.
 type chain struct{ prompts []string }
 
 var chainProblems = []struct {
@@ -30,6 +30,11 @@ var chainProblems = []struct {
 	{"def third(x: int) -> int:\n    \"\"\"Count.\"\"\"\n", "third",
 		"    global n\n    n = n + 1\n    return n",
 		"assert third(0) == 100\nassert third(0) == 3"},
+	// n is 3 only if the replay of the third problem fetched its failing
+	// test's output between its two tests, as the reference did.
+	{"def fourth(x: int) -> int:\n    \"\"\"Read the count.\"\"\"\n", "fourth",
+		"    return n",
+		"assert fourth(0) == 3"},
 }
 
 func (chain) Name() string { return "mbpp" }
@@ -97,6 +102,7 @@ func TestReflexionCodeSharedNamespace(t *testing.T) {
 		// third(0) runs in the test (n=1) and again in the output fetch
 		// (n=2), so the next test sees n=3.
 		"Tested passed:\nassert third(0) == 3\n\nTests failed:\nassert third(0) == 100 # output: 2",
+		"Tested passed:\nassert fourth(0) == 3\n\nTests failed:",
 	}
 	for i, it := range got {
 		if it.Feedback != want[i] {
@@ -112,6 +118,7 @@ func TestReflexionCodeSharedNamespace(t *testing.T) {
 		"Tested passed:\nassert first(1) == 0\n\nTests failed:",
 		"Tested passed:\n\nTests failed:\nassert second(4) == 18 # output: name '_sq' is not defined\nassert second(9) == 85 # output: name '_sq' is not defined",
 		"Tested passed:\n\nTests failed:\nassert third(0) == 100 # output: name 'n' is not defined\nassert third(0) == 3 # output: name 'n' is not defined",
+		"Tested passed:\n\nTests failed:\nassert fourth(0) == 3 # output: name 'n' is not defined",
 	}
 	for i, it := range iso {
 		if it.Feedback != wantIso[i] || it.Failed != nil {
@@ -121,12 +128,14 @@ func TestReflexionCodeSharedNamespace(t *testing.T) {
 }
 
 // A resumed run restores the namespace from the stored details: the last
-// problem solved alone after a restore sees what it saw in one run.
+// problem solved alone after a restore sees what it saw in one run (the
+// count the third problem's tests and output fetch left).
 func TestReflexionCodeSharedRestores(t *testing.T) {
 	set := map[string]any{"max_iters": 1, "namespace": "shared"}
 	whole := solveChain(t, newStrategy(t, "reflexion_code", set), 0, nil)
+	last := len(whole) - 1
 	var before []CodeDetail
-	for i, it := range whole[:2] {
+	for i, it := range whole[:last] {
 		d := CodeDetail{Version: CodeVersionLogged, Strategy: "reflexion", Tests: splitLines(chainProblems[i].tests),
 			Iterations: []CodeIteration{it}, Evaluated: -1}
 		if it.Passed {
@@ -134,8 +143,8 @@ func TestReflexionCodeSharedRestores(t *testing.T) {
 		}
 		before = append(before, d)
 	}
-	resumed := solveChain(t, newStrategy(t, "reflexion_code", set), 2, before)
-	if !reflect.DeepEqual(resumed[0], whole[2]) {
-		t.Errorf("resumed third problem %+v, in one run %+v", resumed[0], whole[2])
+	resumed := solveChain(t, newStrategy(t, "reflexion_code", set), last, before)
+	if !reflect.DeepEqual(resumed[0], whole[last]) || !resumed[0].Passed {
+		t.Errorf("resumed last problem %+v, in one run %+v", resumed[0], whole[last])
 	}
 }
