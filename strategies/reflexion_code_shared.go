@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -120,46 +121,68 @@ func (s *reflexionCode) head() string {
 
 // runShared runs step last after the prelude in one namespace and says
 // whether it raised nothing, with its output (a fetched value,
-// "TIMEOUT", or the exception's message).
+// "TIMEOUT", or the exception's message). A prelude step that ends the
+// process (os._exit, a limit of the sandbox) ended the reference's whole
+// run; as a resumed run there, the steps after it go on in a fresh
+// namespace (a program of its own, at site/resume<k>).
 func (r *codeRun) runShared(ctx context.Context, site string, before []nsStep, last nsStep) (bool, string, error) {
 	steps := append(slices.Clip(before), last)
 	mode := "left"
 	if r.s.version == CodeVersionCurrent {
 		mode = "left_or_test"
 	}
-	blob, err := json.Marshal(map[string]any{"steps": steps, "mode": mode})
-	if err != nil {
-		return false, "", err
-	}
-	var total time.Duration
-	for _, st := range steps {
-		total += time.Duration(st.Timeout * float64(time.Second))
-	}
 	mark := r.sentinel(site)
-	res, err := r.env.Exec.Execute(ctx, site, sandbox.Program{Source: pyShared, Stdin: mark + "\n",
-		Files:  map[string]string{"steps.json": string(blob)},
-		Limits: sandbox.Limits{Wall: total + 10*time.Second, CPU: total + 10*time.Second}})
-	if err != nil {
-		return false, "", fmt.Errorf("reflexion_code: %s: %w", site, err)
-	}
-	var got []string
-	for _, line := range strings.Split(res.Stdout, "\n") {
-		if rest, ok := strings.CutPrefix(line, mark+" "); ok {
+	for part := 0; ; part++ {
+		blob, err := json.Marshal(map[string]any{"steps": steps, "mode": mode})
+		if err != nil {
+			return false, "", err
+		}
+		var total time.Duration
+		for _, st := range steps {
+			total += time.Duration(st.Timeout * float64(time.Second))
+		}
+		at := site
+		if part > 0 {
+			at = fmt.Sprintf("%s/resume%d", site, part)
+		}
+		res, err := r.env.Exec.Execute(ctx, at, sandbox.Program{Source: pyShared, Stdin: mark + "\n",
+			Files:  map[string]string{"steps.json": string(blob)},
+			Limits: sandbox.Limits{Wall: total + 10*time.Second, CPU: total + 10*time.Second}})
+		if err != nil {
+			return false, "", fmt.Errorf("reflexion_code: %s: %w", at, err)
+		}
+		var got []string
+		reached := -1
+		for _, line := range strings.Split(res.Stdout, "\n") {
+			rest, ok := strings.CutPrefix(line, mark+" ")
+			if !ok {
+				continue
+			}
+			if n, ok := strings.CutPrefix(rest, "at "); ok {
+				if i, err := strconv.Atoi(n); err == nil && i == reached+1 {
+					reached = i
+				}
+				continue
+			}
 			got = append(got, rest)
 		}
-	}
-	var v struct {
-		OK     bool   `json:"ok"`
-		Output string `json:"output"`
-	}
-	if len(got) != 1 || json.Unmarshal([]byte(got[0]), &v) != nil {
-		// The program ended before its report (or reported twice).
+		var v struct {
+			OK     bool   `json:"ok"`
+			Output string `json:"output"`
+		}
+		if len(got) == 1 && json.Unmarshal([]byte(got[0]), &v) == nil {
+			return v.OK, v.Output, nil
+		}
+		if reached >= 0 && reached < len(steps)-1 {
+			steps = steps[reached+1:]
+			continue
+		}
+		// The step itself ended the program (or it reported twice).
 		if res.Status == sandbox.Timeout || res.Status == sandbox.CPU {
 			return false, "TIMEOUT", nil
 		}
 		return false, "", nil
 	}
-	return v.OK, v.Output, nil
 }
 
 // runTestsShared is runTests in the shared namespace.
@@ -212,8 +235,8 @@ func feedback(passed, failed []string) string {
 // pyShared runs steps.json's steps in one namespace, seeded as the
 // reference's executor module's globals, each under its alarm, and
 // reports the last step's outcome on a duplicate of standard output,
-// marked with the line standard input gave; the steps' own output goes
-// nowhere. Every call to fetch is parsed before any step runs, so a step
+// marked with the line standard input gave, after a line naming each
+// step as it starts; the steps' own output goes nowhere. Every call to fetch is parsed before any step runs, so a step
 // that patches the ast module changes none.
 const pyShared = `import ast, io, json, os, signal, sys
 
@@ -247,7 +270,8 @@ def _main():
         raise TimeoutError()
 
     ok, output = False, ""
-    for st, call in zip(job["steps"], calls):
+    for i, (st, call) in enumerate(zip(job["steps"], calls)):
+        out.write(mark + " at " + str(i) + "\n")
         signal.signal(signal.SIGALRM, alarm)
         signal.setitimer(signal.ITIMER_REAL, st["timeout"])
         try:

@@ -15,12 +15,14 @@ import (
 // a body with unindented lines does); the second calls the helper and the
 // module without defining them; the third counts its own calls in the
 // first's counter; the fourth reads it.
-type chain struct{ prompts []string }
+type chain struct{ ps []chainProblem }
 
-var chainProblems = []struct {
+type chainProblem struct {
 	prompt, entry, answer string
 	tests                 string
-}{
+}
+
+var chainProblems = []chainProblem{
 	{"def first(x: int) -> int:\n    \"\"\"Return 0.\"\"\"\n", "first",
 		"    return 0\nimport math\nn = 0\ndef _sq(x):\n    return x * x",
 		"assert first(1) == 0"},
@@ -38,15 +40,15 @@ var chainProblems = []struct {
 }
 
 func (chain) Name() string { return "mbpp" }
-func (chain) Instances() ([]tasks.Instance, error) {
+func (c chain) Instances() ([]tasks.Instance, error) {
 	var out []tasks.Instance
-	for i, p := range chainProblems {
+	for i, p := range c.ps {
 		out = append(out, tasks.Instance{Index: i, Key: p.entry, Input: p.prompt})
 	}
 	return out, nil
 }
-func (chain) Problem(inst tasks.Instance) tasks.CodeProblem {
-	p := chainProblems[inst.Index]
+func (c chain) Problem(inst tasks.Instance) tasks.CodeProblem {
+	p := c.ps[inst.Index]
 	return tasks.CodeProblem{ID: p.entry, Prompt: p.prompt, EntryPoint: p.entry, Language: "python"}
 }
 func (chain) Score(tasks.Instance, string) tasks.Score               { return tasks.Score{} }
@@ -56,27 +58,27 @@ func (chain) VoteKeys() []string                                     { return []
 // solveChain solves problems from..len-1 of the chain in order with one
 // strategy (restored with the details of the problems before from), and
 // returns every problem's first iteration.
-func solveChain(t *testing.T, s Strategy, from int, before []CodeDetail) []CodeIteration {
+func solveChain(t *testing.T, c chain, s Strategy, from int, before []CodeDetail) []CodeIteration {
 	t.Helper()
 	ex := codeExec(t)
 	lib, err := prompts.Bundled()
 	if err != nil {
 		t.Fatal(err)
 	}
-	insts, _ := chain{}.Instances()
+	insts, _ := c.Instances()
 	var done []Solved
 	for i, d := range before {
 		blob, _ := json.Marshal(d)
 		done = append(done, Solved{Instance: insts[i], Detail: blob})
 	}
-	if err := s.(Ordered).Restore(chain{}, lib, done); err != nil {
+	if err := s.(Ordered).Restore(c, lib, done); err != nil {
 		t.Fatal(err)
 	}
 	var out []CodeIteration
 	for _, inst := range insts[from:] {
-		p := chainProblems[inst.Index]
+		p := c.ps[inst.Index]
 		model := &codeScript{answers: map[string]string{"i0/tests": p.tests, "i0/impl": p.answer}}
-		res, err := s.Solve(context.Background(), Env{Sampler: model, Task: chain{}, Prompts: lib, Seed: 3, Exec: ex}, inst)
+		res, err := s.Solve(context.Background(), Env{Sampler: model, Task: c, Prompts: lib, Seed: 3, Exec: ex}, inst)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,7 +97,7 @@ func TestReflexionCodeSharedNamespace(t *testing.T) {
 	if shared.(Ordered).InOrder() == "" || newStrategy(t, "reflexion_code", params).(Ordered).InOrder() != "" {
 		t.Fatal("namespace=shared must ask for the items in order, and only it")
 	}
-	got := solveChain(t, shared, 0, nil)
+	got := solveChain(t, chain{chainProblems}, shared, 0, nil)
 	want := []string{
 		"Tested passed:\nassert first(1) == 0\n\nTests failed:",
 		"Tested passed:\nassert second(4) == 18\n\nTests failed:\nassert second(9) == 85 # output: 84",
@@ -113,7 +115,7 @@ func TestReflexionCodeSharedNamespace(t *testing.T) {
 		t.Errorf("shared: failed %v %v %v", got[0].Failed, got[1].Failed, got[2].Failed)
 	}
 
-	iso := solveChain(t, newStrategy(t, "reflexion_code", params), 0, nil)
+	iso := solveChain(t, chain{chainProblems}, newStrategy(t, "reflexion_code", params), 0, nil)
 	wantIso := []string{
 		"Tested passed:\nassert first(1) == 0\n\nTests failed:",
 		"Tested passed:\n\nTests failed:\nassert second(4) == 18 # output: name '_sq' is not defined\nassert second(9) == 85 # output: name '_sq' is not defined",
@@ -132,7 +134,7 @@ func TestReflexionCodeSharedNamespace(t *testing.T) {
 // count the third problem's tests and output fetch left).
 func TestReflexionCodeSharedRestores(t *testing.T) {
 	set := map[string]any{"max_iters": 1, "namespace": "shared"}
-	whole := solveChain(t, newStrategy(t, "reflexion_code", set), 0, nil)
+	whole := solveChain(t, chain{chainProblems}, newStrategy(t, "reflexion_code", set), 0, nil)
 	last := len(whole) - 1
 	var before []CodeDetail
 	for i, it := range whole[:last] {
@@ -143,8 +145,30 @@ func TestReflexionCodeSharedRestores(t *testing.T) {
 		}
 		before = append(before, d)
 	}
-	resumed := solveChain(t, newStrategy(t, "reflexion_code", set), last, before)
+	resumed := solveChain(t, chain{chainProblems}, newStrategy(t, "reflexion_code", set), last, before)
 	if !reflect.DeepEqual(resumed[0], whole[last]) || !resumed[0].Passed {
 		t.Errorf("resumed last problem %+v, in one run %+v", resumed[0], whole[last])
+	}
+}
+
+// A problem whose implementation ends the process ended the reference's
+// run; the problems after it go on in a fresh namespace (as the resumed
+// run there), not failing every test behind it.
+func TestReflexionCodeSharedSurvivesAnExit(t *testing.T) {
+	c := chain{[]chainProblem{
+		{"def first(x: int) -> int:\n    \"\"\"Return 0.\"\"\"\n", "first",
+			"    return 0\nhelper = 1\nimport os\nos._exit(0)", "assert first(1) == 0"},
+		{"def second(x: int) -> int:\n    \"\"\"Return x.\"\"\"\n", "second",
+			"    return x", "assert second(2) == 2\nassert helper == 1"},
+	}}
+	got := solveChain(t, c, newStrategy(t, "reflexion_code", map[string]any{"max_iters": 1, "namespace": "shared"}), 0, nil)
+	want := []string{
+		"Tested passed:\n\nTests failed:\nassert first(1) == 0 # output: ",
+		"Tested passed:\nassert second(2) == 2\n\nTests failed:\nassert helper == 1 # output: name 'helper' is not defined",
+	}
+	for i, it := range got {
+		if it.Feedback != want[i] {
+			t.Errorf("problem %d: feedback\n%s\nwant\n%s", i, it.Feedback, want[i])
+		}
 	}
 }
