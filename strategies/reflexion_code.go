@@ -54,9 +54,12 @@ import (
 //     signature).
 //
 // Differences, all deliberate: every test, output fetch and syntax check
-// runs in its own sandboxed process, where the reference exec'd them in its
-// own interpreter's globals, shared by every problem of a run (a problem
-// defining `sum` changed later verdicts there; here nothing carries over);
+// runs in a sandboxed process, where the reference exec'd them in its own
+// interpreter's globals, shared by every problem of a run (a problem
+// defining `sum` changed later verdicts there). By default
+// (namespace=isolated) nothing carries over; namespace=shared (the
+// reflexion presets) replays the earlier problems' execs before each test
+// and output fetch (reflexion_code_shared.go), all but the hidden tests;
 // the syntax checks compile rather than run the candidate (the reference's
 // exec also ran the body, whose exceptions other than SyntaxError it
 // ignored); when more tests parse than max_tests the reference drew them
