@@ -51,7 +51,7 @@ var sandboxProbeRange = map[string]string{
 // code, PAL, the python tool, program).
 var runsPrograms = map[string]bool{
 	"reflexion_code": true, "pal": true, "program": true,
-	"reflexion_code-humaneval-current": true, "reflexion_code-simple": true, "pal-game24": true, "react-python-tools": true,
+	"reflexion_code-humaneval-current": true, "reflexion_code-simple": true, "reflexion_code-shared": true, "pal-game24": true, "react-python-tools": true,
 	"selfrefine-gsm8k-pal": true, "selfrefine-humaneval-code": true, "program-completions-concurrent": true,
 }
 
@@ -119,6 +119,11 @@ func extraIdentityConfigs() []identityConfig {
 		// the b448a9b MBPP preset's configuration).
 		{"reflexion_code-humaneval-current", codePreset("reflexion-humaneval/reflexion", "0:2", map[string]any{"version": "current", "max_iters": 3, "temperature": t07})},
 		{"reflexion_code-simple", codePreset("reflexion-mbpp/simple", "0:2", map[string]any{"temperature": t07})},
+		// The logged protocol's shared namespace (the current one above
+		// shares it too): items one at a time, in order, each test
+		// replaying the execs of the items before it. HumanEval, whose
+		// docstrings' examples become the simulated model's tests.
+		{"reflexion_code-shared", codePreset("reflexion-humaneval/reflexion", "0:3", map[string]any{"max_iters": 3, "temperature": t07})},
 		{"pal-game24", mk("game24", "pal", "900:902", map[string]any{"k": 2, "temperature": t07})},
 		{"react-python-tools", mk("gsm8k", "react", "0:2", map[string]any{"tools": "python", "protocol": "tools", "temperature": t07})},
 		{"cotsc-math500", mk("math500", "cotsc", "0:6", map[string]any{"k": 4, "temperature": t07})},

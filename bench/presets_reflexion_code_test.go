@@ -47,6 +47,10 @@ func TestReflexionCodePresets(t *testing.T) {
 			v.Float("temperature") != 0 || v.Int("max_tests") != 0 {
 			t.Errorf("%s: %v", c.name, v)
 		}
+		// The reference's internal tests share its executor's namespace.
+		if want := map[string]string{"simple": "isolated", "reflexion": "shared"}[c.strategy]; v.String("namespace") != want {
+			t.Errorf("%s: namespace %s, want %s", c.name, v.String("namespace"), want)
+		}
 		// --set wins over the preset.
 		cfg, err = ApplyPreset(Config{Params: map[string]any{"version": "current"}}, c.name)
 		if err != nil || cfg.Params["version"] != "current" {

@@ -9,6 +9,7 @@ import (
 	"github.com/reasonbench/reasonbench/sandbox/sandboxtest"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -257,12 +258,23 @@ func TestReflexionCodeReplaysTheLoggedMBPPRun(t *testing.T) {
 	}
 	pick := replaySubset(logged, os.Getenv("BENCH_FULL_REFLEXION") == "1")
 	// Problems are independent (each program runs in its own sandbox), so
-	// four run at once; each problem's calls come one after another.
+	// four run at once; each problem's calls come one after another. In
+	// the preset's shared namespace a problem's tests see the problems
+	// before it: then they run one at a time in the log's order (which is
+	// the run's: the fixtures are its first 40 problems).
 	results := make([]strategies.Result, len(logged))
 	errs := make([]error, len(logged))
+	workers := 4
+	if o, ok := strat.(strategies.Ordered); ok && o.InOrder() != "" {
+		workers = 1
+		slices.Sort(pick)
+		if err := o.Restore(task, lib, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
 	var wg sync.WaitGroup
 	work := make(chan int)
-	for range 4 {
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/reasonbench/reasonbench/llm"
@@ -53,9 +54,12 @@ import (
 //     signature).
 //
 // Differences, all deliberate: every test, output fetch and syntax check
-// runs in its own sandboxed process, where the reference exec'd them in its
-// own interpreter's globals, shared by every problem of a run (a problem
-// defining `sum` changed later verdicts there; here nothing carries over);
+// runs in a sandboxed process, where the reference exec'd them in its own
+// interpreter's globals, shared by every problem of a run (a problem
+// defining `sum` changed later verdicts there). By default
+// (namespace=isolated) nothing carries over; namespace=shared (the
+// reflexion presets) replays the earlier problems' execs before each test
+// and output fetch (reflexion_code_shared.go), all but the hidden tests;
 // the syntax checks compile rather than run the candidate (the reference's
 // exec also ran the body, whose exceptions other than SyntaxError it
 // ignored); when more tests parse than max_tests the reference drew them
@@ -68,6 +72,12 @@ type reflexionCode struct {
 	timeout                     time.Duration
 	temperature                 *float64
 	withTyping, codeBlocks, six bool
+	// shared (namespace=shared): internal tests run after the execs of
+	// the problems before them (reflexion_code_shared.go); steps are
+	// those execs, in run order.
+	shared bool
+	mu     sync.Mutex
+	steps  []nsStep
 }
 
 // Reflexion code protocol versions.
@@ -88,6 +98,8 @@ var reflexionCodeParams = []Param{
 	{Name: "test_timeout", Kind: Float, Default: 5.0, Min: Bound(0.1), Max: Bound(600),
 		Doc: "seconds an internal test may run (the reference: 5)"},
 	temperatureParam("temperature", 0.0, "sampling temperature of every call (the reference: 0)"),
+	{Name: "namespace", Kind: String, Default: "isolated", Allowed: []string{"isolated", "shared"}, Show: true,
+		Doc: "isolated: each internal test its own program with only the implementation; shared: as the reference, each test sees what every earlier problem's tests exec'd (run in range order, one problem at a time; replayed in the sandbox)"},
 	{Name: "max_tokens", Kind: Int, Default: 256, Min: Bound(1),
 		Doc: "completion limit of implementation and reflection calls (the reference's default: 256)"},
 	{Name: "test_max_tokens", Kind: Int, Default: 1024, Min: Bound(1),
@@ -97,7 +109,8 @@ var reflexionCodeParams = []Param{
 func newReflexionCode(v Values) (Strategy, error) {
 	s := &reflexionCode{version: v.String("version"), strategy: v.String("strategy"), maxIters: v.Int("max_iters"),
 		maxTests: v.Int("max_tests"), maxTokens: v.Int("max_tokens"), testMaxTokens: v.Int("test_max_tokens"),
-		timeout: time.Duration(v.Float("test_timeout") * float64(time.Second)), temperature: v.Temperature("temperature")}
+		timeout: time.Duration(v.Float("test_timeout") * float64(time.Second)), temperature: v.Temperature("temperature"),
+		shared: v.String("namespace") == "shared"}
 	current := s.version == CodeVersionCurrent
 	s.withTyping, s.codeBlocks, s.six = current, current, current
 	if s.maxTests == 0 {
@@ -161,6 +174,9 @@ type CodeIteration struct {
 	Impl       string `json:"impl"`                 // the function as assembled
 	Feedback   string `json:"feedback,omitempty"`   // internal tests' results
 	Passed     bool   `json:"passed"`               // every internal test passed
+	// Failed are the indices of the internal tests that failed
+	// (namespace=shared only: later problems replay their output fetches).
+	Failed []int `json:"failed,omitempty"`
 }
 
 // CodeDetail is what a reflexion_code item stores.
@@ -215,7 +231,7 @@ func (s *reflexionCode) Solve(ctx context.Context, env Env, inst tasks.Instance)
 				return Result{}, err
 			}
 		}
-		return r.result(0), nil
+		return r.done(0), nil
 	}
 	for n := next; n < s.maxIters; n++ {
 		if n > 0 && r.d.Iterations[n-1].Passed {
@@ -238,9 +254,19 @@ func (s *reflexionCode) Solve(ctx context.Context, env Env, inst tasks.Instance)
 	last := len(r.d.Iterations) - 1
 	if !r.d.Iterations[last].Passed && len(r.d.Iterations) == 1 && s.maxIters == 1 {
 		// The reference's loop of improvements never ran: no hidden tests.
-		return r.result(-1), nil
+		last = -1
 	}
-	return r.result(last), nil
+	return r.done(last), nil
+}
+
+// done scores the implementation at index ev and, in the shared
+// namespace, hands the problem's execs to the problems after it.
+func (r *codeRun) done(ev int) Result {
+	res := r.result(ev)
+	if r.s.shared {
+		r.s.finish(res.Detail.(CodeDetail))
+	}
+	return res
 }
 
 // result scores the implementation at index ev once (pass@1).
@@ -474,7 +500,12 @@ func (r *codeRun) implement(ctx context.Context, n int, test bool) error {
 		return err
 	}
 	if test {
-		if it.Passed, it.Feedback, err = r.runTests(ctx, n, it.Impl); err != nil {
+		if r.s.shared {
+			it.Passed, it.Feedback, it.Failed, err = r.runTestsShared(ctx, n, it.Impl)
+		} else {
+			it.Passed, it.Feedback, err = r.runTests(ctx, n, it.Impl)
+		}
+		if err != nil {
 			return err
 		}
 		if err := r.trace(ctx, n, "feedback", it.Feedback); err != nil {
@@ -588,16 +619,7 @@ func (r *codeRun) runTests(ctx context.Context, n int, impl string) (bool, strin
 		}
 		failed = append(failed, test+" # output: "+out)
 	}
-	var b strings.Builder
-	b.WriteString("Tested passed:")
-	for _, t := range passed {
-		b.WriteString("\n" + t)
-	}
-	b.WriteString("\n\nTests failed:")
-	for _, t := range failed {
-		b.WriteString("\n" + t)
-	}
-	return len(failed) == 0, b.String(), nil
+	return len(failed) == 0, feedback(passed, failed), nil
 }
 
 // sentinel is the line a test program prints once its assert passed: a
