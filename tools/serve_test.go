@@ -16,18 +16,8 @@ import (
 // the built-in tools do: the same observations, the search's page kept
 // for the lookup that follows.
 func TestServeHotpotQA(t *testing.T) {
-	task := hotpotqa.NewTask()
-	insts, err := task.Instances()
-	if err != nil {
-		t.Fatal(err)
-	}
-	served, err := Serve("hotpotqa", task, insts, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(served.Handler())
-	defer ts.Close()
-	set, _ := connect(t, []Server{{Name: "hotpot", URL: ts.URL}})
+	task, insts, url := serveHotpotQA(t)
+	set, _ := connect(t, []Server{{Name: "hotpot", URL: url}})
 	specs := set.Specs()
 	// The SDK lists a server's tools by name.
 	if len(specs) != 2 || specs[0].Name != "lookup" || specs[1].Name != "search" {
@@ -63,17 +53,7 @@ func TestServeHotpotQA(t *testing.T) {
 // is another tool, offered under the server's prefix; answering (finish)
 // is never replaced.
 func TestServedReplacesTaskTools(t *testing.T) {
-	task := hotpotqa.NewTask()
-	insts, err := task.Instances()
-	if err != nil {
-		t.Fatal(err)
-	}
-	served, err := Serve("hotpotqa", task, insts, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(served.Handler())
-	defer ts.Close()
+	task, insts, url := serveHotpotQA(t)
 	builtin, err := task.Tools(insts[2])
 	if err != nil {
 		t.Fatal(err)
@@ -96,7 +76,7 @@ func TestServedReplacesTaskTools(t *testing.T) {
 		}
 		return strings.Join(n, " ")
 	}
-	set, _, err := Connect(context.Background(), []Server{{Name: "hotpot", URL: ts.URL}, {Name: "again", URL: ts.URL}}, own(nil))
+	set, _, err := Connect(context.Background(), []Server{{Name: "hotpot", URL: url}, {Name: "again", URL: url}}, own(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +105,7 @@ func TestServedReplacesTaskTools(t *testing.T) {
 	if got := call(t, h, "again_search", `{}`); !strings.HasPrefix(got.Observation, "Error: ") {
 		t.Errorf("again_search refused with %q", got.Observation)
 	}
-	other, _, err := Connect(context.Background(), []Server{{Name: "hotpot", URL: ts.URL}}, own(func(e *tasks.ExternalTool) {
+	other, _, err := Connect(context.Background(), []Server{{Name: "hotpot", URL: url}}, own(func(e *tasks.ExternalTool) {
 		if e.Name == "search" {
 			e.Description += " (changed)"
 		}
@@ -140,4 +120,22 @@ func TestServedReplacesTaskTools(t *testing.T) {
 	if got := names(other); got != "lookup:lookup hotpot_search:" {
 		t.Errorf("with another search, offered %s", got)
 	}
+}
+
+// serveHotpotQA serves hotpotqa's tools over streamable HTTP on a loopback
+// port until the test ends (after its clients, whose cleanups run first).
+func serveHotpotQA(t *testing.T) (*hotpotqa.Task, []tasks.Instance, string) {
+	t.Helper()
+	task := hotpotqa.NewTask()
+	insts, err := task.Instances()
+	if err != nil {
+		t.Fatal(err)
+	}
+	served, err := Serve("hotpotqa", task, insts, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(served.Handler())
+	t.Cleanup(ts.Close)
+	return task, insts, ts.URL
 }
