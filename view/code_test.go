@@ -38,17 +38,7 @@ func codeServer(t *testing.T) (*httptest.Server, int64) {
 		t.Fatal(err)
 	}
 	st.Close()
-	ro, err := store.OpenReadOnly(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ro.Close() })
-	h, err := New(ro)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
+	srv := serveReadOnly(t, path)
 	return srv, id
 }
 

@@ -2,7 +2,6 @@ package view
 
 import (
 	"context"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -35,17 +34,7 @@ func TestCompareWarnsOfMixedRules(t *testing.T) {
 		ids = append(ids, formatInt(sum.RunID))
 	}
 	st.Close()
-	ro, err := store.OpenReadOnly(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ro.Close()
-	h, err := New(ro)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
+	srv := serveReadOnly(t, path)
 	code, body := get(t, srv.URL+"/compare?runs="+ids[1]+","+ids[0])
 	if code != 200 || !strings.Contains(body, `id="mixed-rules"`) || !strings.Contains(body, "game24/paper (run "+ids[1]+")") ||
 		!strings.Contains(body, "game24/strict (run "+ids[0]+")") {

@@ -3,7 +3,6 @@ package view
 import (
 	"context"
 	"fmt"
-	"net/http/httptest"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -54,17 +53,7 @@ func TestRunPageToolTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	st.Close()
-	ro, err := store.OpenReadOnly(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ro.Close()
-	h, err := New(ro)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
+	srv := serveReadOnly(t, path)
 
 	code, body := get(t, srv.URL+"/runs/"+formatInt(id))
 	row := func(tool string) string {
