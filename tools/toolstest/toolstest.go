@@ -27,6 +27,8 @@ type Server struct {
 	// garbage, when set, is where the garbage tool writes raw bytes (a
 	// stdio server's standard output).
 	garbage func()
+	// names are the tools New added, in order.
+	names []string
 }
 
 // Calls counts the tool calls the server received.
@@ -57,36 +59,36 @@ const HangFor = 20 * time.Second
 func New(version string) *Server {
 	s := &Server{MCP: mcp.NewServer(&mcp.Implementation{Name: "toolstest", Version: version}, nil)}
 	count := func() { s.calls.Add(1) }
-	mcp.AddTool(s.MCP, &mcp.Tool{Name: "get-sum", Description: "Returns the sum of two numbers"},
+	add(s, &mcp.Tool{Name: "get-sum", Description: "Returns the sum of two numbers"},
 		func(_ context.Context, _ *mcp.CallToolRequest, a sumArgs) (*mcp.CallToolResult, any, error) {
 			count()
 			return text(fmt.Sprintf("The sum of %g and %g is %g.", a.A, a.B, a.A+a.B)), nil, nil
 		})
 	if version != "1.0" { // another version lists another tool set
-		mcp.AddTool(s.MCP, &mcp.Tool{Name: "get-product", Description: "Returns the product of two numbers"},
+		add(s, &mcp.Tool{Name: "get-product", Description: "Returns the product of two numbers"},
 			func(_ context.Context, _ *mcp.CallToolRequest, a sumArgs) (*mcp.CallToolResult, any, error) {
 				count()
 				return text(fmt.Sprintf("The product of %g and %g is %g.", a.A, a.B, a.A*a.B)), nil, nil
 			})
 	}
-	mcp.AddTool(s.MCP, &mcp.Tool{Name: "echo", Description: "Echoes back the input message"},
+	add(s, &mcp.Tool{Name: "echo", Description: "Echoes back the input message"},
 		func(_ context.Context, _ *mcp.CallToolRequest, a echoArgs) (*mcp.CallToolResult, any, error) {
 			count()
 			return text("Echo: " + a.Message), nil, nil
 		})
-	mcp.AddTool(s.MCP, &mcp.Tool{Name: "get-env", Description: "Returns all environment variables of the server process"},
+	add(s, &mcp.Tool{Name: "get-env", Description: "Returns all environment variables of the server process"},
 		func(context.Context, *mcp.CallToolRequest, none) (*mcp.CallToolResult, any, error) {
 			count()
 			env := os.Environ()
 			sort.Strings(env)
 			return text(strings.Join(env, "\n")), nil, nil
 		})
-	mcp.AddTool(s.MCP, &mcp.Tool{Name: "fail", Description: "Always fails with an error result"},
+	add(s, &mcp.Tool{Name: "fail", Description: "Always fails with an error result"},
 		func(context.Context, *mcp.CallToolRequest, none) (*mcp.CallToolResult, any, error) {
 			count()
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "the tool failed on purpose"}}}, nil, nil
 		})
-	mcp.AddTool(s.MCP, &mcp.Tool{Name: "hang", Description: "Never answers"},
+	add(s, &mcp.Tool{Name: "hang", Description: "Never answers"},
 		func(ctx context.Context, _ *mcp.CallToolRequest, _ none) (*mcp.CallToolResult, any, error) {
 			count()
 			// The client's cancellation can be lost when it drops the
@@ -100,7 +102,7 @@ func New(version string) *Server {
 			}
 			return nil, nil, errors.New("hung")
 		})
-	mcp.AddTool(s.MCP, &mcp.Tool{Name: "big", Description: "Returns 10 MB of text and an image"},
+	add(s, &mcp.Tool{Name: "big", Description: "Returns 10 MB of text and an image"},
 		func(context.Context, *mcp.CallToolRequest, none) (*mcp.CallToolResult, any, error) {
 			count()
 			return &mcp.CallToolResult{Content: []mcp.Content{
@@ -108,13 +110,13 @@ func New(version string) *Server {
 				&mcp.ImageContent{MIMEType: "image/png", Data: make([]byte, 1000)},
 			}}, nil, nil
 		})
-	mcp.AddTool(s.MCP, &mcp.Tool{Name: "crash", Description: "Kills the server process"},
+	add(s, &mcp.Tool{Name: "crash", Description: "Kills the server process"},
 		func(context.Context, *mcp.CallToolRequest, none) (*mcp.CallToolResult, any, error) {
 			count()
 			os.Exit(3)
 			return nil, nil, nil
 		})
-	mcp.AddTool(s.MCP, &mcp.Tool{Name: "garbage", Description: "Answers with bytes that are not JSON-RPC"},
+	add(s, &mcp.Tool{Name: "garbage", Description: "Answers with bytes that are not JSON-RPC"},
 		func(ctx context.Context, _ *mcp.CallToolRequest, _ none) (*mcp.CallToolResult, any, error) {
 			count()
 			if s.garbage != nil {
@@ -144,13 +146,16 @@ const (
 	WithoutEnv = "TOOLSTEST_WITHOUT"
 )
 
-// names are every tool New may add.
-var names = []string{"get-sum", "get-product", "echo", "get-env", "fail", "hang", "big", "crash", "garbage"}
+// add adds a tool to the server and its name to the server's list.
+func add[In any](s *Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, any]) {
+	mcp.AddTool(s.MCP, t, h)
+	s.names = append(s.names, t.Name)
+}
 
 // keep removes the tools not in only (when it is set) and those in without.
 func (s *Server) keep(only, without string) {
 	var drop []string
-	for _, n := range names {
+	for _, n := range s.names {
 		if (only != "" && !slices.Contains(strings.Split(only, ","), n)) || slices.Contains(strings.Split(without, ","), n) {
 			drop = append(drop, n)
 		}
