@@ -78,7 +78,7 @@ func (c RunCache) CachePut(ctx context.Context, key string, req, resp json.RawMe
 	}
 	defer w.Rollback()
 	var stored bool
-	if err := w.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM cache WHERE key = ?)`, cacheKey(key)).Scan(&stored); err != nil {
+	if err := s.queryRow(ctx, w, qCacheHas, cacheKey(key)).Scan(&stored); err != nil {
 		return fmt.Errorf("cache store: %w", err)
 	}
 	if stored { // the first one stored wins: keep no texts for this one

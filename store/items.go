@@ -46,15 +46,13 @@ func (s *Store) PutItem(ctx context.Context, it Item) error {
 		return fmt.Errorf("put item %d of run %d: %w", it.Index, it.RunID, err)
 	}
 	defer tx.Rollback()
-	_, err = tx.ExecContext(ctx, `INSERT OR REPLACE INTO items
-		(run_id, idx, key, input, output, correct, score, metrics, detail, prompt_tokens, completion_tokens, reasoning_tokens,
-		 calls, requests, cost, wall_seconds, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	_, err = s.exec(ctx, tx, qItemPut,
 		it.RunID, it.Index, it.Key, it.Input, it.Output, it.Correct, it.Score, string(metrics), orEmptyObject(it.Detail),
 		it.PromptTokens, it.CompletionTokens, it.ReasoningTokens, it.Calls, it.Requests, it.Cost, it.WallSeconds, it.Error)
 	if err != nil {
 		return fmt.Errorf("put item %d of run %d: %w", it.Index, it.RunID, err)
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM checkpoints WHERE run_id = ? AND item_idx = ?`, it.RunID, it.Index); err != nil {
+	if _, err := s.exec(ctx, tx, qCheckpointDrop, it.RunID, it.Index); err != nil {
 		return fmt.Errorf("put item %d of run %d: drop its checkpoint: %w", it.Index, it.RunID, err)
 	}
 	if err := tx.Commit(); err != nil {

@@ -92,8 +92,7 @@ type Step struct {
 
 // PutStep stores one trajectory step, replacing one with the same position.
 func (s *Store) PutStep(ctx context.Context, st Step) error {
-	_, err := s.db.ExecContext(ctx, `INSERT OR REPLACE INTO steps (run_id, item_idx, trial, step, kind, content)
-		VALUES (?, ?, ?, ?, ?, ?)`, st.RunID, st.Item, st.Trial, st.Step, st.Kind, st.Content)
+	_, err := s.exec(ctx, s.db, qStepPut, st.RunID, st.Item, st.Trial, st.Step, st.Kind, st.Content)
 	if err != nil {
 		return fmt.Errorf("put step %d of item %d: %w", st.Step, st.Item, err)
 	}

@@ -8,7 +8,7 @@ import (
 // PutPrompt keeps a prompt template's text under its content hash, so a
 // run's recorded hashes can be read back as the exact prompts it used.
 func (s *Store) PutPrompt(ctx context.Context, hash, name, text string) error {
-	if _, err := s.db.ExecContext(ctx, `INSERT OR IGNORE INTO prompts (hash, name, text) VALUES (?, ?, ?)`, hash, name, text); err != nil {
+	if _, err := s.exec(ctx, s.db, qPromptPut, hash, name, text); err != nil {
 		return fmt.Errorf("store prompt %s: %w", name, err)
 	}
 	// The templates are the compression dictionary of requests.

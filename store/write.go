@@ -61,7 +61,8 @@ func (w *writeTx) commit() error {
 	return nil
 }
 
-// The statements run once or more per call are prepared when the store
+// The statements run once or more per call (or per item, or per template
+// of a run) are prepared when the store
 // opens: modernc's SQLite otherwise parses each one again, which was half
 // the time of a rerun from the cache. (They cannot be prepared on first
 // use: the store's one connection may be held by the caller's transaction.)
@@ -79,12 +80,20 @@ const (
 	qTotals = `SELECT COALESCE(sum(calls),0), COALESCE(sum(requests),0), COALESCE(sum(prompt_tokens),0),
 		COALESCE(sum(completion_tokens),0), COALESCE(sum(reasoning_tokens),0), COALESCE(sum(cost),0)
 		FROM call_batches WHERE run_id = ? AND (? < 0 OR item_idx = ?)`
-	qTreePut = `INSERT OR REPLACE INTO trees (run_id, item_idx, blob) VALUES (?, ?, ?)`
+	qTreePut   = `INSERT OR REPLACE INTO trees (run_id, item_idx, blob) VALUES (?, ?, ?)`
+	qCacheHas  = `SELECT EXISTS (SELECT 1 FROM cache WHERE key = ?)`
+	qPromptPut = `INSERT OR IGNORE INTO prompts (hash, name, text) VALUES (?, ?, ?)`
+	qStepPut   = `INSERT OR REPLACE INTO steps (run_id, item_idx, trial, step, kind, content) VALUES (?, ?, ?, ?, ?, ?)`
+	qItemPut   = `INSERT OR REPLACE INTO items
+		(run_id, idx, key, input, output, correct, score, metrics, detail, prompt_tokens, completion_tokens, reasoning_tokens,
+		 calls, requests, cost, wall_seconds, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	qCheckpointDrop = `DELETE FROM checkpoints WHERE run_id = ? AND item_idx = ?`
 )
 
 var (
-	preparedQueries = []string{qGCGeneration, qBlobFind, qBlobInsert, qCachePut, qLastCall, qBatchPut, qTotals, qTreePut}
-	readQueries     = []string{qCacheGet} // on the reading connections
+	preparedQueries = []string{qGCGeneration, qBlobFind, qBlobInsert, qCachePut, qLastCall, qBatchPut, qTotals, qTreePut,
+		qCacheHas, qPromptPut, qStepPut, qItemPut, qCheckpointDrop}
+	readQueries = []string{qCacheGet} // on the reading connections
 )
 
 // prepare prepares the statements; Open calls it after migrating.
