@@ -16,6 +16,7 @@ import (
 // it to the sandbox's limit, which ends the shared run; a shorter one
 // would fail slow but honest programs. Takes 10 s.
 func TestReferenceAlarm(t *testing.T) {
+	t.Parallel() // it mostly sleeps
 	task, _ := NewMBPP().(tasks.RuleChooser).WithRule(RuleReference)
 	b := bound(t, task)
 	recs := []map[string]any{

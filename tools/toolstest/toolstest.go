@@ -50,9 +50,9 @@ func text(s string) *mcp.CallToolResult {
 }
 
 // HangFor is the longest the hang tool holds a call that is never
-// cancelled: longer than any test waits for an answer, short enough that a
-// test server closes.
-const HangFor = 20 * time.Second
+// cancelled: longer than any test waits for an answer (3 s at most), short
+// enough that a test server closes soon (its Close waits for the handler).
+const HangFor = 8 * time.Second
 
 // New returns the server; version is what it reports (a changed version
 // with a changed description makes another tool digest).
