@@ -101,7 +101,7 @@ var reflexionCodeParams = []Param{
 	{Name: "test_timeout", Kind: Float, Default: 5.0, Min: Bound(0.1), Max: Bound(600),
 		Doc: "seconds an internal test may run (the reference: 5)"},
 	temperatureParam("temperature", 0.0, "sampling temperature of every call (the reference: 0)"),
-	{Name: "indent_timeout", Kind: Float, Default: 10.0, Min: Bound(0.1), Max: Bound(600),
+	{Name: "indent_timeout", Kind: Float, Default: 10.0, Min: Bound(0.1), Max: Bound(600), Late: true,
 		Doc: "seconds (wall and CPU) b448a9b's indentation fix may run an answer (the reference: no limit); past it the fix keeps the state it was trying, recorded as an error step"},
 	{Name: "namespace", Kind: String, Default: "isolated", Allowed: []string{"isolated", "shared"}, Show: true,
 		Doc: "isolated: each internal test its own program with only the implementation; shared: as the reference, each test sees what every earlier problem's tests exec'd (run in range order, one problem at a time; replayed in the sandbox)"},
@@ -112,6 +112,7 @@ var reflexionCodeParams = []Param{
 }
 
 func newReflexionCode(v Values) (Strategy, error) {
+	v = v.WithDefaults(reflexionCodeParams) // indent_timeout is Late: absent at its default
 	s := &reflexionCode{version: v.String("version"), strategy: v.String("strategy"), maxIters: v.Int("max_iters"),
 		maxTests: v.Int("max_tests"), maxTokens: v.Int("max_tokens"), testMaxTokens: v.Int("test_max_tokens"),
 		timeout:       time.Duration(v.Float("test_timeout") * float64(time.Second)),
