@@ -1,6 +1,7 @@
 package strategies
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -640,36 +641,38 @@ func (r *codeRun) fixIndent(ctx context.Context, site, answer string) (body, fai
 	}
 	if cands == nil || cands[1] == nil {
 		// The fix never started (an enormous answer): the body as written.
-		return answer, "the fix did not start: " + res.Reason(), nil
+		return answer, "it did not start (" + cmp.Or(res.Reason(), "no candidates") + ")", nil
 	}
 	states := []*string{&answer, cands[0], cands[1]}
-	at := func(k int, why string) (string, string, error) {
-		if k < 0 || states[k] == nil {
-			return answer, why, nil
-		}
-		return *states[k], why, nil
-	}
-	if len(decided) != 1 {
-		why := res.Reason()
-		if len(decided) > 1 {
-			why = "it reported more than one decision"
-		} else if why == "" {
-			why = "it ended without a decision"
-		}
-		return at(reached, why)
-	}
-	if k, ok := strings.CutPrefix(decided[0], "state "); ok {
-		if i, err := strconv.Atoi(k); err == nil && i >= 0 && i <= 2 && states[i] != nil {
-			return *states[i], "", nil
+	if len(decided) == 1 {
+		if k, ok := strings.CutPrefix(decided[0], "state "); ok {
+			if i, err := strconv.Atoi(k); err == nil && i >= 0 && i <= 2 && states[i] != nil {
+				return *states[i], "", nil
+			}
 		}
 	}
-	if name, ok := strings.CutPrefix(decided[0], "raised "); ok && pyName.MatchString(name) {
-		if name == "IndexError" && reached == 0 && cands[0] == nil {
-			return at(reached, "an answer without lines (the reference's first-line fix raised IndexError)")
-		}
-		return at(reached, "the answer raised "+name+", which the reference's fix does not catch (its process ended)")
+	// No decision: the body of the state being run.
+	body = answer
+	if reached >= 0 && states[reached] != nil {
+		body = *states[reached]
 	}
-	return at(reached, "an unreadable decision")
+	name, raised := "", false
+	if len(decided) == 1 {
+		name, raised = strings.CutPrefix(decided[0], "raised ")
+	}
+	switch {
+	case len(decided) > 1:
+		failure = "it reported more than one decision"
+	case raised && name == "IndexError" && reached == 0 && cands[0] == nil:
+		failure = "an answer without lines (the reference's first-line fix raised IndexError)"
+	case raised && pyName.MatchString(name):
+		failure = "the answer raised " + name + ", which the reference's fix does not catch (its process ended)"
+	case len(decided) == 1:
+		failure = "an unreadable decision"
+	default:
+		failure = cmp.Or(res.Reason(), "it ended without a decision")
+	}
+	return body, failure, nil
 }
 
 // pyName is a Python exception class's name.

@@ -2,9 +2,11 @@ package strategies
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/reasonbench/reasonbench/prompts"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -143,5 +145,29 @@ func TestReflexionCodeIndentImportBeforeRedefinition(t *testing.T) {
 				t.Errorf("feedback (passed %v)\n%s\nwant\n%s", last.Passed, last.Feedback, c.feedback)
 			}
 		})
+	}
+}
+
+// A fix that decided nothing is an error step of the item's trajectory,
+// before the implementation it produced.
+func TestReflexionCodeIndentFailureIsTraced(t *testing.T) {
+	ex := codeExec(t)
+	lib, err := prompts.Bundled()
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer := "    import sys\n    sys.exit(0)"
+	log := &traceLog{}
+	task := &addTask{exec: ex}
+	insts, _ := task.Instances()
+	s := newStrategy(t, "reflexion_code", map[string]any{"strategy": "simple"})
+	model := &codeScript{answers: map[string]string{"i0/impl": answer}}
+	if _, err := s.Solve(context.Background(), Env{Sampler: model, Task: task, Prompts: lib, Seed: 1, Exec: ex, Trace: log}, insts[0]); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"error: indentation fix failed: the answer raised SystemExit, which the reference's fix does not catch (its process ended)",
+		"implementation: " + addPrompt + answer}
+	if !reflect.DeepEqual(log.steps, want) {
+		t.Errorf("steps %q, want %q", log.steps, want)
 	}
 }
