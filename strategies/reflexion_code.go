@@ -1,6 +1,7 @@
 package strategies
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"hash/fnv"
 	"math/rand/v2"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -39,10 +41,11 @@ import (
 //   - version=b448a9b (the code of the logged GPT-4 MBPP run, April 2023):
 //     each call is a system instruction and one user message; the model's
 //     answer is a function body appended to the signature after the
-//     reference's indentation fix (as written, then with the first line
-//     indented, then with every line indented, the first that compiles as
-//     a function body; checked in the sandbox); no code-block parsing;
-//     tests run as implementation + "\n" + assert;
+//     reference's indentation fix (fixIndent: as written, then with the
+//     first line indented, then with every line indented, the first whose
+//     stub function compiles and runs without a SyntaxError; run in the
+//     sandbox); no code-block parsing; tests run as implementation +
+//     "\n" + assert;
 //   - version=current (today's programming_runs/): system instructions end
 //     with a code-block instruction, the improved implementation is asked
 //     in a six-message chat (instruction, examples, previous
@@ -60,16 +63,17 @@ import (
 // (namespace=isolated) nothing carries over; namespace=shared (the
 // reflexion presets) replays the earlier problems' execs before each test
 // and output fetch (reflexion_code_shared.go), all but the hidden tests;
-// the syntax checks compile rather than run the candidate (the reference's
-// exec also ran the body, whose exceptions other than SyntaxError it
-// ignored); when more tests parse than max_tests the reference drew them
-// with Python's unseeded random.sample, here a PCG seeded by the run's
-// seed and the problem draws them (order kept), so a run repeats itself.
+// the indentation fix runs the answer as the reference did but under a
+// limit, and a run that ended the reference's process (SystemExit) or
+// never ended is a recorded failure here (fixIndent); when more tests
+// parse than max_tests the reference drew them with Python's unseeded
+// random.sample, here a PCG seeded by the run's seed and the problem
+// draws them (order kept), so a run repeats itself.
 type reflexionCode struct {
 	version, strategy           string
 	maxIters, maxTests          int
 	maxTokens, testMaxTokens    int
-	timeout                     time.Duration
+	timeout, indentTimeout      time.Duration
 	temperature                 *float64
 	withTyping, codeBlocks, six bool
 	// shared (namespace=shared): internal tests run after the execs of
@@ -98,6 +102,8 @@ var reflexionCodeParams = []Param{
 	{Name: "test_timeout", Kind: Float, Default: 5.0, Min: Bound(0.1), Max: Bound(600),
 		Doc: "seconds an internal test may run (the reference: 5)"},
 	temperatureParam("temperature", 0.0, "sampling temperature of every call (the reference: 0)"),
+	{Name: "indent_timeout", Kind: Float, Default: 10.0, Min: Bound(0.1), Max: Bound(600), Late: true,
+		Doc: "seconds (wall and CPU) b448a9b's indentation fix may run an answer (the reference: no limit); past it the fix keeps the state it was trying, recorded as an error step"},
 	{Name: "namespace", Kind: String, Default: "isolated", Allowed: []string{"isolated", "shared"}, Show: true,
 		Doc: "isolated: each internal test its own program with only the implementation; shared: as the reference, each test sees what every earlier problem's tests exec'd (run in range order, one problem at a time; replayed in the sandbox)"},
 	{Name: "max_tokens", Kind: Int, Default: 256, Min: Bound(1),
@@ -107,9 +113,11 @@ var reflexionCodeParams = []Param{
 }
 
 func newReflexionCode(v Values) (Strategy, error) {
+	v = v.WithDefaults(reflexionCodeParams) // indent_timeout is Late: absent at its default
 	s := &reflexionCode{version: v.String("version"), strategy: v.String("strategy"), maxIters: v.Int("max_iters"),
 		maxTests: v.Int("max_tests"), maxTokens: v.Int("max_tokens"), testMaxTokens: v.Int("test_max_tokens"),
-		timeout: time.Duration(v.Float("test_timeout") * float64(time.Second)), temperature: v.Temperature("temperature"),
+		timeout:       time.Duration(v.Float("test_timeout") * float64(time.Second)),
+		indentTimeout: time.Duration(v.Float("indent_timeout") * float64(time.Second)), temperature: v.Temperature("temperature"),
 		shared: v.String("namespace") == "shared"}
 	current := s.version == CodeVersionCurrent
 	s.withTyping, s.codeBlocks, s.six = current, current, current
@@ -574,21 +582,101 @@ func (r *codeRun) assemble(ctx context.Context, n int, answer string) (string, e
 	if r.s.codeBlocks {
 		return ParseCodeBlock(answer), nil
 	}
-	res, err := r.env.Exec.Execute(ctx, fmt.Sprintf("i%d/indent", n), sandbox.Program{Source: pyFixIndent,
-		Files: map[string]string{"body.txt": answer}, Limits: sandbox.Limits{Wall: 30 * time.Second}})
+	body, failure, err := r.fixIndent(ctx, fmt.Sprintf("i%d/indent", n), answer)
 	if err != nil {
-		return "", fmt.Errorf("reflexion_code: the indentation fix: %w", err)
+		return "", err
 	}
-	var body string
-	if !res.Passed() || json.Unmarshal([]byte(lastLine(res.Stdout)), &body) != nil {
-		// The fix could not run (an enormous answer): the body as written.
-		body = answer
-		if err := r.trace(ctx, n, "error", "indentation fix failed: "+res.Reason()); err != nil {
+	if failure != "" {
+		if err := r.trace(ctx, n, "error", "indentation fix failed: "+failure); err != nil {
 			return "", err
 		}
 	}
 	return r.prob.Prompt + body, nil
 }
+
+// fixIndent is b448a9b's py_fix_indentation, run in the sandbox: the
+// body is defined as the body of a stub function, which is then called
+// (state 0); if that raises a SyntaxError (an IndentationError too), at
+// compile time or while running, the answer with its first line indented
+// (unless it starts with four spaces) is tried the same way (state 1),
+// and if that raises one too, the answer with every line indented is
+// taken unchecked (state 2); any other exception keeps the state's body.
+//
+// Where the reference made no decision (its process ended, hung, or the
+// first-line fix raised IndexError on an empty answer) failure says why,
+// and body is that of the state being run (the answer as written at
+// state 0), the decision an ordinary exception would have made there.
+func (r *codeRun) fixIndent(ctx context.Context, site, answer string) (body, failure string, err error) {
+	in, _ := json.Marshal(answer)
+	mark := r.sentinel(site)
+	limit := r.s.indentTimeout
+	res, err := r.env.Exec.Execute(ctx, site, sandbox.Program{Source: pyFixIndent, Stdin: mark + "\n",
+		Files:  map[string]string{"body.json": string(in)},
+		Limits: sandbox.Limits{Wall: limit, CPU: limit, Output: 64*int64(len(answer)) + 1<<16}})
+	if err != nil {
+		return "", "", fmt.Errorf("reflexion_code: the indentation fix: %w", err)
+	}
+	var cands []*string // the answer's state-1 and state-2 bodies, nil where none
+	reached := -1
+	var decided []string
+	for _, line := range strings.Split(res.Stdout, "\n") {
+		rest, ok := strings.CutPrefix(line, mark+" ")
+		if !ok {
+			continue
+		}
+		if c, ok := strings.CutPrefix(rest, "candidates "); ok {
+			// Only the first: it was written before the answer ran.
+			if cands == nil && (json.Unmarshal([]byte(c), &cands) != nil || len(cands) != 2 || cands[1] == nil) {
+				cands = []*string{nil, nil}
+			}
+			continue
+		}
+		if k, ok := strings.CutPrefix(rest, "at "); ok {
+			if i, err := strconv.Atoi(k); err == nil && i == reached+1 && i <= 1 {
+				reached = i
+			}
+			continue
+		}
+		decided = append(decided, rest)
+	}
+	if cands == nil || cands[1] == nil {
+		// The fix never started (an enormous answer): the body as written.
+		return answer, "it did not start (" + cmp.Or(res.Reason(), "no candidates") + ")", nil
+	}
+	states := []*string{&answer, cands[0], cands[1]}
+	if len(decided) == 1 {
+		if k, ok := strings.CutPrefix(decided[0], "state "); ok {
+			if i, err := strconv.Atoi(k); err == nil && i >= 0 && i <= 2 && states[i] != nil {
+				return *states[i], "", nil
+			}
+		}
+	}
+	// No decision: the body of the state being run.
+	body = answer
+	if reached >= 0 && states[reached] != nil {
+		body = *states[reached]
+	}
+	name, raised := "", false
+	if len(decided) == 1 {
+		name, raised = strings.CutPrefix(decided[0], "raised ")
+	}
+	switch {
+	case len(decided) > 1:
+		failure = "it reported more than one decision"
+	case raised && name == "IndexError" && reached == 0 && cands[0] == nil:
+		failure = "an answer without lines (the reference's first-line fix raised IndexError)"
+	case raised && pyName.MatchString(name):
+		failure = "the answer raised " + name + ", which the reference's fix does not catch (its process ended)"
+	case len(decided) == 1:
+		failure = "an unreadable decision"
+	default:
+		failure = cmp.Or(res.Reason(), "it ended without a decision")
+	}
+	return body, failure, nil
+}
+
+// pyName is a Python exception class's name.
+var pyName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,99}$`)
 
 // runTests runs every internal test on impl, each its own program.
 func (r *codeRun) runTests(ctx context.Context, n int, impl string) (bool, string, error) {
@@ -673,40 +761,64 @@ print()
 print(json.dumps(ok))
 `
 
-// pyFixIndent is the b448a9b indentation fix: the body as written if it
-// compiles as the body of a function, else with its first line indented
-// (when it is not already), else every line indented (unchecked).
-const pyFixIndent = `import json
-body = open("body.txt").read()
+// pyFixIndent is fixIndent's program. It writes the two fixed bodies
+// before any of the answer runs, then a line naming each state as it
+// starts and the decision, each marked with the line standard input gave,
+// on a duplicate of standard output; the answer's own output (file
+// descriptors 1 and 2) goes to /dev/null. The answer runs as the
+// reference ran it: exec of the stub and its call with the generator
+// module's globals (here a fresh dict holding what that module imported
+// from typing, shared by both states) and a fresh dict of locals, state 1
+// inside state 0's handler (a bare raise there re-raises state 0's
+// error). A BaseException other than an Exception (SystemExit) is
+// reported by name, as is the IndexError of the first-line fix on an
+// answer without lines: both ended the reference's run.
+const pyFixIndent = `import builtins, json, os, sys
+from typing import List, Optional, Union
 
-def compiles(b):
+def _main():
+    mark = sys.stdin.readline().strip()
+    with open("body.json") as f:
+        answer = json.load(f)
+    out = os.fdopen(os.dup(1), "w", buffering=1)
+    leave = os._exit
+
+    lines = answer.splitlines()
+    first = None  # str.splitlines()[0] of an answer without lines raises IndexError
+    if answer.startswith("    "):
+        first = answer
+    elif lines:
+        first = "    " + lines[0] + "\n" + "\n".join(lines[1:])
+    every = "\n".join(["    " + l for l in lines])
+    out.write(mark + " candidates " + json.dumps([first, every]) + "\n")
+
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.dup2(null, 2)
+    g = {"__name__": "generators.py_generate", "__builtins__": builtins,
+         "List": List, "Optional": Optional, "Union": Union}
+
+    def attempt(body, state):
+        out.write(mark + " at " + str(state) + "\n")
+        try:
+            exec("def func():\n" + body + "\nfunc()", g, {})
+            return state
+        except SyntaxError:  # IndentationError and TabError are SyntaxErrors
+            if state == 1:
+                return 2
+            if first is None:
+                raise IndexError()
+            return attempt(first, 1)
+        except Exception:
+            return state
+
     try:
-        compile("def func():\n" + b + "\nfunc()", "<body>", "exec")
-        return True
-    except (IndentationError, SyntaxError):
-        return False
-    except Exception:
-        return True
+        out.write(mark + " state " + str(attempt(answer, 0)) + "\n")
+    except BaseException as e:
+        out.write(mark + " raised " + type(e).__name__ + "\n")
+    leave(0)
 
-def first_line(b):
-    if b.startswith("    "):
-        return b
-    lines = b.splitlines()
-    return "    " + lines[0] + "\n" + "\n".join(lines[1:])
-
-def every_line(b):
-    return "\n".join("    " + l for l in b.splitlines())
-
-out = body
-if not compiles(body):
-    try:
-        out = first_line(body)
-    except IndexError:
-        out = body
-    if not compiles(out):
-        out = every_line(body)
-print()
-print(json.dumps(out))
+_main()
 `
 
 // pyOutput runs the implementation and evaluates the test's call, its

@@ -245,7 +245,7 @@ func TestReflexionCodePassAtOne(t *testing.T) {
 // that never returns (the per-test timeout), one that exits the
 // interpreter, and enormous output.
 func TestReflexionCodeHostileAnswers(t *testing.T) {
-	o := runCode(t, map[string]any{"max_iters": 4, "test_timeout": 0.5}, map[string]string{
+	o := runCode(t, map[string]any{"max_iters": 4, "test_timeout": 0.5, "indent_timeout": 1}, map[string]string{
 		"i0/tests":   "assert add(1, 2) == 3\nassert add(2, 2) == 4",
 		"i0/impl":    "",
 		"i1/reflect": "",
