@@ -50,9 +50,8 @@ vet:
 
 # The suite under the race detector. -timeout: each package's test binary
 # gets 20 minutes, not go test's default 10, so a busy machine slows the
-# slowest packages (bench, cmd/bench) rather than failing them. -p: go test
-# runs as many package binaries at once as there are cores, which suits the
-# race detector's CPU load; set TESTFLAGS to change either.
+# slowest packages (bench, cmd/bench) rather than failing them; set
+# TESTFLAGS to change any of these flags.
 # -ldflags=-w: the ~46 race test binaries are linked afresh on every run
 # and DWARF is a third of a link's CPU (view: 4.7 s user, 3.3 s with -w);
 # race reports and panics still name file and line (from the pclntab).
@@ -63,7 +62,10 @@ vet:
 # libc (C translated to Go, all pointer arithmetic) those checks were a
 # quarter of the suite's CPU. The race detector still covers them, and
 # checkptr stays on for this module's code.
-TESTFLAGS ?= -race -count=1 -timeout 20m -ldflags=-w -gcflags=modernc.org/...=-d=checkptr=0
+# -p 4: four test binaries at once on two cores. bench and cmd/bench take
+# most of the time; at -p 2 they held both places while the 45 smaller
+# packages waited, and neither keeps a core busy on its own.
+TESTFLAGS ?= -race -count=1 -timeout 20m -ldflags=-w -gcflags=modernc.org/...=-d=checkptr=0 -p 4
 test: fmt-check vet
 	CGO_ENABLED=1 GO=$(GO) $(GO) run ./scripts/testprogress $(TESTFLAGS) ./...
 

@@ -16,6 +16,7 @@ import (
 )
 
 func TestParseEndpoint(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in   string
 		want Endpoint
@@ -71,6 +72,7 @@ func counted(t *testing.T, skill float64) (*httptest.Server, *atomic.Int64, *ato
 // its own, with that endpoint's key, every call records its model, and the
 // transcript names each agent's.
 func TestDebateAgentsOnTheirOwnEndpoints(t *testing.T) {
+	t.Parallel()
 	strong, nStrong, keyStrong := counted(t, 0.95)
 	weak, nWeak, keyWeak := counted(t, 0.05)
 	cfg := DefaultConfig()
@@ -144,6 +146,7 @@ func TestDebateAgentsOnTheirOwnEndpoints(t *testing.T) {
 // The judge flags serve debate's final=judge, and are refused when the
 // debate asks no judge.
 func TestDebateJudgeFlags(t *testing.T) {
+	t.Parallel()
 	cfg := DefaultConfig()
 	cfg.Task, cfg.Strategy, cfg.Range, cfg.JudgeModel = "game24", "debate", "900:903", SimModel+"-judge"
 	cfg.Params = map[string]any{"agents": 2, "rounds": 2, "temperature": 0.7}
@@ -175,6 +178,7 @@ func TestDebateJudgeFlags(t *testing.T) {
 
 // A judge model MODEL@NAME is on the named endpoint, with its key.
 func TestJudgeOnANamedEndpoint(t *testing.T) {
+	t.Parallel()
 	judgeSrv, n, key := counted(t, 0.9)
 	cfg := DefaultConfig()
 	cfg.Task, cfg.Strategy, cfg.Range = "game24", "debate", "900:902"

@@ -83,6 +83,7 @@ func simServer(t *testing.T, cfg Config, o llm.ServerOptions) (*httptest.Server,
 }
 
 func TestRunStoresEveryItemAndCall(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := tempStore(t)
 	eng := &Engine{Store: st}
@@ -138,6 +139,7 @@ func TestRunStoresEveryItemAndCall(t *testing.T) {
 }
 
 func TestHTTPMatchesInProcess(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	type localRun struct {
 		store *store.Store
@@ -198,6 +200,7 @@ func TestHTTPMatchesInProcess(t *testing.T) {
 }
 
 func TestBatchedRequestsOverHTTP(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	const k, maxN = 100, 8
 	cfg := cotConfig(k, "900:903")
@@ -217,6 +220,7 @@ func TestBatchedRequestsOverHTTP(t *testing.T) {
 }
 
 func TestUnreachableEndpointFailsRunKeepsStore(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -251,6 +255,7 @@ func TestUnreachableEndpointFailsRunKeepsStore(t *testing.T) {
 }
 
 func TestCancelledRunIsInterrupted(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	st := tempStore(t)
 	done := 0
@@ -272,6 +277,7 @@ func TestCancelledRunIsInterrupted(t *testing.T) {
 }
 
 func TestConfigErrors(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		mutate func(*Config)
 		want   string
@@ -299,6 +305,7 @@ func TestConfigErrors(t *testing.T) {
 }
 
 func TestPublicEndpointDropsSecrets(t *testing.T) {
+	t.Parallel()
 	got := PublicEndpoint("https://user:sk-secret@example.invalid/v1?api-key=sk-other")
 	if strings.Contains(got, "sk-") || strings.Contains(got, "user") {
 		t.Errorf("PublicEndpoint kept a secret: %s", got)
@@ -306,6 +313,7 @@ func TestPublicEndpointDropsSecrets(t *testing.T) {
 }
 
 func TestRerunFromCacheMakesNoHTTPRequests(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	for _, strategy := range []string{"cot", "tot"} {
 		cfg := cotConfig(5, "900:905")
@@ -369,6 +377,7 @@ func TestRerunFromCacheMakesNoHTTPRequests(t *testing.T) {
 }
 
 func TestAPIKeyNeverStored(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	const key = "sk-test-NEVER-STORE-THIS-0123456789"
 	cfg := cotConfig(2, "900:903")
@@ -421,6 +430,7 @@ func TestAPIKeyNeverStored(t *testing.T) {
 // server answers five ToT calls of the first puzzle and then hangs; the
 // five are in the database while the item is still running.
 func TestPaidCallsStoredAsTheyArrive(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	st := tempStore(t)
@@ -479,6 +489,7 @@ func TestPaidCallsStoredAsTheyArrive(t *testing.T) {
 // is stored, resolved as rendering resolves it (bundled templates, then a
 // --prompts folder over them); supplying it in the folder lets it run.
 func TestMissingTemplateRefusedBeforeTheRun(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	mk := func(task, strategy string, params map[string]any) Config {
 		cfg := DefaultConfig()

@@ -8,6 +8,7 @@ import (
 // TestEstimateCountsEverySample: a call asking for k samples counts k
 // samples, and with --max-n its prompt once per request it takes.
 func TestEstimateCountsEverySample(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	const k, items = 5, 2
 	cfg := DefaultConfig()

@@ -11,6 +11,7 @@ import (
 )
 
 func TestParseExperimentExpands(t *testing.T) {
+	t.Parallel()
 	src := `name: abl
 task: game24
 range: "900:905"
@@ -41,6 +42,7 @@ strategies:
 }
 
 func TestParseExperimentErrorsPointAtTheLine(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		src, want string
 	}{
@@ -64,6 +66,7 @@ func TestParseExperimentErrorsPointAtTheLine(t *testing.T) {
 }
 
 func TestExampleExperimentsRun(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob(filepath.Join("..", "experiments", "*.yaml"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no example experiments: %v", err)
@@ -80,6 +83,7 @@ func TestExampleExperimentsRun(t *testing.T) {
 }
 
 func TestRunExperimentContinues(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "e.yaml")
@@ -112,6 +116,7 @@ func TestRunExperimentContinues(t *testing.T) {
 func storeFilter(experiment string) store.RunFilter { return store.RunFilter{Experiment: experiment} }
 
 func TestExperimentBaseline(t *testing.T) {
+	t.Parallel()
 	exp, err := ParseExperiment("x.yaml", []byte("task: game24\nbaseline: cotsc\nstrategies: [{cot: {}}, {cotsc: {k: 5}}]\n"), DefaultConfig(), 0)
 	if err != nil {
 		t.Fatal(err)

@@ -79,6 +79,7 @@ var fileStrategies = []struct {
 // the simulator served over HTTP (which knows nothing of the file), and
 // checks the stored scores, parameters, scorer and dataset digest.
 func TestFileTaskEveryStrategyOverHTTP(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	jsonl := writeFile(t, dir, "qa.jsonl", qaRows)
@@ -169,6 +170,7 @@ func jsonRound(t *testing.T, v any) any {
 // TestFileTaskSameOverHTTP: serve-sim, which never sees the file, answers
 // exactly as the in-process simulator does.
 func TestFileTaskSameOverHTTP(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := writeFile(t, t.TempDir(), "qa.jsonl", qaRows)
 	srv, _ := simServer(t, DefaultConfig(), llm.ServerOptions{})
@@ -242,6 +244,7 @@ func TestResumeChecksTheDataFile(t *testing.T) {
 }
 
 func TestFileTaskConfigKeyFollowsContents(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := writeFile(t, dir, "qa.jsonl", qaRows)
 	cfg := DefaultConfig()
@@ -261,6 +264,7 @@ func TestFileTaskConfigKeyFollowsContents(t *testing.T) {
 }
 
 func TestFileTaskBadInputIsAConfigError(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		task, spec, rule, want string
@@ -296,6 +300,7 @@ func TestFileTaskBadInputIsAConfigError(t *testing.T) {
 // bundled HotpotQA question is answered by the qa responder from what the
 // prompt shows, not from HotpotQA's bundled answer.
 func TestFileQuestionIsReadNotLookedUp(t *testing.T) {
+	t.Parallel()
 	model, err := NewSim(DefaultConfig().Sim)
 	if err != nil {
 		t.Fatal(err)
@@ -323,6 +328,7 @@ func TestFileQuestionIsReadNotLookedUp(t *testing.T) {
 }
 
 func TestSCPresets(t *testing.T) {
+	t.Parallel()
 	cfg, err := ApplyPreset(DefaultConfig(), "sc-gsm8k/cotsc-40")
 	if err != nil {
 		t.Fatal(err)
@@ -362,6 +368,7 @@ func mustLibrary(t *testing.T) *prompts.Library {
 }
 
 func TestExperimentFileTask(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := writeFile(t, dir, "qa.jsonl", qaRows)
 	yaml := "task: file:" + path + "\ntask_spec: \"\"\nscorer: exact:squad\nstrategies:\n  - cot: {k: [1, 3]}\n  - tot: {generate: sample, evaluate: vote, b: 2}\n"

@@ -207,6 +207,7 @@ func recordOf(t *testing.T, st *store.Store, run int64) runRecord {
 // is one, and 128 lets more calls overlap. The HTTP leg is skipped for
 // program runs, issue 34: a program's every call crosses HTTP already.)
 func TestEverySampleIsASample(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	for _, c := range identityConfigs() {
 		t.Run(c.name, func(t *testing.T) {
@@ -395,6 +396,7 @@ func (c *countingSim) Sample(ctx context.Context, req llm.Request) (llm.Response
 // model once for the whole run, however many puzzles ask it at once; a
 // server that answers a repeated request differently cannot split it.
 func TestSharedDrawsReachTheModelOnce(t *testing.T) {
+	t.Parallel()
 	cfg, err := ApplyPreset(DefaultConfig(), "tot-game24/tot-b5")
 	if err != nil {
 		t.Fatal(err)
@@ -424,6 +426,7 @@ func TestSharedDrawsReachTheModelOnce(t *testing.T) {
 // and say what the strategy shares; the extra configurations must name
 // registered strategies and run too.
 func TestEveryStrategyHasAProbe(t *testing.T) {
+	t.Parallel()
 	for _, s := range strategies.Registry() {
 		if s.Probe.Task == "" || s.Probe.Range == "" {
 			t.Errorf("strategy %s has no Probe (Spec.Probe: task and range)", s.Name)
@@ -472,6 +475,7 @@ func TestEveryStrategyHasAProbe(t *testing.T) {
 // with the same identity (ReAct, and Reflexion's first trial with a ReAct
 // actor); the same configuration rerun does.
 func TestConfigurationsDrawApart(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := tempStore(t)
 	eng := &Engine{Store: st}

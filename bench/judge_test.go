@@ -39,6 +39,7 @@ func (j *judgeStub) Sample(_ context.Context, req llm.Request) (llm.Response, er
 // endpoint, recorded with purpose judge and costed at the judge's price;
 // a rerun takes them from the cache. By default the run's model judges.
 func TestJudgeModelAndEndpoint(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	stub := &judgeStub{}
 	srv := httptest.NewServer(llm.NewServer(stub, llm.ServerOptions{}))
@@ -94,6 +95,7 @@ func TestJudgeModelAndEndpoint(t *testing.T) {
 // TestJudgeFlagsNeedAJudgedTask: judge flags on a task no judge scores are
 // a configuration error (exit 2), not recorded and silently unused.
 func TestJudgeFlagsNeedAJudgedTask(t *testing.T) {
+	t.Parallel()
 	for _, set := range []func(*Config){
 		func(c *Config) { c.JudgeModel = "judge-x" },
 		func(c *Config) { c.JudgeBaseURL = "http://127.0.0.1:1/v1" },

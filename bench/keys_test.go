@@ -221,6 +221,7 @@ func servedSim(t *testing.T, skill float64) *httptest.Server {
 // is stored simulated, and its spec has each endpoint's own parameters;
 // on a plain OpenAI-compatible server (no card) it is not.
 func TestSimEndpointsRecorded(t *testing.T) {
+	t.Parallel()
 	a, b := servedSim(t, 0.93), servedSim(t, 0.07)
 	cfg := DefaultConfig()
 	cfg.Task, cfg.Strategy, cfg.Range = "game24", "debate", "900:902"
@@ -274,6 +275,7 @@ func TestSimEndpointsRecorded(t *testing.T) {
 // A real server's 404 for the run's model stops the run with one line
 // naming the models it lists.
 func TestNotServedNamesTheServedModels(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		if r.Method == http.MethodGet {

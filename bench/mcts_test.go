@@ -15,6 +15,7 @@ import (
 // item, after some of its iterations were checkpointed, resumes it, and
 // checks the totals, calls and trees equal an uninterrupted run's.
 func TestMCTSRunKilledMidItemResumes(t *testing.T) {
+	t.Parallel()
 	cfg := DefaultConfig()
 	cfg.Task, cfg.Strategy, cfg.Range, cfg.Concurrency = "game24", "mcts", "900:904", 1
 	// solved_value above 1 never stops early: every item runs 6 iterations.
@@ -26,6 +27,7 @@ func TestMCTSRunKilledMidItemResumes(t *testing.T) {
 // evaluator (reflections go to the store's memory). Three questions: the
 // 75th call falls mid-item in the second (six doubled the time, issue 25).
 func TestLATSRunKilledMidItemResumes(t *testing.T) {
+	t.Parallel()
 	cfg := DefaultConfig()
 	cfg.Task, cfg.Strategy, cfg.Range, cfg.Concurrency = "hotpotqa", "lats", "0:3", 1
 	// The oracle evaluator: the simulator, reading honestly, rarely finds

@@ -9,6 +9,7 @@ import (
 )
 
 func TestParseModelParam(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in, name, value, err string
 	}{
@@ -42,6 +43,7 @@ func TestParseModelParam(t *testing.T) {
 // An experiment file's model: block sets the model, the API, thinking and
 // parameters (merged over --param); its mistakes point at their line.
 func TestExperimentModelBlock(t *testing.T) {
+	t.Parallel()
 	base := DefaultConfig()
 	base.ModelParams = map[string]json.RawMessage{"top_k": json.RawMessage("20"), "reasoning_effort": json.RawMessage(`"low"`)}
 	src := `task: game24
@@ -102,6 +104,7 @@ strategies:
 // The API, model parameters and how thinking is read are part of the
 // configuration key; their defaults leave the keys of older runs as they were.
 func TestConfigKeyModelSettings(t *testing.T) {
+	t.Parallel()
 	key := func(c Config) string {
 		t.Helper()
 		p, err := load(c)

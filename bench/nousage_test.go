@@ -46,6 +46,7 @@ func noUsageServer(t *testing.T, failing bool) (*httptest.Server, *atomic.Int64)
 // its tokens counted locally (marked estimated), so --max-cost stops the
 // run instead of letting every call through as free.
 func TestNoUsageServerCountedAndCapped(t *testing.T) {
+	t.Parallel()
 	srv, calls := noUsageServer(t, false)
 	cfg := DefaultConfig()
 	cfg.Task, cfg.Strategy, cfg.Range = "game24", "cotsc", "900:950"
@@ -76,6 +77,7 @@ func TestNoUsageServerCountedAndCapped(t *testing.T) {
 // TestServerErrorBodyShown: an error body in another shape than OpenAI's
 // is shown as the server wrote it, with the status.
 func TestServerErrorBodyShown(t *testing.T) {
+	t.Parallel()
 	srv, _ := noUsageServer(t, true)
 	cfg := DefaultConfig()
 	cfg.Task, cfg.Strategy, cfg.Range = "game24", "io", "900:901"

@@ -121,6 +121,7 @@ func (m *replayModel) Sample(_ context.Context, req llm.Request) (llm.Response, 
 // in order at each step, the same vote counts, the same selection and
 // output.
 func TestCreativeToTReplaysGPT4(t *testing.T) {
+	t.Parallel()
 	runs := readCreativeRuns(t)
 	dir := referenceShapedPrompts(t)
 	read := func(name string) *template.Template {

@@ -96,6 +96,7 @@ type debateFixture struct {
 // of theirs); its recorded requests are testdata/debate/reference.json,
 // and with python3 on the machine the stand-in is also run live.
 func TestDebateReferencePresetSendsTheReferenceRequests(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("DEBATE_FIXTURE") == "write" {
 		out, _ := json.MarshalIndent(runDebateStandin(t, 100), "", " ")
 		if err := os.WriteFile("testdata/debate/reference.json", append(out, '\n'), 0o644); err != nil {
@@ -227,6 +228,7 @@ func common(a, b []string) int {
 // same 600 requests and reach the same accuracy. Nothing of the checkout
 // is written into the repository.
 func TestDebateReferencePresetAgainstTheReferenceCheckout(t *testing.T) {
+	t.Parallel()
 	src := os.Getenv("REASONBENCH_DEBATE_SRC")
 	if src == "" {
 		t.Skip("REASONBENCH_DEBATE_SRC does not name a checkout of composable-models/llm_multiagent_debate")
@@ -362,6 +364,7 @@ func referenceRunner(t *testing.T, src, dir, endpoint string) func(script string
 // requests, and score each question as the script does (a question where
 // no agent's answer parses is dropped from its mean; here it is wrong).
 func TestDebateArithmeticPresetAgainstTheReferenceCheckout(t *testing.T) {
+	t.Parallel()
 	src := os.Getenv("REASONBENCH_DEBATE_SRC")
 	if src == "" {
 		t.Skip("REASONBENCH_DEBATE_SRC does not name a checkout of composable-models/llm_multiagent_debate")

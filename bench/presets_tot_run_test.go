@@ -15,6 +15,7 @@ import (
 // Game of 24 texts; the run records the paper rule and the folder's pack,
 // which makes it a different configuration from the bundled prompts.
 func TestToTPresetRecordsRuleAndPack(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	lib, err := prompts.Bundled()
 	if err != nil {

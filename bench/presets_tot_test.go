@@ -331,6 +331,7 @@ func (g *gpt4Log) check(t *testing.T) {
 // the beam kept at each step and the final beam, asking exactly the
 // prompts the reference asked.
 func TestToTPresetReplaysReferenceTraces(t *testing.T) {
+	t.Parallel()
 	trace := readTrace(t)
 	if len(trace) != 20 {
 		t.Fatalf("trace has %d puzzles, want 20", len(trace))
@@ -572,6 +573,7 @@ func checkLoggedRun(t *testing.T, st *store.Store, run int64, trace []tracePuzzl
 // bench's identity test (tot-b5-preset), and TestToTPresetReplayResumes
 // replays all 20 across a kill.
 func TestToTPresetReplaysTheLoggedRun(t *testing.T) {
+	t.Parallel()
 	trace := readTrace(t)
 	short := 8
 	if os.Getenv("BENCH_FULL_TOT") == "1" {
@@ -627,6 +629,7 @@ func TestToTPresetReplaysTheLoggedRun(t *testing.T) {
 // the run still asks exactly the reference's prompts and reproduces the
 // log.
 func TestToTPresetReplayResumes(t *testing.T) {
+	t.Parallel()
 	trace := readTrace(t)
 	model := newGPT4Log(t, trace)
 	srv := httptest.NewServer(llm.NewServer(model, llm.ServerOptions{}))
@@ -668,6 +671,7 @@ func TestToTPresetReplayResumes(t *testing.T) {
 // not solved in the range's order is refused a resume rather than
 // continued from a cache no order of the reference's gives.
 func TestToTReferenceRunsInOrder(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	cfg, err := ApplyPreset(DefaultConfig(), "tot-game24/tot-b5")
 	if err != nil {

@@ -81,6 +81,7 @@ func jsonString(s string) string {
 // session of the same name sending the same requests replays them from
 // the cache, answer for answer, with no model call.
 func TestProxyRecordsAndReplays(t *testing.T) {
+	t.Parallel()
 	st := tempStore(t)
 	sim, calls := simCounter(t, DefaultConfig())
 	e := &Engine{Store: st, Backend: sim}
@@ -134,6 +135,7 @@ func TestProxyRecordsAndReplays(t *testing.T) {
 // A proxy session killed before it finished is refused by resume with a
 // reason, not as an unknown task.
 func TestProxyRunIsNotResumed(t *testing.T) {
+	t.Parallel()
 	st := tempStore(t)
 	id, err := st.CreateRun(context.Background(), store.Run{Task: ProxyTask, Strategy: ProxyStrategy, Params: []byte(`{"name":"a"}`), Model: "sim",
 		Spec: []byte(`{"config":{"task":"proxy","strategy":"proxy","model":"sim"}}`), SimParams: []byte("{}")})

@@ -74,6 +74,7 @@ func stepsOf(t *testing.T, st *store.Store, run int64, items []int) []string {
 }
 
 func TestReflexionRunKilledMidItemResumes(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	cfg := reflexionConfig("0:10", map[string]any{"trials": 5})
 
@@ -162,6 +163,7 @@ func TestReflexionRunKilledMidItemResumes(t *testing.T) {
 }
 
 func TestReflexionSummaryAndMemoryFrom(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := tempStore(t)
 	eng := &Engine{Store: st}
@@ -229,6 +231,7 @@ func TestReflexionSummaryAndMemoryFrom(t *testing.T) {
 }
 
 func TestSelfRefineSummaryHasPerIteration(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	cfg := cotConfig(1, "900:910")
 	cfg.Strategy, cfg.Params = "selfrefine", map[string]any{"iterations": 3}

@@ -11,6 +11,7 @@ import (
 // `bench score --task game24 --rule paper` reproduces every reward of the
 // ToT paper's 4100 published outputs (puzzles 900-919), and names its rule.
 func TestScorePaperRulePublishedRewards(t *testing.T) {
+	t.Parallel()
 	in, err := os.ReadFile("../tasks/game24/testdata/published_outputs_sample.jsonl")
 	if err != nil {
 		t.Fatal(err)

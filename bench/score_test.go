@@ -13,6 +13,7 @@ import (
 )
 
 func TestScoreLinesHotpotQA(t *testing.T) {
+	t.Parallel()
 	qs, err := hotpotqa.Questions()
 	if err != nil {
 		t.Fatal(err)
@@ -69,6 +70,7 @@ func TestScoreLinesHotpotQA(t *testing.T) {
 // puzzles come out right, the paper's CoT-SC rate on this slice (computed
 // independently from the same file with Python's Counter).
 func TestScoreVotesPublishedCoT(t *testing.T) {
+	t.Parallel()
 	f, err := os.ReadFile(filepath.Join("..", "tasks", "game24", "testdata", "published_outputs_sample.jsonl"))
 	if err != nil {
 		t.Fatal(err)

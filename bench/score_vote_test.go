@@ -97,6 +97,7 @@ func mathFileTask(t *testing.T) tasks.Task {
 // (4:30 p.m., where Qwen's grader wrongly refuses every sample; see
 // tasks/mathans qwenDisagreements).
 func TestScoreVotesReproduceQwen(t *testing.T) {
+	t.Parallel()
 	sample := readQwen(t)
 	var in bytes.Buffer
 	for _, s := range sample {
@@ -156,6 +157,7 @@ func groupLines(t *testing.T, out string) []map[string]any {
 // 0.5 are one answer), ties to the answer seen first, abstainers skipped;
 // best takes the single highest score.
 func TestWeightedVote(t *testing.T) {
+	t.Parallel()
 	task := mathFileTask(t)
 	lines := []struct {
 		out   string

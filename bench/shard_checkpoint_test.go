@@ -12,6 +12,7 @@ import (
 // iteration, and checks that checkpoints existed while items ran and none
 // is left once they finished.
 func TestFinishedRunKeepsNoCheckpoints(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := tempStore(t)
 	cfg := DefaultConfig()

@@ -13,6 +13,7 @@ import (
 func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
 func TestParseShard(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		arg       string
 		env       map[string]string
@@ -74,6 +75,7 @@ func TestParseShard(t *testing.T) {
 // is a plan per run and shard, so the shard counts are kept small (issue
 // 25: 250 shards of 210 units took 27 s under -race on a busy machine).
 func TestShardRunsPartition(t *testing.T) {
+	t.Parallel()
 	ranges := []string{"900:940", "0:2", "5:6", "10:17", "900:940"}
 	var cfgs []Config
 	for _, r := range ranges {
@@ -133,6 +135,7 @@ func TestShardRunsPartition(t *testing.T) {
 // (seeds included) they send in the whole run: the seed depends on the data
 // set index, not on the item's position in the shard.
 func TestShardKeepsItemSeeds(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "s.db"))
 	if err != nil {
@@ -205,6 +208,7 @@ func fmtSscan(r string, lo, hi *int) (int, error) {
 // replicas become the run's endpoints; a malformed list is refused at its
 // line.
 func TestExperimentBaseURLs(t *testing.T) {
+	t.Parallel()
 	file := "task: game24\nrange: 900:901\nmodel:\n  name: m\n  base_urls: [http://a:8000/v1, http://b:8000/v1]\nstrategies:\n  - cot: {}\n"
 	exp, err := ParseExperiment("e.yaml", []byte(file), DefaultConfig(), 0)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 // tree per item, and its calls read back with the same requests and
 // responses as the first run's.
 func TestRerunStoresOnlyReferences(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := tempStore(t)
 	cfg := DefaultConfig()

@@ -16,6 +16,7 @@ import (
 // error and scored. A task joins by its registry line, which must carry a
 // probe, so a task no test runs cannot pass.
 func TestEveryTaskRunsItsProbe(t *testing.T) {
+	t.Parallel()
 	for _, spec := range Tasks() {
 		t.Run(spec.Name, func(t *testing.T) {
 			if spec.Probe.Range == "" {

@@ -21,6 +21,7 @@ import (
 // A template the probe cannot reach on the simulator is listed below with
 // why; the test fails when a listed one is reached (the entry is stale).
 func TestDeclaredTemplatesAreRendered(t *testing.T) {
+	t.Parallel()
 	unreached := map[string]string{
 		// The simulated programs pass their own internal tests, so no
 		// implementation is ever improved (reflexion_code_test.go drives

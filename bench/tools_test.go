@@ -13,6 +13,7 @@ import (
 // a URL or a mapping) and tool_cache go to the configurations whose
 // strategy acts with tools, and to no other; a bad server is a line error.
 func TestExperimentMCPBlock(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, text string) string {
 		p := filepath.Join(dir, name)

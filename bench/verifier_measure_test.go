@@ -21,6 +21,7 @@ import (
 // or the bookkeeping, which it re-checks; GSM8K's mostly take a wrong
 // operation with right arithmetic, which it cannot see.
 func TestSimulatedVerifierOnSimulatedChains(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	lib, err := prompts.Bundled()
 	if err != nil {

@@ -100,6 +100,7 @@ func verifyCalls(t *testing.T, e *Engine, runID int64, items int) (calls, hits i
 // recorded with purpose verify, and a rerun answers them all from the
 // cache.
 func TestSimulatedVerifierRecordedAndCached(t *testing.T) {
+	t.Parallel()
 	model, err := NewSim(DefaultConfig().Sim)
 	if err != nil {
 		t.Fatal(err)
@@ -141,6 +142,7 @@ func TestSimulatedVerifierRecordedAndCached(t *testing.T) {
 // the stand-in /pooling server serve-sim runs): calls go there, costed at
 // its price, cached under its identity; the generator stays in process.
 func TestRewardModelEndpoint(t *testing.T) {
+	t.Parallel()
 	model, err := NewSim(DefaultConfig().Sim)
 	if err != nil {
 		t.Fatal(err)
@@ -197,6 +199,7 @@ func TestRewardModelEndpoint(t *testing.T) {
 // named; a reward model kind with the run's generator as the model is
 // refused; bad values are refused by Check.
 func TestVerifierFlagErrors(t *testing.T) {
+	t.Parallel()
 	for flag, set := range map[string]func(*VerifierConfig){
 		"--verifier-model":    func(v *VerifierConfig) { v.Model = "x" },
 		"--verifier-base-url": func(v *VerifierConfig) { v.BaseURL = "http://127.0.0.1:1" },
@@ -253,6 +256,7 @@ func TestVerifierFlagErrors(t *testing.T) {
 // An llm verifier of the run's own model over HTTP reads P(Yes) from the
 // log probabilities the served simulator gives.
 func TestLLMVerifierOfTheRunsModel(t *testing.T) {
+	t.Parallel()
 	model, err := NewSim(DefaultConfig().Sim)
 	if err != nil {
 		t.Fatal(err)
@@ -288,6 +292,7 @@ func TestLLMVerifierOfTheRunsModel(t *testing.T) {
 // the runs whose strategy asks a verifier only: a cot run gets none and
 // passes Check; a bad block is refused with its line.
 func TestExperimentVerifierBlock(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(text string) string {
 		path := filepath.Join(dir, "e.yaml")
@@ -319,6 +324,7 @@ func TestExperimentVerifierBlock(t *testing.T) {
 
 // bench merge refuses shards that ran with different verifiers.
 func TestMergeInfoNamesTheVerifier(t *testing.T) {
+	t.Parallel()
 	field := func(v VerifierConfig) string {
 		cfg := DefaultConfig()
 		cfg.Verify = v
@@ -346,6 +352,7 @@ func TestMergeInfoNamesTheVerifier(t *testing.T) {
 // With no flags the simulator verifies with its simulated prm and a real
 // model as an llm verifier of itself; flags override each part.
 func TestVerifierDefaults(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		model, url          string
 		v                   VerifierConfig
@@ -369,6 +376,7 @@ func TestVerifierDefaults(t *testing.T) {
 // and over HTTP (the served simulator's /pooling, where --model sim
 // --base-url finds its verifier), at any concurrency.
 func TestDefaultVerifierInProcessAndOverHTTP(t *testing.T) {
+	t.Parallel()
 	cfg := DefaultConfig()
 	cfg.Task, cfg.Strategy, cfg.Range = "game24", "cot", "900:906"
 	sum, err := runVerifying(t, &Engine{Store: tempStore(t)}, cfg)
@@ -401,6 +409,7 @@ func TestDefaultVerifierInProcessAndOverHTTP(t *testing.T) {
 // key (an OpenAI key must not reach a reward model server elsewhere); one
 // on the run's endpoint gets the run's key.
 func TestVerifierKeyStaysWithItsEndpoint(t *testing.T) {
+	t.Parallel()
 	model, srv, mu, seen := keyedRewardServer(t)
 	for _, tc := range []struct {
 		name, verifierKey, want string
@@ -436,6 +445,7 @@ func TestVerifierKeyStaysWithItsEndpoint(t *testing.T) {
 // endpoint's key, never the run's; an unknown name or a --verifier-base-url
 // beside it is refused.
 func TestVerifierOnANamedEndpoint(t *testing.T) {
+	t.Parallel()
 	model, srv, mu, seen := keyedRewardServer(t)
 	cfg := DefaultConfig()
 	cfg.Task, cfg.Strategy, cfg.Range = "game24", "cot", "0:2"

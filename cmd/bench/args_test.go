@@ -11,6 +11,7 @@ import (
 )
 
 func TestParseArgsTakesFlagsAnywhere(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		args []string
 		pos  []string
@@ -38,6 +39,7 @@ func TestParseArgsTakesFlagsAnywhere(t *testing.T) {
 // TestFlagsAfterRunIDs: the commands a user hit with flags after the run id
 // take them as flags (they were taken as run ids).
 func TestFlagsAfterRunIDs(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "a.db")
 	for _, strategy := range []string{"io", "cot"} {
@@ -73,6 +75,7 @@ func TestFlagsAfterRunIDs(t *testing.T) {
 // report --runs N --group` for one run of an experiment; without the
 // baseline's runs the table comes without paired columns and a note.
 func TestGroupReportOfRunsWithoutTheirBaseline(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "e.db")
 	file := filepath.Join(dir, "e.yaml")
@@ -98,6 +101,7 @@ func TestGroupReportOfRunsWithoutTheirBaseline(t *testing.T) {
 // instead of the 0/1 verdict, and names the metrics a run has when asked
 // for one it lacks.
 func TestCompareOnAMetric(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "c.db")
 	for _, s := range []string{"io", "cot"} {
 		if code, _, stderr := cli(t, "run", "--db", db, "--task", "crosswords", "--strategy", s, "--range", "0:4"); code != 0 {
@@ -121,6 +125,7 @@ func TestCompareOnAMetric(t *testing.T) {
 // TestReportByKOfPAL: PAL-SC's vote over executed answers has CoT-SC's
 // curve over k' from one run.
 func TestReportByKOfPAL(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "p.db")
 	if code, _, stderr := cli(t, "run", "--db", db, "--task", "gsm8k", "--strategy", "pal", "--set", "k=4", "--range", "0:3"); code != 0 {
 		t.Fatal(stderr)
@@ -134,6 +139,7 @@ func TestReportByKOfPAL(t *testing.T) {
 // TestScoreTakesTheFileAsItsArgument: bench score --task T FILE is bench
 // score --task T --in FILE; two inputs are refused.
 func TestScoreTakesTheFileAsItsArgument(t *testing.T) {
+	t.Parallel()
 	in := filepath.Join(t.TempDir(), "in.jsonl")
 	if err := os.WriteFile(in, []byte(`{"puzzle": "4 5 6 10", "output": "Answer: (4 * 5) + (10 - 6) = 24"}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)

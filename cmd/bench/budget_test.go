@@ -24,6 +24,7 @@ import (
 // continue), stops again under a ceiling still too low, and resuming with a
 // ceiling high enough completes it to the numbers of an uninterrupted run.
 func TestMaxCostStopsAndResumes(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	prices := filepath.Join(dir, "prices.json")
 	// The ToT paper's GPT-4 prices, applied to the simulator.
@@ -106,6 +107,7 @@ func TestMaxCostStopsAndResumes(t *testing.T) {
 }
 
 func TestBudgetFlagsBadInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "b.db")
 	base := []string{"run", "--db", db, "--task", "game24", "--strategy", "cot", "--range", "0:1"}
@@ -134,6 +136,7 @@ func TestBudgetFlagsBadInput(t *testing.T) {
 // --concurrency auto against a server that answers 429 above two requests
 // in flight: the run completes with the numbers of an in-process run.
 func TestConcurrencyAutoThroughRateLimitedServer(t *testing.T) {
+	t.Parallel()
 	m, err := bench.NewSim(sim.DefaultParams())
 	if err != nil {
 		t.Fatal(err)
@@ -184,6 +187,7 @@ func TestConcurrencyAutoThroughRateLimitedServer(t *testing.T) {
 }
 
 func TestProgressShowsLimit(t *testing.T) {
+	t.Parallel()
 	var buf strings.Builder
 	b := &progressBar{w: &buf, tty: true}
 	b.update(bench.Progress{Done: 1, Total: 2, Limit: 7})
@@ -200,6 +204,7 @@ func TestProgressShowsLimit(t *testing.T) {
 // An experiment stopped by its ceiling continues when run again with a
 // higher one.
 func TestMaxCostExperiment(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	prices := filepath.Join(dir, "prices.yaml")
 	exp := filepath.Join(dir, "e.yaml")

@@ -52,6 +52,7 @@ func exactMcNemar(b, c int) float64 {
 }
 
 func TestCompare(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "c.db")
 	for _, args := range [][]string{
 		{"--strategy", "cotsc", "--set", "k=5"},
@@ -158,6 +159,7 @@ func abs(x float64) float64 {
 // flag; with --allow-mixed-rules the table comes under a warning naming
 // the rules.
 func TestCompareRefusesMixedRules(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "m.db")
 	for _, args := range [][]string{{"--strategy", "cot"}, {"--strategy", "cot", "--rule", "paper"}} {
 		if code, _, stderr := cli(t, append([]string{"run", "--db", db, "--task", "game24", "--range", "900:910"}, args...)...); code != 0 {

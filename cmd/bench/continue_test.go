@@ -16,6 +16,7 @@ import (
 // items of an uninterrupted run, and on a finished run starts nothing;
 // without --continue the same command starts a new run.
 func TestRunContinue(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	prices := filepath.Join(dir, "prices.json")
 	if err := os.WriteFile(prices, []byte(`{"sim": {"prompt": 30, "completion": 60}}`), 0o644); err != nil {

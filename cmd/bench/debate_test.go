@@ -12,6 +12,7 @@ import (
 // debate runs alike in process and through serve-sim, and report --by
 // round's last round is the run's accuracy.
 func TestDebateInProcessAndServeSim(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	flags := []string{"--task", "game24", "--strategy", "debate", "--range", "900:908", "--concurrency", "4", "--json"}
 	code, out, stderr := cli(t, append([]string{"run", "--db", dir + "/a.db"}, flags...)...)

@@ -18,6 +18,7 @@ import (
 // receives: its calls, and the tokens of the recorded requests and
 // responses under gpt-4's tokenizer; it never touches the --db file.
 func TestEstimateMatchesARealRun(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	// Several calls in flight: identical value requests of ToT are sent
 	// once however they are scheduled (llm.Cache), so the counts must agree.
@@ -83,6 +84,7 @@ func TestEstimateMatchesARealRun(t *testing.T) {
 }
 
 func TestEstimateText(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	exp := filepath.Join(dir, "e.yaml")
 	if err := os.WriteFile(exp, []byte("name: e\ntask: game24\nrange: \"900:902\"\nstrategies:\n  - cot: {k: 2}\n  - io: {k: 2}\n"), 0o644); err != nil {

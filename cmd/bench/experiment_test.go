@@ -53,6 +53,7 @@ func experimentDB(t *testing.T) string {
 }
 
 func TestExperimentReport(t *testing.T) {
+	t.Parallel()
 	db := experimentDB(t)
 	code, out, stderr := cli(t, "report", "--db", db, "--experiment", "exp1", "--format", "md")
 	if code != 0 {
@@ -136,6 +137,7 @@ func TestExperimentReport(t *testing.T) {
 }
 
 func TestPlot(t *testing.T) {
+	t.Parallel()
 	db := experimentDB(t)
 	dir := t.TempDir()
 	svg := filepath.Join(dir, "fig.svg")
@@ -186,6 +188,7 @@ func TestPlot(t *testing.T) {
 }
 
 func TestExport(t *testing.T) {
+	t.Parallel()
 	db := experimentDB(t)
 	out := filepath.Join(t.TempDir(), "run5.jsonl")
 	if code, _, stderr := cli(t, "export", "5", "--db", db, "--out", out, "--calls"); code != 0 {

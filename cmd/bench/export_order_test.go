@@ -10,6 +10,7 @@ import (
 )
 
 func TestNaturalCompare(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		a, b string
 		want int
@@ -33,6 +34,7 @@ func TestNaturalCompare(t *testing.T) {
 // TestExportCallsInIdentityOrder: two identical runs, at concurrency 1 and
 // 64, export the same calls in the same order.
 func TestExportCallsInIdentityOrder(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var exports [][]string
 	for _, conc := range []string{"1", "64"} {

@@ -11,6 +11,7 @@ import (
 // visit count, as bench show prints it; the root is visited by every
 // iteration the item ran.
 func TestExportCarriesVisits(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "m.db")
 	if code, _, stderr := cli(t, "run", "--db", db, "--task", "game24", "--strategy", "mcts", "--range", "900:902",
 		"--set", "iterations=5", "--set", "solved_value=2"); code != 0 {

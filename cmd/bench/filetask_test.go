@@ -22,6 +22,7 @@ func writeText(t *testing.T, dir, name, text string) string {
 // TestFileTaskBadInput: every problem with a data file is one line naming
 // the file, the line and the fix, exit 2, and nothing is stored.
 func TestFileTaskBadInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "b.db")
 	ok := writeText(t, dir, "ok.jsonl", `{"question": "2+2?", "answer": "4"}`+"\n")
@@ -56,6 +57,7 @@ func TestFileTaskBadInput(t *testing.T) {
 }
 
 func TestFileTaskRunListScore(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "b.db")
 	data := writeText(t, dir, "qa.csv", "id,question,answer\na,Tom has 3 apples and buys 5 more apples. How many apples does he have?,8\nb,Sara had 20 dollars and spent 7 dollars. How many dollars are left?,13\n")
@@ -100,6 +102,7 @@ func TestFileTaskRunListScore(t *testing.T) {
 }
 
 func TestScoreGSM8K(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	rows, err := gsm8k.Rows()
 	if err != nil {

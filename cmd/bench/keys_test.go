@@ -27,6 +27,7 @@ import (
 // A mistyped flag is one line naming the nearest flag, exit 2, on every
 // subcommand; -h still lists the flags.
 func TestMistypedFlagOneLine(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "b.db")
 	for _, c := range []struct {
 		args []string
@@ -56,6 +57,7 @@ func TestMistypedFlagOneLine(t *testing.T) {
 // the fix in one line (run as nobody when root, whom permissions do not
 // stop).
 func TestRunReadOnlyFolder(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	ro := filepath.Join(root, "ro")
 	os.Mkdir(ro, 0o555)
@@ -140,6 +142,7 @@ func TestResumeAtAnotherBaseURL(t *testing.T) {
 // bench list wraps its help text between words at listWidth columns, and
 // every strategy's and parameter's text is there whole.
 func TestListWrapsAtWords(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := cli(t, "list")
 	if code != 0 {
 		t.Fatal(stderr)
@@ -169,6 +172,7 @@ func TestListWrapsAtWords(t *testing.T) {
 // quotes back, is nowhere afterwards: not in the database file, not in an
 // export with the calls, not on bench's output.
 func TestCanaryKeyNowhere(t *testing.T) {
+	t.Parallel()
 	const canary = "sk-canary-cli-0b7e41aa"
 	dir := t.TempDir()
 	db := filepath.Join(dir, "b.db")

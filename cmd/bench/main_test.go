@@ -30,6 +30,7 @@ func cli(t *testing.T, args ...string) (int, string, string) {
 }
 
 func TestBadInputExitsTwoWithOneLine(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "b.db")
 	empty := filepath.Join(dir, "empty.db") // a database with no runs
@@ -80,6 +81,7 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 }
 
 func TestRunReportShowScore(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "b.db")
 	code, out, stderr := cli(t, "run", "--db", db, "--task", "game24", "--strategy", "cot", "--range", "900:905", "--set", "k=4", "--json")
 	if code != 0 {
@@ -128,6 +130,7 @@ func TestRunReportShowScore(t *testing.T) {
 }
 
 func TestReflexionThroughTheCLI(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "r.db")
 	code, out, stderr := cli(t, "run", "--db", db, "--task", "hotpotqa", "--strategy", "reflexion", "--range", "0:8",

@@ -201,6 +201,7 @@ func TestMCPToolsAnswerAndReplay(t *testing.T) {
 // react actor and lats answer the sums with the server's get-sum, and a
 // rerun replays every tool call.
 func TestMCPToolsEveryAgent(t *testing.T) {
+	t.Parallel()
 	srv, served := countingSim(t)
 	dir := t.TempDir()
 	q := sumsFile(t, dir, 4)
@@ -375,6 +376,7 @@ func clipTest(s string, n int) string {
 // BENCH_REQUIRE_MCP=1) over stdio: the sums are answered with its get-sum
 // and a rerun makes no model request and replays every tool call.
 func TestMCPServerEverything(t *testing.T) {
+	t.Parallel()
 	path, _ := filepath.Abs("../../scripts/mcp-servers/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
 	if _, err := os.Stat(path); err != nil {
 		if os.Getenv("BENCH_REQUIRE_MCP") == "1" {
@@ -409,6 +411,7 @@ func TestMCPServerEverything(t *testing.T) {
 // then lists another tool set is not resumed (the mix would be two
 // configurations), in one line naming the server.
 func TestMCPResumeRefusesAChangedServer(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts a child process")
 	}
@@ -437,6 +440,7 @@ func TestMCPResumeRefusesAChangedServer(t *testing.T) {
 // TestMCPFlagsBadInput: every bad --mcp, --mcp-config or --tool-cache is
 // exit 2 and one line naming the fix.
 func TestMCPFlagsBadInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	q := sumsFile(t, dir, 1)
 	for _, c := range []struct {

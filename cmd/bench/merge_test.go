@@ -137,6 +137,7 @@ func dumpDB(t *testing.T, db string) string {
 // prompt's first asker's value across the run, puzzles in order, which a
 // shard cannot know; they are refused a shard with exit 2, naming why.
 func TestShardRefusesOrderedRuns(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "b.db")
 	code, _, stderr := cli(t, "run", "--preset", "tot-game24/tot-b5", "--range", "900:902", "--db", db, "--shard", "0/2")
 	if code != 2 || !strings.Contains(stderr, "--shard") || !strings.Contains(stderr, "run it unsharded") {

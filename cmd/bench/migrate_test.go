@@ -77,6 +77,7 @@ var exportedVisits = regexp.MustCompile(`,"visits":[0-9]+`)
 // export print exactly what the old build printed on it, and that its
 // stopped runs resume to the old build's numbers.
 func TestMigratedDatabaseReportsAsBefore(t *testing.T) {
+	t.Parallel()
 	db := copyFixture(t)
 	checks := []struct {
 		golden string

@@ -165,6 +165,7 @@ func oneLine(t *testing.T, what, stderr string) {
 // temperature is sent, the run succeeds and its tables say the model
 // sampled at its own default. The same for max_tokens and --param.
 func TestReasoningModelEmulation(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "b.db")
 	url := startServeSim(t, "--reject-param", "temperature")
 	base := []string{"--db", db, "--base-url", url, "--model", "sim", "--range", "900:903"}
@@ -306,6 +307,7 @@ func TestInlineThinkingScoresTheAnswer(t *testing.T) {
 // they are recorded with the run and its calls, shown in reports, and part
 // of the cache key; an experiment file's model: block does the same.
 func TestModelParamsReachTheServer(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "b.db")
 	rs := newRecordingSim(t, llm.ServerOptions{})
@@ -467,6 +469,7 @@ func TestEveryStrategyOnCompletions(t *testing.T) {
 // A server that reports no usage: runs complete, with the tokens counted
 // locally and marked estimated in the stored responses.
 func TestServerWithoutUsage(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "b.db")
 	url := startServeSim(t, "--no-usage")
 	s := runJSON(t, "--db", db, "--base-url", url, "--model", "sim", "--task", "game24", "--strategy", "tot", "--set", "b=1", "--range", "900:902")
@@ -480,6 +483,7 @@ func TestServerWithoutUsage(t *testing.T) {
 }
 
 func TestModelFlagsBadInput(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "b.db")
 	run := []string{"run", "--db", db, "--task", "game24", "--strategy", "cot", "--range", "900:901"}
 	for _, tc := range []struct {
@@ -518,6 +522,7 @@ func TestModelFlagsBadInput(t *testing.T) {
 // streaming chat and completions clients, include_usage, thinking inline
 // or in a field, with its reasoning tokens in the usage chunk.
 func TestServeSimStreamingClients(t *testing.T) {
+	t.Parallel()
 	prompt := renderedPrompt(t, "game24/cot", "4 5 6 10")
 	for _, tc := range []struct {
 		flags []string
@@ -608,6 +613,7 @@ func renderedPrompt(t *testing.T, name, input string) string {
 // A server that refuses n > 1 (llama.cpp): the run fails with one line
 // naming --max-n 1, and with it gives the results of a server honouring n.
 func TestServerRefusingN(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "b.db")
 	args := []string{"--db", db, "--model", "sim", "--task", "game24", "--strategy", "cotsc", "--set", "k=5", "--range", "900:904"}

@@ -108,6 +108,7 @@ func runNodeCheck(t *testing.T, node, baseURL, key string) (string, error) {
 // (raw chunks and the SDK's own helper), tools (also streamed),
 // completions, and the error shape.
 func TestServeSimOpenAINodeClient(t *testing.T) {
+	t.Parallel()
 	node := needNodeCheck(t)
 	url := startServeSim(t)
 	out, err := runNodeCheck(t, node, url, "unused")
@@ -125,6 +126,7 @@ func TestServeSimOpenAINodeClient(t *testing.T) {
 // The check fails, naming the check, against a server that breaks the API:
 // serve-sim answering one choice per request (--ignore-n, as Ollama does).
 func TestOpenAINodeCheckCanFail(t *testing.T) {
+	t.Parallel()
 	node := needNodeCheck(t)
 	url := startServeSim(t, "--ignore-n")
 	out, err := runNodeCheck(t, node, url, "unused")
@@ -159,6 +161,7 @@ func renderedData(t *testing.T, name string, data any) string {
 // item, the malformed request is refused, and a client without the token
 // gets nothing.
 func TestRecordingEndpointOpenAINodeClient(t *testing.T) {
+	t.Parallel()
 	node := needNodeCheck(t)
 	db := filepath.Join(t.TempDir(), "p.db")
 	ctx, cancel := context.WithCancel(context.Background())

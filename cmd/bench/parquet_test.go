@@ -46,6 +46,7 @@ func readParquet(t *testing.T, path string) (map[string]string, []map[string]any
 // a stopped Reflexion run with costs) and reads the three files back:
 // typed columns, one per parameter and metric, and the store's values.
 func TestExportParquet(t *testing.T) {
+	t.Parallel()
 	db := copyFixture(t)
 	out := filepath.Join(t.TempDir(), "pq")
 	if code, _, stderr := cli(t, "export", "1", "4", "9", "--format", "parquet", "--out", out, "--db", db); code != 0 {

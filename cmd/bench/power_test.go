@@ -11,6 +11,7 @@ import (
 )
 
 func TestPower(t *testing.T) {
+	t.Parallel()
 	// Connor (1987): n = ceil((z(0.975)·√ψ + z(0.8)·√(ψ − δ²))² / δ²);
 	// values from python3 stats/testdata/reference.py (statistics.NormalDist).
 	cases := []struct {

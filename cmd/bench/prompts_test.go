@@ -12,6 +12,7 @@ import (
 // checkout-shaped folder, and missing files or constants exit 2 with one
 // line naming them.
 func TestPromptsExportImport(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	pack := filepath.Join(dir, "pack")
 	if code, out, errs := cli(t, "prompts", "export", pack); code != 0 || !strings.Contains(out, "templates") {

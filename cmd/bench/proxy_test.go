@@ -19,6 +19,7 @@ import (
 // the run as done; the upstream's API key reaches neither the client's
 // answers nor the database.
 func TestProxyCommand(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts a child process")
 	}

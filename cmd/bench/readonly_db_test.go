@@ -121,6 +121,7 @@ func TestReadOnlyDatabaseIsReadInPlace(t *testing.T) {
 // one line saying it is not a reasonbench database, and the file is byte
 // for byte as it was.
 func TestForeignDatabaseRefusedUnchanged(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	foreign := filepath.Join(dir, "other.db")
 	conn, err := sql.Open("sqlite", foreign)

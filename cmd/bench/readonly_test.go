@@ -12,6 +12,7 @@ import (
 // 2, and leaves no file behind (no database, no -wal, no results folder, no
 // --out file).
 func TestReadOnlyCommandsNeverCreate(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "results", "typo.db")
 	out := filepath.Join(dir, "out")

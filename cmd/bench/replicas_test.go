@@ -161,6 +161,7 @@ func TestReplicasOneKilledMidRun(t *testing.T) {
 func llmPublic(u string) string { return bench.PublicEndpoint(u) }
 
 func TestReplicaLine(t *testing.T) {
+	t.Parallel()
 	got := replicaLine([]llm.ReplicaStat{{Name: "a", Served: 412}, {Name: "b", Served: 398}, {Name: "c", Served: 7, Aside: true}})
 	if got != " replicas 412 398 7(aside)" {
 		t.Errorf("progress line part %q", got)

@@ -62,6 +62,7 @@ func exportItems(t *testing.T, db, run string) []exportedItem {
 // first cut ... 1 at or above the fourth). Broken on purpose it fails
 // with the levels numbered the other way round (1 for the hardest).
 func TestReportByBudget(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "b.db")
 	for _, args := range [][]string{
 		{"--strategy", "cotsc", "--set", "k=6"},
@@ -253,6 +254,7 @@ func TestReportByBudget(t *testing.T) {
 // Broken on purpose (bon's candidates not read) it fails: the run gets a
 // single row.
 func TestReportByBudgetBoN(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "b.db")
 	if code, _, stderr := cli(t, "run", "--db", db, "--task", "game24", "--range", "900:906",
 		"--strategy", "bon", "--set", "n=4", "--set", "select=weighted"); code != 0 {

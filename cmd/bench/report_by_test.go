@@ -8,6 +8,7 @@ import (
 )
 
 func TestReportByTrialAndIteration(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "r.db")
 	if code, _, stderr := cli(t, "run", "--db", db, "--task", "hotpotqa", "--strategy", "reflexion", "--range", "0:10",
 		"--set", "trials=3", "--json"); code != 0 {
@@ -50,6 +51,7 @@ func TestReportByTrialAndIteration(t *testing.T) {
 // stats.VoteCurve), under CoT-SC's rule: most votes, ties to the answer
 // seen first, null keys abstain.
 func TestReportByK(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "k.db")
 	if code, _, stderr := cli(t, "run", "--db", db, "--task", "game24", "--strategy", "cotsc", "--set", "k=6", "--range", "900:920"); code != 0 {
 		t.Fatal(stderr)

@@ -9,6 +9,7 @@ import (
 // header name, in the order given, for the experiment and the runs table;
 // a name the table lacks, or --columns without latex, is a usage error.
 func TestReportLatexColumns(t *testing.T) {
+	t.Parallel()
 	db := experimentDB(t)
 	code, out, stderr := cli(t, "report", "--db", db, "--experiment", "exp1", "--format", "latex", "--columns", "accuracy, Strategy,params,95% CI")
 	if code != 0 {

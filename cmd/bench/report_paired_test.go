@@ -47,6 +47,7 @@ func pairedDB(t *testing.T) string {
 }
 
 func TestExperimentPairedColumns(t *testing.T) {
+	t.Parallel()
 	db := pairedDB(t)
 	code, out, stderr := cli(t, "report", "--db", db, "--experiment", "p")
 	if code != 0 {
@@ -94,6 +95,7 @@ func TestExperimentPairedColumns(t *testing.T) {
 // TestGroupSameSeedReruns: two runs of one configuration with the same
 // seed are a rerun, not two repeats: no zero-width Student-t interval.
 func TestGroupSameSeedReruns(t *testing.T) {
+	t.Parallel()
 	db := pairedDB(t)
 	code, out, stderr := cli(t, "report", "--db", db, "--runs", "4,5", "--group")
 	if code != 0 {
@@ -106,6 +108,7 @@ func TestGroupSameSeedReruns(t *testing.T) {
 }
 
 func TestPlotFrontier(t *testing.T) {
+	t.Parallel()
 	db := pairedDB(t)
 	out := filepath.Join(t.TempDir(), "f.png")
 	code, stdout, stderr := cli(t, "plot", "--db", db, "--experiment", "p", "--frontier", "--out", out)

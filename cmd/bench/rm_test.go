@@ -15,6 +15,7 @@ import (
 // the rerun's export is unchanged, db stats accounts for the bytes, vacuum
 // shrinks the file; a running run is refused unless --force.
 func TestRmStatsVacuum(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "rm.db")
 	run := func(args ...string) string {
 		t.Helper()

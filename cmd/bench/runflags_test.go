@@ -32,6 +32,7 @@ func flagNames(t *testing.T, cmd func(context.Context, []string, io.Writer, io.W
 // (the plan group, which proxy has no use for). A flag added to run alone
 // fails here.
 func TestRunFlagsReachEstimateAndProxy(t *testing.T) {
+	t.Parallel()
 	run, est, proxy := flagNames(t, cmdRun), flagNames(t, cmdEstimate), flagNames(t, cmdProxy)
 	plan := flag.NewFlagSet("plan", flag.ContinueOnError)
 	cfg := bench.DefaultConfig()
@@ -58,6 +59,7 @@ func TestRunFlagsReachEstimateAndProxy(t *testing.T) {
 // estimate reads the flags it took over from run: --rule and the judge
 // reach the dry run's configuration (a bad rule is refused as run refuses it).
 func TestEstimateTakesRunFlags(t *testing.T) {
+	t.Parallel()
 	base := []string{"estimate", "--task", "game24", "--strategy", "io", "--range", "900:901", "--skills", "0.5"}
 	if code, _, stderr := cli(t, append(base, "--rule", "paper")...); code != 0 {
 		t.Fatalf("estimate --rule paper: %s", stderr)

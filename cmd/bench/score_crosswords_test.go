@@ -14,6 +14,7 @@ import (
 // metrics.game as logged (solved ⇔ r_letter = 1 for DFS states), then a
 // summary line.
 func TestScoreCrosswordsPaperReproducesLogs(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"gpt4_io_sample.jsonl", "gpt4_cot_sample.jsonl", "gpt4_tot_dfs_prune_sample.jsonl", "gpt4_tot_dfs_no_prune_sample.jsonl"} {
 		code, out, stderr := cli(t, "score", "--task", "crosswords", "--rule", "paper", "--in", "../../tasks/crosswords/testdata/"+name)
 		if code != 0 {
@@ -50,6 +51,7 @@ func TestScoreCrosswordsPaperReproducesLogs(t *testing.T) {
 // missing output, an idx outside the test puzzles, and a line that is not
 // JSON.
 func TestScoreCrosswordsBadLines(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ line, want string }{
 		{`{"output": "h1. apple"}`, `"idx": K`},
 		{`{"idx": 3}`, `"output": TEXT`},

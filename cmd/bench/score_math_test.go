@@ -11,6 +11,7 @@ import (
 // problem is named by idx, --vote groups by idx without --group-by, and
 // --rule hendrycks judges by the string rule.
 func TestScoreMath500Votes(t *testing.T) {
+	t.Parallel()
 	in := filepath.Join(t.TempDir(), "in.jsonl")
 	// Problem 0's answer is \left( 3, \frac{\pi}{2} \right).
 	os.WriteFile(in, []byte(`{"idx": 0, "output": "\\boxed{(3, \\frac{\\pi}{2})}", "verifier_score": 0.2}

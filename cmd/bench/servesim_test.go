@@ -30,6 +30,7 @@ func runRow(t *testing.T, db string, id int64) store.Run {
 // parameters, whatever model name it sends; the cost is still priced by
 // the name sent.
 func TestRunAgainstServeSimIsSimulated(t *testing.T) {
+	t.Parallel()
 	url := startServeSim(t, "--sim-skill", "0.95", "--sim-slip", "0.02")
 	db := filepath.Join(t.TempDir(), "b.db")
 	for i, model := range []string{"Qwen/Qwen3-8B", "sim", "gpt-4o"} {
@@ -51,6 +52,7 @@ func TestRunAgainstServeSimIsSimulated(t *testing.T) {
 // naming them; no route answers without /v1 (the reward routes stay at
 // the root); every answer carries the simulator's fingerprint.
 func TestServeSimServedModelNames(t *testing.T) {
+	t.Parallel()
 	url := startServeSim(t, "--served-model-name", "Qwen/Qwen3-8B", "qwen-alias", "--sim-skill", "0.9")
 	db := filepath.Join(t.TempDir(), "b.db")
 	code, _, stderr := cli(t, "run", "--db", db, "--task", "game24", "--strategy", "cot", "--range", "900:901", "--base-url", url, "--model", "Qwen/Qwen3-9B")
@@ -111,6 +113,7 @@ func TestServeSimServedModelNames(t *testing.T) {
 // --base-url without --model names the models the endpoint serves; a
 // serve-sim answering any name (or a server listing "sim") runs as before.
 func TestBaseURLWithoutModel(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "b.db")
 	strict := startServeSim(t, "--served-model-name", "Qwen/Qwen3-8B")
 	code, _, stderr := cli(t, "run", "--db", db, "--task", "game24", "--strategy", "cot", "--range", "900:901", "--base-url", strict)

@@ -7,6 +7,7 @@ import (
 )
 
 func TestShowItem(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "s.db")
 	if code, _, stderr := cli(t, "run", "--db", db, "--task", "hotpotqa", "--strategy", "cot", "--range", "0:2"); code != 0 {
 		t.Fatal(stderr)
@@ -24,6 +25,7 @@ func TestShowItem(t *testing.T) {
 // TestShowRunAnywhere: the run id may follow the flags, as in most
 // commands (`bench show --db F 1`), and only one run is taken.
 func TestShowRunAnywhere(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "s.db")
 	if code, _, stderr := cli(t, "run", "--db", db, "--task", "game24", "--strategy", "io", "--range", "900:902"); code != 0 {
 		t.Fatal(stderr)

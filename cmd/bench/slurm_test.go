@@ -60,6 +60,7 @@ func docBlocks(t *testing.T, path, kind string) map[string]string {
 // TestClusterDocShowsTheExamples: every example file the cluster page
 // shows is shown as it is in examples/.
 func TestClusterDocShowsTheExamples(t *testing.T) {
+	t.Parallel()
 	files := docBlocks(t, clusterDoc, "file")
 	for _, want := range []string{"examples/slurm/shards.sbatch", "examples/slurm/merge.sbatch", "examples/k8s/shards-job.yaml"} {
 		if _, ok := files[want]; !ok {

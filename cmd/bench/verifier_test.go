@@ -12,6 +12,7 @@ import (
 )
 
 func TestVerifierFlagsExitTwoWithOneLine(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "b.db")
 	run := []string{"run", "--db", db, "--task", "game24", "--strategy", "cot", "--range", "0:1"}
 	for _, c := range []struct {
@@ -43,6 +44,7 @@ func TestVerifierFlagsExitTwoWithOneLine(t *testing.T) {
 // bench serve-sim serves the simulated verifier as a reward model on
 // vLLM's /pooling and SGLang's /classify, scoring as it does in process.
 func TestServeSimServesTheVerifier(t *testing.T) {
+	t.Parallel()
 	base := strings.TrimSuffix(startServeSim(t), "/v1")
 	lib, err := prompts.Bundled()
 	if err != nil {

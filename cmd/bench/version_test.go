@@ -9,6 +9,7 @@ import (
 )
 
 func TestVersionLine(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		bi   *debug.BuildInfo
@@ -41,6 +42,7 @@ func TestVersionLine(t *testing.T) {
 // TestVersionFlag: `bench --version` exits 0 and prints this test binary's
 // build information (its Go version at least), not the usage text.
 func TestVersionFlag(t *testing.T) {
+	t.Parallel()
 	var out, errb bytes.Buffer
 	if code := run(context.Background(), []string{"--version"}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, errb.String())

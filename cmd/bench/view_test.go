@@ -14,6 +14,7 @@ import (
 )
 
 func TestCheckViewAddr(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		addr   string
 		public bool
@@ -37,6 +38,7 @@ func TestCheckViewAddr(t *testing.T) {
 }
 
 func TestViewBadInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "v.db")
 	st, err := store.Open(context.Background(), db)
