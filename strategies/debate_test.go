@@ -31,6 +31,7 @@ func (d *debater) Sample(_ context.Context, req llm.Request) (llm.Response, erro
 }
 
 func TestDebateEachAgentSeesTheOthersPreviousAnswers(t *testing.T) {
+	t.Parallel()
 	const right = "Answer: 4 * 5 + 10 - 6 = 24"
 	d := &debater{reqs: map[string]llm.Request{}, answers: map[string]string{
 		"r0/a0": "Answer: (10 - 6) * (5 + 4) = 24", "r0/a1": right, "r0/a2": "garbage, no answer",
@@ -101,6 +102,7 @@ func TestDebateEachAgentSeesTheOthersPreviousAnswers(t *testing.T) {
 }
 
 func TestDebateAloneChecksItsOwnAnswer(t *testing.T) {
+	t.Parallel()
 	d := &debater{reqs: map[string]llm.Request{}, answers: map[string]string{"r0/a0": "Answer: 2 * 12 = 24", "r1/a0": "no"}}
 	s, _ := newDebate(Values{"agents": 1, "rounds": 2, "temperature": 0.7, "max_tokens": 0, "vote_key": "", "context": ""})
 	res, err := s.Solve(context.Background(), testEnv(t, d), puzzle(t, "4 5 6 10"))
@@ -118,6 +120,7 @@ func TestDebateAloneChecksItsOwnAnswer(t *testing.T) {
 }
 
 func TestDebateTemplates(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		agents, rounds int
 		want           []string
@@ -129,6 +132,7 @@ func TestDebateTemplates(t *testing.T) {
 }
 
 func TestDebateModelsParam(t *testing.T) {
+	t.Parallel()
 	base := Values{"agents": 3, "rounds": 2, "temperature": 0.7, "max_tokens": 0, "vote_key": "", "context": ""}
 	for _, c := range []struct {
 		models string
@@ -161,6 +165,7 @@ func TestDebateModelsParam(t *testing.T) {
 }
 
 func TestDebateJudgeReadsTheTranscript(t *testing.T) {
+	t.Parallel()
 	const right = "Answer: 4 * 5 + 10 - 6 = 24"
 	d := &debater{reqs: map[string]llm.Request{}, answers: map[string]string{
 		"r0/a0": "Answer: A0", "r0/a1": "Answer: A1", "r1/a0": "Answer: B0", "r1/a1": "Answer: B1", "judge": right}}

@@ -17,6 +17,7 @@ import (
 )
 
 func TestParseLATSScore(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in   string
 		want float64
@@ -81,6 +82,7 @@ func (l *fullLog) Step(_ context.Context, _, _ int, kind, content string) error 
 // with n_evaluate 2, repeated it and was dropped (issue 34: 14 s under
 // -race on two busy cores for both legs).
 func TestLATSOverHTTPMatchesInProcess(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("loopback HTTP")
 	}
@@ -130,6 +132,7 @@ func TestLATSOverHTTPMatchesInProcess(t *testing.T) {
 // TestLATSReflectionsReachExpansions checks that a reflection written on
 // a failed Finish is shown in later expansion prompts and kept in memory.
 func TestLATSReflectionsReachExpansions(t *testing.T) {
+	t.Parallel()
 	model := latsModel(t)
 	lib, _ := prompts.Bundled()
 	insts, _ := hotpotqa.NewTask().Instances()
@@ -167,6 +170,7 @@ func TestLATSReflectionsReachExpansions(t *testing.T) {
 }
 
 func TestLATSResumesFromCheckpoint(t *testing.T) {
+	t.Parallel()
 	model := latsModel(t)
 	lib, _ := prompts.Bundled()
 	insts, _ := hotpotqa.NewTask().Instances()
@@ -224,6 +228,7 @@ func TestLATSResumesFromCheckpoint(t *testing.T) {
 }
 
 func TestLATSNamesMissingTemplates(t *testing.T) {
+	t.Parallel()
 	lib, _ := prompts.Bundled()
 	insts, _ := game24.NewTask().Instances()
 	s := newStrategy(t, "lats", map[string]any{"iterations": 1})

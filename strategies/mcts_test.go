@@ -31,6 +31,7 @@ func (l *treeLog) Tree(_ context.Context, n []TreeNode) error {
 func (l *treeLog) Step(context.Context, int, int, string, string) error { return nil }
 
 func TestMCTSScriptedWorld(t *testing.T) {
+	t.Parallel()
 	// The scripted world of tot_test.go: the root proposes four steps (one a
 	// duplicate); "6 10 20" is sure and leads to "4 20" (sure) and 24.
 	w := newWorld()
@@ -80,6 +81,7 @@ func simModel(t *testing.T) *sim.Model {
 // the simulator in process and through the OpenAI-compatible server on
 // loopback: same trees, visits and answers.
 func TestMCTSOverHTTPMatchesInProcess(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("loopback HTTP")
 	}
@@ -156,6 +158,7 @@ func (c *memCheckpoint) Load(_ context.Context, state any) (int, bool, error) {
 }
 
 func TestMCTSResumesFromCheckpoint(t *testing.T) {
+	t.Parallel()
 	model := simModel(t)
 	lib, _ := prompts.Bundled()
 	insts, _ := game24.NewTask().Instances()
@@ -207,6 +210,7 @@ func TestMCTSResumesFromCheckpoint(t *testing.T) {
 }
 
 func TestThoughtModesChecked(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		set  map[string]any

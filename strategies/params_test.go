@@ -10,6 +10,7 @@ import (
 )
 
 func TestResolve(t *testing.T) {
+	t.Parallel()
 	decl := []Param{
 		{Name: "k", Kind: Int, Default: 1, Min: Bound(1)},
 		{Name: "temperature", Kind: Float, Default: 0.7, Min: Bound(0), Max: Bound(2)},
@@ -59,6 +60,7 @@ func TestResolve(t *testing.T) {
 }
 
 func TestParseSets(t *testing.T) {
+	t.Parallel()
 	raw, err := ParseSets([]string{"k=10", " temperature = 0.5 "})
 	if err != nil || raw["k"] != "10" || raw["temperature"] != "0.5" {
 		t.Fatalf("raw = %v, %v", raw, err)
@@ -71,6 +73,7 @@ func TestParseSets(t *testing.T) {
 }
 
 func TestRegistryDeclarationsAreValid(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	for _, s := range Registry() {
 		if seen[s.Name] {
@@ -95,6 +98,7 @@ func TestRegistryDeclarationsAreValid(t *testing.T) {
 // left out of the Values at their defaults, so the configurations that
 // existed keep the Values the engine hashes into run keys and draws.
 func TestLateParamsKeepEarlierValues(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		strategy string
 		set      map[string]any
@@ -131,6 +135,7 @@ func TestLateParamsKeepEarlierValues(t *testing.T) {
 // (a --set string reading as a number, boolean or null as that value),
 // shows them in the summary, and still checks the declared ones.
 func TestOtherParams(t *testing.T) {
+	t.Parallel()
 	decl := []Param{{Name: "cmd", Kind: String, Default: ""}, {Name: "n", Kind: Int, Default: 1}, {Name: OtherParams, Kind: String, Default: ""}}
 	v, err := Resolve(decl, map[string]any{"cmd": "x", "k": "5", "t": 0.7, "on": "true", "name": "007", "list": []any{1, "a"}, "y": 3})
 	if err != nil {

@@ -29,6 +29,7 @@ func (h *hostStub) Call(_ context.Context, name string, args json.RawMessage) (t
 // the host's other tools follow the task's; finish stays the task's
 // (a copy of it is not offered twice).
 func TestWithExternalReplaces(t *testing.T) {
+	t.Parallel()
 	task := hotpotqa.NewTask()
 	insts, err := task.Instances()
 	if err != nil {

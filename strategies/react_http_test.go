@@ -22,6 +22,7 @@ import (
 // content, observations) are the ones the in-process simulator gives for the
 // same seed.
 func TestReActOverHTTPMatchesInProcess(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("loopback HTTP")
 	}

@@ -8,6 +8,7 @@ import (
 )
 
 func TestParseTextAction(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, in            string
 		thought, act, input string
@@ -59,6 +60,7 @@ func TestParseTextAction(t *testing.T) {
 }
 
 func TestParseJSONAction(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, in            string
 		thought, act, input string
@@ -104,6 +106,7 @@ func TestParseJSONAction(t *testing.T) {
 }
 
 func TestParsersBoundTheirWork(t *testing.T) {
+	t.Parallel()
 	huge := "Thought: " + strings.Repeat("x", 1<<20) + "\nAction: Search[far away]"
 	if a, err := ParseTextAction(huge); err == nil || len(a.Thought) > maxParse {
 		t.Errorf("1 MiB reply: action %q err %v (the action lies beyond the parse limit)", a.Name, err)

@@ -133,6 +133,7 @@ const gmbh = "Gesellschaft mit beschränkter Haftung" // the answer of row 0
 const validActions = "Valid actions are Search[entity], Lookup[keyword], Finish[answer]."
 
 func TestReActTextProtocol(t *testing.T) {
+	t.Parallel()
 	sc := text(
 		"Thought: I need VIVA Media.\nAction: search [ VIVA Media ]",
 		"I am not sure what to do.",
@@ -204,6 +205,7 @@ func TestReActTextProtocol(t *testing.T) {
 }
 
 func TestReActJSONProtocol(t *testing.T) {
+	t.Parallel()
 	sc := text(
 		"Sure:\n```json\n{\"thought\": \"t1\", \"action\": \"search\", \"input\": \"VIVA Media\"}\n```",
 		`{"thought": "t2", "action": "lookup", "input": "2004"`,
@@ -244,6 +246,7 @@ func TestReActJSONProtocol(t *testing.T) {
 }
 
 func TestReActToolsProtocol(t *testing.T) {
+	t.Parallel()
 	sc := &turns{replies: []llm.Choice{
 		{Reasoning: "I should open VIVA Media.", ToolCalls: []llm.ToolCall{
 			{ID: "a1", Name: "search", Arguments: `{"entity": "VIVA Media"}`},
@@ -332,6 +335,7 @@ func TestReActToolsProtocol(t *testing.T) {
 }
 
 func TestReActStepLimit(t *testing.T) {
+	t.Parallel()
 	search := func(id string) llm.Choice {
 		return llm.Choice{ToolCalls: []llm.ToolCall{{ID: id, Name: "search", Arguments: `{"entity": "VIVA Media"}`}}}
 	}
@@ -456,6 +460,7 @@ func TestReActHostileOutput(t *testing.T) {
 }
 
 func TestReActOnGame24(t *testing.T) {
+	t.Parallel()
 	sc := text(
 		"Thought: 4 * 5 = 20.\nAction: Multiply[4, 5]",
 		"Action: Add[20, 10]",
@@ -509,6 +514,7 @@ type plainTask struct{ tasks.Task }
 func (plainTask) Name() string { return "plain" }
 
 func TestReActNeedsTools(t *testing.T) {
+	t.Parallel()
 	s := newStrategy(t, "react", nil)
 	if err := s.(TaskChecker).CheckTask(plainTask{}); err == nil || !strings.Contains(err.Error(), "offers no tools") {
 		t.Errorf("CheckTask = %v", err)
@@ -527,6 +533,7 @@ func TestReActNeedsTools(t *testing.T) {
 }
 
 func TestContextParameter(t *testing.T) {
+	t.Parallel()
 	in := hotpotRow(t, 0)
 	q := in.Data.(hotpotqa.Question)
 	goldText := strings.TrimSpace(q.Gold()[0].Text())
@@ -580,6 +587,7 @@ func TestContextParameter(t *testing.T) {
 }
 
 func TestTaskMetricsReachResults(t *testing.T) {
+	t.Parallel()
 	in := hotpotRow(t, 0)
 	outputs := []string{
 		"Answer: " + gmbh,                  // em 1, f1 1

@@ -102,6 +102,7 @@ func checkRefCalls(t *testing.T, s *scripted, want []refCall) {
 // wrong first trial, a reflection, a right second trial; the prompts are
 // CoTAgent's, turn by turn.
 func TestRefCoTTurns(t *testing.T) {
+	t.Parallel()
 	inst := hotpotRow(t, 0)
 	gold := goldOf(t, inst)
 	s := &scripted{outputs: []string{" first thought \n", "Finish[Nowhere]", "\n I misread the context.\n", "second thought", "Finish[" + gold + "]"}}
@@ -151,6 +152,7 @@ func TestRefCoTTurns(t *testing.T) {
 // non-Finish action leaves the observation empty and the old answer
 // standing.
 func TestRefCoTNoContextLastTrial(t *testing.T) {
+	t.Parallel()
 	inst := hotpotRow(t, 1)
 	s := &scripted{outputs: []string{"a", "Finish[Nowhere]", "b", "Search[x]", "c", "Finish[Nowhere]"}}
 	env := refEnv(t, s)
@@ -185,6 +187,7 @@ func TestRefCoTNoContextLastTrial(t *testing.T) {
 // without one for ReAct, as the two agents' reflect() do; reflexion keeps
 // every reflection.
 func TestRefReflectionFormats(t *testing.T) {
+	t.Parallel()
 	if got := RefFormatReflections("H\n", nil); got != "" {
 		t.Errorf("no reflections = %q", got)
 	}
@@ -224,6 +227,7 @@ func TestRefReflectionFormats(t *testing.T) {
 // last one in the list is popped, and it is looked up by text, so the first
 // identical line is the one replaced.
 func TestRefTruncate(t *testing.T) {
+	t.Parallel()
 	long := "Observation 1: " + strings.Repeat("word ", 40)
 	mid := "Observation 2: " + strings.Repeat("abc ", 10)
 	sp := "Thought 1: x\n" + long + "\nThought 2: y\n" + mid + "\n" + long
@@ -251,6 +255,7 @@ func TestRefTruncate(t *testing.T) {
 // action, the step limit, then a reflection on the truncated scratchpad
 // (no stop) and the next trial under the reflection header.
 func TestRefReActTurns(t *testing.T) {
+	t.Parallel()
 	inst := hotpotRow(t, 0)
 	q := inst.Data.(hotpotqa.Question)
 	title := q.Context[0].Title
@@ -301,7 +306,7 @@ func jsonQuote(s string) string {
 
 // TestRefBaseTemplates: reflection=none uses the plain agent prompts, as
 // the notebooks do for the base runs, and repeats the same prompt.
-func TestRefBaseTemplates(t *testing.T) {
+func TestRefBaseTemplates(t *testing.T) { // sequential: it adds to refFixture, which the parallel tests read
 	refFixture["ref_cot_base_agent"] = "B\n{{.Examples}}\n{{.Reflections}}\nCtx: {{.Context}} \nQuestion: {{.Question}}{{.Scratchpad}}"
 	refFixture["ref_cot_simple_base_agent"] = "SB\n{{.Examples}}\n{{.Reflections}}\n{{.Context}}\nQuestion: {{.Question}}{{.Scratchpad}}"
 	defer delete(refFixture, "ref_cot_base_agent")
@@ -335,6 +340,7 @@ func (f *failAfter) Sample(ctx context.Context, req llm.Request) (llm.Response, 
 // checkpoint (answer, reflections and scratchpad of trial 1 kept) and sends
 // the prompts an uninterrupted run sends.
 func TestRefResume(t *testing.T) {
+	t.Parallel()
 	inst := hotpotRow(t, 0)
 	outs := []string{"a", "Finish[Nowhere]", "R1", "b", "Finish[Elsewhere]", "R2", "c", "Finish[Nowhere]"}
 	set := map[string]any{"trials": 3}
@@ -386,6 +392,7 @@ func p50k(t *testing.T) func(string) int {
 // prompt is longer than prompt_tokens, counted in p50k_base exactly: a
 // limit equal to the first prompt's count lets it run, one less halts it.
 func TestRefReActHaltsOnPromptTokens(t *testing.T) {
+	t.Parallel()
 	inst := hotpotRow(t, 0)
 	probe := &scripted{outputs: []string{"go", "Finish[x]"}}
 	if _, err := newStrategy(t, "reflexion_ref", map[string]any{"agent": RefAgentReAct, "trials": 1, "reflection": ReflectNone}).

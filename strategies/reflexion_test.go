@@ -151,6 +151,7 @@ func perTrial(res Result, prefix string, n int) []float64 {
 }
 
 func TestReflexionStopsAtFirstSolvedTrial(t *testing.T) {
+	t.Parallel()
 	l := &learner{actor: []string{attempt(1), attempt(2), rightAnswer}}
 	log := &trialLog{}
 	env := testEnv(t, l)
@@ -196,6 +197,7 @@ func TestReflexionStopsAtFirstSolvedTrial(t *testing.T) {
 }
 
 func TestReflexionWhatEachTrialSees(t *testing.T) {
+	t.Parallel()
 	// has reports which attempts and reflections a prompt shows.
 	has := func(prompt string) (attempts, reflections []int) {
 		for i := 1; i <= 5; i++ {
@@ -262,6 +264,7 @@ func TestReflexionWhatEachTrialSees(t *testing.T) {
 }
 
 func TestReflexionMemoryFrom(t *testing.T) {
+	t.Parallel()
 	seeds := []Reflection{{RunID: 7, Trial: 0, Text: "seed A"}, {RunID: 7, Trial: 1, Text: "seed B"}}
 	for _, c := range []struct {
 		set       map[string]any
@@ -321,6 +324,7 @@ func TestReflexionMemoryFrom(t *testing.T) {
 }
 
 func TestReflexionSelfEvaluator(t *testing.T) {
+	t.Parallel()
 	// A wrong answer judged correct stops the loop; the accuracy is the truth.
 	l := &learner{actor: []string{wrongAnswer, rightAnswer}, judge: []string{"Looks right.\nJudgement: correct"}}
 	res := reflexionRun(t, l, testEnv(t, l), map[string]any{"evaluator": EvaluatorSelf})
@@ -362,6 +366,7 @@ func TestReflexionSelfEvaluator(t *testing.T) {
 }
 
 func TestReflexionResumesFromCheckpoint(t *testing.T) {
+	t.Parallel()
 	outputs := []string{attempt(1), attempt(2), attempt(3), rightAnswer}
 	// Uninterrupted.
 	whole := &learner{actor: outputs}
@@ -420,6 +425,7 @@ func TestReflexionResumesFromCheckpoint(t *testing.T) {
 }
 
 func TestReflexionReActActor(t *testing.T) {
+	t.Parallel()
 	// Trial 1 searches and answers wrong; trial 2 answers right at once.
 	inst := hotpotRow(t, 0)
 	l := &learner{actor: nil}
@@ -466,6 +472,7 @@ func TestReflexionReActActor(t *testing.T) {
 }
 
 func TestTruncateTrajectory(t *testing.T) {
+	t.Parallel()
 	long := "Observation: " + strings.Repeat("word ", 100)
 	longer := "Observation: " + strings.Repeat("word ", 200)
 	traj := strings.Join([]string{"Thought: a", "Action: Search[x]", long, "Thought: b", "Action: Search[y]", longer, "Action: Finish[z]"}, "\n")
@@ -487,6 +494,7 @@ func TestTruncateTrajectory(t *testing.T) {
 }
 
 func TestParseJudgement(t *testing.T) {
+	t.Parallel()
 	for reply, want := range map[string]bool{
 		"Judgement: correct":                           true,
 		"It checks out.\nJudgement: Correct.":          true,
@@ -505,6 +513,7 @@ func TestParseJudgement(t *testing.T) {
 }
 
 func TestReflexionParamsSummaryShowsEvaluator(t *testing.T) {
+	t.Parallel()
 	spec, err := Lookup("reflexion")
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 // the engine and the read side need: constructor, doc, sharing, templates,
 // a probe, and a reading built from the known shapes.
 func TestEveryStrategyDeclaresItsKit(t *testing.T) {
+	t.Parallel()
 	draws := []Drawing{"", DrawTrajectory, DrawTrials, DrawIterations, DrawTranscript, DrawVotes}
 	byK := []SampleReading{"", SamplesVote, SamplesScored}
 	seen := map[string]bool{}
@@ -48,6 +49,7 @@ var paramRead = regexp.MustCompile(`\.(Int|Float|String|Bool|Temperature)\("([a-
 // rather than panic in a run: every name a non-test file of this package
 // reads through Values' accessors must be declared by some strategy.
 func TestParamReadsAreDeclared(t *testing.T) {
+	t.Parallel()
 	declared := map[string]bool{}
 	for _, s := range Registry() {
 		for _, p := range s.Params {
@@ -84,6 +86,7 @@ func TestParamReadsAreDeclared(t *testing.T) {
 // allowed value of each string parameter: a constructor reading an
 // undeclared name fails here with its name (Values' accessors say which).
 func TestDefaultsConstruct(t *testing.T) {
+	t.Parallel()
 	for _, s := range Registry() {
 		variants := []map[string]any{s.Probe.Params}
 		for _, p := range s.Params {

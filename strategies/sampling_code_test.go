@@ -30,6 +30,7 @@ func (f *fakeCoding) ScoreSample(inst tasks.Instance, out string, i int) tasks.S
 }
 
 func TestSamplingPassAtK(t *testing.T) {
+	t.Parallel()
 	s := &scripted{outputs: []string{"bad", "ok", "bad", "bad", "ok"}}
 	env := testEnv(t, s)
 	task := &fakeCoding{Task: env.Task}

@@ -52,6 +52,7 @@ func puzzle(t *testing.T, text string) tasks.Instance {
 }
 
 func TestSamplingScoresEverySample(t *testing.T) {
+	t.Parallel()
 	const usesThree = "Answer: (10 - 6) * (5 + 4 - 3) = 24" // uses a 3 the puzzle lacks
 	outputs := []string{
 		"Answer: 4 * 5 + 10 - 6 = 24",     // correct

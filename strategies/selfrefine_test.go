@@ -27,6 +27,7 @@ func refineRun(t *testing.T, l *learner, set map[string]any) Result {
 }
 
 func TestSelfRefineStopsOnThePhrase(t *testing.T) {
+	t.Parallel()
 	l := &learner{actor: []string{attempt(1), rightAnswer},
 		feedback: []string{"The step 4 + 5 is wrong.\nScore: 2/10", "Each step checks out. No change needed.\nScore: 10/10"}}
 	res := refineRun(t, l, nil)
@@ -54,6 +55,7 @@ func TestSelfRefineStopsOnThePhrase(t *testing.T) {
 }
 
 func TestSelfRefineCarriesTheHistory(t *testing.T) {
+	t.Parallel()
 	l := &learner{actor: []string{attempt(1), attempt(2), attempt(3), attempt(4)},
 		feedback: []string{"feedback on 1", "feedback on 2", "feedback on 3", "feedback on 4"}}
 	res := refineRun(t, l, nil)
@@ -94,6 +96,7 @@ func TestSelfRefineCarriesTheHistory(t *testing.T) {
 }
 
 func TestSelfRefineStopsOnTheScore(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		set   map[string]any
 		fb    string
@@ -118,6 +121,7 @@ func TestSelfRefineStopsOnTheScore(t *testing.T) {
 }
 
 func TestFeedbackScore(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]float64{
 		"Score: 7/10":              7,
 		"score = 3":                3,
@@ -234,6 +238,7 @@ func TestSelfRefinePALLimitAndBadFeedback(t *testing.T) {
 }
 
 func TestSplitFeedback(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ in, fb, prog string }{
 		{"Bad.\n```python\ndef solution():\n    return 1\n```", "Bad.", "def solution():\n    return 1"},
 		{"# wrong\ndef solution():\n    return 2\n", "# wrong", "def solution():\n    return 2"},

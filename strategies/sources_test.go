@@ -10,6 +10,7 @@ import (
 )
 
 func TestShellWords(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in   string
 		want []string

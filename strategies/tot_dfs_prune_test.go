@@ -77,6 +77,7 @@ func (m *toyFillModel) Sample(_ context.Context, req llm.Request) (llm.Response,
 // TestToTDFSPrunesImpossibleStates: with prune, a state judged impossible
 // is kept in the log as pruned and never extended; without, it is.
 func TestToTDFSPrunesImpossibleStates(t *testing.T) {
+	t.Parallel()
 	lib, err := prompts.Bundled()
 	if err != nil {
 		t.Fatal(err)

@@ -97,6 +97,7 @@ func runToT(t *testing.T, w *world, params map[string]any, insts ...tasks.Instan
 }
 
 func TestToTCallsPerStep(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name          string
 		params        map[string]any
@@ -144,6 +145,7 @@ func expansionsAt(name string, i int) int {
 }
 
 func TestToTDuplicates(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		mode string
 		want float64 // value of the duplicate "4 * 5" candidate
@@ -179,6 +181,7 @@ func (c treeCatcher) Step(context.Context, int, int, string, string) error {
 // the run (the second, identical puzzle's value calls are answered by the
 // first's draws, as hits), item and off do not.
 func TestToTValueCacheScope(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		scope      string
 		wantFirst  int // value calls reaching the model for the first puzzle
@@ -231,6 +234,7 @@ func (h *hitCounter) middleware(next llm.Sampler) llm.Sampler {
 }
 
 func TestToTDFSBacktracks(t *testing.T) {
+	t.Parallel()
 	w := newWorld()
 	// The best first step leads to a dead end: "4 20" now only makes 16.
 	w.proposals["4 20"] = []string{"20 - 4 = 16 (left: 16)"}

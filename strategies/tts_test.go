@@ -108,6 +108,7 @@ func (b *byCall) Sample(_ context.Context, req llm.Request) (llm.Response, error
 func strptr(s string) *string { return &s }
 
 func TestSelectionRules(t *testing.T) {
+	t.Parallel()
 	c := func(key *string, score float64) Candidate { return Candidate{Key: key, Score: score} }
 	a, b, d := strptr("a"), strptr("b"), strptr("d")
 	cases := []struct {
@@ -135,6 +136,7 @@ func TestSelectionRules(t *testing.T) {
 
 // TestMajorityIsCoTSCsVote: bon's majority picks what CoT-SC's Vote picks.
 func TestMajorityIsCoTSCsVote(t *testing.T) {
+	t.Parallel()
 	task := game24.NewTask()
 	inst := puzzle(t, "4 5 6 10")
 	outs := []string{"Answer: 4 * 5 + 10 - 6 = 24", "Answer: (10 - 6) * (5 + 4) = 24", "no answer",
@@ -155,6 +157,7 @@ func TestMajorityIsCoTSCsVote(t *testing.T) {
 }
 
 func TestTopKKeepsTheBestAndLaterOnTies(t *testing.T) {
+	t.Parallel()
 	mk := func(scores ...float64) []*beamState {
 		var bs []*beamState
 		for _, s := range scores {
@@ -204,6 +207,7 @@ func resolve(t *testing.T, name string, set map[string]any) Strategy {
 // TestBeamKeepsTheTopNOverM drives one beam search by hand: n=4 beams,
 // beam_width=2, so 2 survive each step and each is expanded twice.
 func TestBeamKeepsTheTopNOverM(t *testing.T) {
+	t.Parallel()
 	// Iteration 0: position j writes step "A<j>"; iteration 1 every beam
 	// answers. Scores: A1 0.9, A0 and A2 tie at 0.5, A3 0.2: A1 survives
 	// and the later of the tie, A2.
@@ -304,6 +308,7 @@ func simEnv(t *testing.T, mws ...llm.Middleware) (Env, *arithVerifier) {
 // it runs alone (n=2) or beside another (n=4), and the two subtrees of one
 // run draw apart.
 func TestDVTSSubtreesAreIndependent(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	inst := puzzle(t, "1 2 4 7")
 	solve := func(n int) TTSDetail {
@@ -330,6 +335,7 @@ func TestDVTSSubtreesAreIndependent(t *testing.T) {
 // expansion with the highest score, and the final answer is the best
 // candidate.
 func TestDVTSPicksTheBestExpansion(t *testing.T) {
+	t.Parallel()
 	// Expansion j of step i writes "S<i>x<j>"; the table makes x1 best at
 	// step 0 and x0 and x2 tie at step 1 (the first, x0, wins).
 	sampler := &byCall{f: func(req llm.Request, i int) llm.Choice {
@@ -386,6 +392,7 @@ func TestDVTSPicksTheBestExpansion(t *testing.T) {
 // puzzles on the simulator one call at a time and with all items at once:
 // the results are identical.
 func TestTTSDeterministicAtAnyConcurrency(t *testing.T) {
+	t.Parallel()
 	insts := []string{"4 5 6 10", "1 2 4 7", "2 9 10 12", "3 3 8 8", "1 1 4 6"}
 	configs := []struct {
 		name string
@@ -517,6 +524,7 @@ func TestTTSHostileModelOutput(t *testing.T) {
 }
 
 func TestNeedsVerifier(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		strat string
 		set   map[string]any
@@ -549,6 +557,7 @@ func TestNeedsVerifier(t *testing.T) {
 }
 
 func TestTTSParameterChecks(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		strat string
 		set   map[string]any
@@ -599,6 +608,7 @@ func (ruleVerifier) Verify(_ context.Context, req verify.Request) (verify.Scores
 // the n solutions is right (acc = best_of_k on every item), which majority
 // does not.
 func TestPerfectVerifierReachesTheOracle(t *testing.T) {
+	t.Parallel()
 	puzzles := []string{"4 5 6 10", "1 2 4 7", "2 9 10 12", "3 3 8 8", "1 1 4 6", "1 4 8 8", "2 5 5 10", "1 3 4 6"}
 	majorityMissed := 0
 	for _, p := range puzzles {
@@ -624,6 +634,7 @@ func TestPerfectVerifierReachesTheOracle(t *testing.T) {
 // TestPicksAreStatsPicks holds bon's rules and the stats package's
 // subset curves (bench report's every N' ≤ N) together.
 func TestPicksAreStatsPicks(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(5, 6))
 	for range 500 {
 		k := 1 + rng.IntN(9)
@@ -649,6 +660,7 @@ func TestPicksAreStatsPicks(t *testing.T) {
 }
 
 func TestReadStep(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name    string
 		content string
@@ -704,6 +716,7 @@ func FuzzSplitSteps(f *testing.F) {
 // could), the next step continues the survivors repeated in order, as
 // search-and-learn's (active × (n/len(active)+1))[:n].
 func TestBeamRepeatsFewSurvivorsInOrder(t *testing.T) {
+	t.Parallel()
 	sampler := &byCall{f: func(req llm.Request, _ int) llm.Choice {
 		if len(req.Messages) == 1 {
 			j := req.Call[len("s0/b"):]

@@ -30,6 +30,7 @@ func (voteTask) AnswerKey(_ tasks.Instance, out, _ string) (string, bool) {
 func (voteTask) VoteKeys() []string { return []string{"answer"} }
 
 func TestVoteTiesGoToTheAnswerSeenFirst(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		outputs []string
 		key     string
@@ -52,6 +53,7 @@ func TestVoteTiesGoToTheAnswerSeenFirst(t *testing.T) {
 }
 
 func TestVoteAbstentionsNeverVote(t *testing.T) {
+	t.Parallel()
 	// Three outputs without an answer would outvote two with one, were
 	// they counted as an (empty) answer.
 	outputs := []string{"no idea", "answer: 24", "", "answer: 24", "I give up", "answer: 5"}
@@ -84,6 +86,7 @@ func TestVoteAbstentionsNeverVote(t *testing.T) {
 // TestVoteMatchesStatsWinner holds CoT-SC's vote and the rule bench report
 // --by k enumerates subsets with (stats.Winner) together on random outputs.
 func TestVoteMatchesStatsWinner(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
 	for range 500 {
 		n := 1 + rng.IntN(9)
