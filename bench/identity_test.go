@@ -240,6 +240,7 @@ func TestEverySampleIsASample(t *testing.T) {
 				if k == 0 {
 					want = got
 					checkDraws(t, st, sum.RunID)
+					checkReadings(t, st, sum.RunID, c.cfg.Strategy)
 					continue
 				}
 				if !reflect.DeepEqual(got, want) {

@@ -2,7 +2,6 @@ package results
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -108,10 +107,10 @@ type Difficulty struct {
 }
 
 // PassRateLevels makes difficulty levels from run's items: pass@1 over
-// each item's samples (a CoT-SC, best-of-N or io/cot k>1 run; an item
-// without samples counts its verdict, 0 or 1). The cut points are the
-// 20th, 40th, 60th and 80th percentiles by linear interpolation
-// (numpy.quantile's default). With few samples many problems tie, cut
+// each item's samples, as its strategy's reader gives them (a CoT-SC,
+// best-of-N or io/cot k>1 run; an item without samples counts its
+// verdict, 0 or 1). The cut points are the 20th, 40th, 60th and 80th
+// percentiles by linear interpolation (numpy.quantile's default). With few samples many problems tie, cut
 // points coincide and levels stay empty: the rule's, said in the note.
 func PassRateLevels(ctx context.Context, st *store.Store, run store.Run) (Difficulty, error) {
 	items, err := st.Items(ctx, run.ID)
@@ -119,16 +118,17 @@ func PassRateLevels(ctx context.Context, st *store.Store, run store.Run) (Diffic
 		return Difficulty{}, err
 	}
 	d := Difficulty{Run: run.ID, PassAt1: map[int]float64{}, Levels: Levels{Key: "difficulty", Of: map[int]string{}}}
+	reading := strategies.ReadingOf(run.Strategy)
 	var xs []float64
 	for _, it := range items {
 		p := 0.0
-		if _, correct, _, ok := SampleKeys(it.Detail); ok {
-			for _, c := range correct {
+		if smp, ok := reading.SamplesOf(it.Detail); ok {
+			for _, c := range smp.Correct {
 				if c {
 					p++
 				}
 			}
-			p /= float64(len(correct))
+			p /= float64(len(smp.Correct))
 		} else if it.Correct {
 			p = 1
 		}
@@ -177,10 +177,11 @@ func MostSampled(ctx context.Context, st *store.Store, runs []store.Run) (store.
 		if err != nil {
 			return best, false, err
 		}
+		reading := strategies.ReadingOf(r.Strategy)
 		n, total := 0, 0
 		for _, it := range items {
-			if _, c, _, ok := SampleKeys(it.Detail); ok {
-				total += len(c)
+			if smp, ok := reading.SamplesOf(it.Detail); ok {
+				total += len(smp.Correct)
 			}
 			n++
 		}
@@ -210,20 +211,13 @@ type budgetItem struct {
 	correct bool
 	gen     float64 // completion tokens of the method's own calls
 	ver     float64 // prompt and completion tokens of verifier calls
-	// samples, when the item keeps them: vote keys (-1 abstains), verdicts
-	// and, when every sample has one, verifier scores.
+	// samples, when the item keeps them: vote keys (-1 abstains), verdicts,
+	// when every sample has one, verifier scores, and the rule the
+	// strategy answered by.
 	keys    []int
 	sampleC []bool
 	scores  []float64
-}
-
-// sampleDetail is what a sampling strategy's item records: CoT-SC's
-// {vote: {keys}, samples: [{answer, correct}]}, and for best-of-N each
-// sample's aggregated verifier score as samples[i].score.
-type sampleDetail struct {
-	Samples []struct {
-		Score *float64 `json:"score"`
-	} `json:"samples"`
+	rule    strategies.Rule
 }
 
 // Budget lays out the runs on one cost scale: per run (and per level when
@@ -241,7 +235,7 @@ func Budget(ctx context.Context, st *store.Store, runs []store.Run, o BudgetOpti
 			return nil, nil, err
 		}
 		head := RowOf(s)
-		items, err := budgetItems(ctx, st, run.ID, strategies.ReadingOf(run.Strategy).ByK == strategies.SamplesScored)
+		items, err := budgetItems(ctx, st, run.ID, strategies.ReadingOf(run.Strategy))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -335,7 +329,7 @@ func budgetCurve(base report.BudgetRow, items []budgetItem, o stats.CurveOptions
 	if len(sampled) == 0 {
 		return nil
 	}
-	votes := strategies.ReadingOf(base.Strategy).ByK == strategies.SamplesVote
+	votes := slices.ContainsFunc(sampled, func(it budgetItem) bool { return it.rule == strategies.RuleVote })
 	if !votes && !allScored {
 		return nil // io and cot keep samples but answer with the first
 	}
@@ -408,8 +402,8 @@ func budgetCurve(base report.BudgetRow, items []budgetItem, o stats.CurveOptions
 }
 
 // budgetItems reads a run's items with their tokens by purpose and their
-// samples.
-func budgetItems(ctx context.Context, st *store.Store, runID int64, bon bool) ([]budgetItem, error) {
+// samples, as their strategy's reading gives them.
+func budgetItems(ctx context.Context, st *store.Store, runID int64, reading strategies.Reading) ([]budgetItem, error) {
 	items, err := st.Items(ctx, runID)
 	if err != nil {
 		return nil, err
@@ -430,33 +424,10 @@ func budgetItems(ctx context.Context, st *store.Store, runID int64, bon bool) ([
 				b.gen += float64(t.CompletionTokens)
 			}
 		}
-		// best-of-N keeps its candidates (strategies.TTSDetail): each an
-		// independent sample with its answer key and aggregated verifier
-		// score. (beam and dvts candidates are not independent samples:
-		// they get one row.) Other runs keep CoT-SC's samples, scored
-		// when each has a score.
-		var bd bonDetail
-		if bon && json.Unmarshal(it.Detail, &bd) == nil && len(bd.Candidates) > 0 {
-			keys := make([]*string, len(bd.Candidates))
-			b.sampleC, b.scores = make([]bool, len(bd.Candidates)), make([]float64, len(bd.Candidates))
-			for i, c := range bd.Candidates {
-				keys[i], b.sampleC[i], b.scores[i] = c.Key, c.Correct, c.Score
-			}
-			b.keys = voteIDs(keys)
-		} else if keys, correct, _, ok := SampleKeys(it.Detail); ok {
-			b.keys, b.sampleC = voteIDs(keys), correct
-			var d sampleDetail
-			if json.Unmarshal(it.Detail, &d) == nil && len(d.Samples) == len(keys) {
-				scores := make([]float64, len(keys))
-				for i, s := range d.Samples {
-					if s.Score == nil {
-						scores = nil
-						break
-					}
-					scores[i] = *s.Score
-				}
-				b.scores = scores
-			}
+		// best-of-N's candidates are independent samples, each with its
+		// verifier score; beam's and dvts's are not (they get one row).
+		if smp, ok := reading.SamplesOf(it.Detail); ok {
+			b.keys, b.sampleC, b.scores, b.rule = voteIDs(smp.Keys), smp.Correct, smp.Scores, smp.Rule
 		}
 		out = append(out, b)
 	}

@@ -11,129 +11,99 @@ import (
 	"github.com/reasonbench/reasonbench/strategies"
 )
 
-// cotscDetail is what a CoT-SC item records: the vote (with each sample's
-// key, nil when it abstains) and the samples with their verdicts.
-type cotscDetail struct {
-	Vote struct {
-		Keys []*string `json:"keys"`
-	} `json:"vote"`
-	Samples []struct {
-		Answer  string `json:"answer"`
-		Correct bool   `json:"correct"`
-	} `json:"samples"`
-}
-
-// SampleKeys returns a CoT-SC item's per-sample vote keys (nil where a
-// sample abstains) and verdicts. ok is false when the detail has no
+// SampleKeys returns an item's per-sample vote keys (nil where a sample
+// abstains) and verdicts from the samples shape (strategies.ReadSamples;
+// bench export lists any run's). ok is false when the detail has no
 // samples. Items recorded before vote keys were kept fall back to the
 // scorer's extracted answers ("" abstains), and fromAnswers says so.
 func SampleKeys(detail json.RawMessage) (keys []*string, correct []bool, fromAnswers, ok bool) {
-	var d cotscDetail
-	if json.Unmarshal(detail, &d) != nil || len(d.Samples) == 0 {
-		return nil, nil, false, false
-	}
-	correct = make([]bool, len(d.Samples))
-	for i, s := range d.Samples {
-		correct[i] = s.Correct
-	}
-	if len(d.Vote.Keys) == len(d.Samples) {
-		return d.Vote.Keys, correct, false, true
-	}
-	keys = make([]*string, len(d.Samples))
-	for i, s := range d.Samples {
-		if s.Answer != "" {
-			a := s.Answer
-			keys[i] = &a
-		}
-	}
-	return keys, correct, true, true
+	s, ok := strategies.ReadSamples(detail)
+	return s.Keys, s.Correct, s.KeysFromAnswers, ok
 }
 
-// VoteCurve computes, for a CoT-SC or PAL-SC run, the expected accuracy of its
-// majority vote and of best-of-k' at every k' ≤ k over k'-subsets of each
-// item's samples (stats.VoteCurve), with the tokens per item a k'-sample
-// run would have spent: the prompt once plus k'/k of the completions, as
-// one request with n = k' asks. ok is false when the run has no samples.
+// SampleAnswers returns an item's per-sample extracted answers from the
+// samples shape.
+func SampleAnswers(detail json.RawMessage) []string {
+	s, _ := strategies.ReadSamples(detail)
+	return s.Answers
+}
+
+// VoteCurve computes, for a run whose strategy answers from its samples by
+// a rule (its reader's strategies.Samples: CoT-SC's and PAL-SC's vote,
+// best-of-N's select rule over verifier scores), the expected accuracy of
+// that rule and of best-of-k' at every k' ≤ k over k'-subsets of each
+// item's samples (stats.VoteCurve; best and weighted by stats.ScoredCurve),
+// with the tokens per item a k'-sample run would have spent: the prompt
+// once plus k'/k of the completions, as one request with n = k' asks (the
+// verifier's calls, one per sample, scale alike). ok is false when the run
+// has no such samples.
 func VoteCurve(ctx context.Context, st *store.Store, s report.Row, o stats.CurveOptions) (rows []report.SeriesRow, note string, ok bool, err error) {
-	switch strategies.ReadingOf(s.Strategy).ByK {
-	case strategies.SamplesScored:
-		return scoredCurve(ctx, st, s, o)
-	case strategies.SamplesVote:
-	default:
-		return nil, "", false, nil // io and cot keep samples too, but do not vote
+	read := strategies.ReadingOf(s.Strategy).Samples
+	if read == nil {
+		return nil, "", false, nil
 	}
 	items, err := st.Items(ctx, s.RunID)
 	if err != nil {
 		return nil, "", false, err
 	}
 	var vis []stats.VoteItem
+	var sis []stats.ScoredItem
 	var prompt, completion []float64
-	var ks []int
+	rule := strategies.RuleFirst
 	approx := false
 	for _, it := range items {
-		keys, correct, fromAnswers, has := SampleKeys(it.Detail)
-		if !has {
-			continue
+		smp, has := read(it.Detail)
+		if !has || smp.Rule == strategies.RuleFirst {
+			continue // io and cot keep samples too, but answer with the first
 		}
-		approx = approx || fromAnswers
-		ids := map[string]int{}
-		vi := stats.VoteItem{Keys: make([]int, len(keys)), Correct: correct}
-		for i, k := range keys {
-			if k == nil {
-				vi.Keys[i] = -1
-				continue
-			}
-			id, seen := ids[*k]
-			if !seen {
-				id = len(ids)
-				ids[*k] = id
-			}
-			vi.Keys[i] = id
-		}
-		vis = append(vis, vi)
+		rule, approx = smp.Rule, approx || smp.KeysFromAnswers
+		keys := voteIDs(smp.Keys)
+		vis = append(vis, stats.VoteItem{Keys: keys, Correct: smp.Correct})
+		sis = append(sis, stats.ScoredItem{Keys: keys, Scores: smp.Scores, Correct: smp.Correct})
 		prompt = append(prompt, float64(it.PromptTokens))
 		completion = append(completion, float64(it.CompletionTokens))
-		ks = append(ks, len(keys))
 	}
 	if len(vis) == 0 {
 		return nil, "", false, nil
 	}
-	pts := stats.VoteCurve(vis, o)
-	for _, p := range pts {
+	scored := rule != strategies.RuleVote // a verifier's rule: best, weighted or majority
+	votes := stats.VoteCurve(vis, o)
+	var sc []stats.ScoredPoint
+	if scored {
+		sc = stats.ScoredCurve(sis, o)
+	}
+	for i, p := range votes {
+		acc, exact, se := p.Vote, p.Exact, p.VoteSE
+		switch {
+		case scored && rule == strategies.RuleBest:
+			acc, exact, se = sc[i].Best, true, 0
+		case scored && rule == strategies.RuleWeighted:
+			acc, exact, se = sc[i].Weighted, sc[i].Exact, sc[i].WeightedSE
+		}
 		var tokens float64
-		for i := range vis {
-			if ks[i] >= p.K {
-				tokens += prompt[i] + completion[i]*float64(p.K)/float64(ks[i])
+		for j := range vis {
+			if k := len(vis[j].Keys); k >= p.K {
+				tokens += prompt[j] + completion[j]*float64(p.K)/float64(k)
 			}
 		}
 		r := report.SeriesRow{RunID: s.RunID, Task: s.Task, Strategy: s.Strategy, Params: s.Params, Model: s.Model,
-			Simulated: s.Simulated, Status: s.Status, N: s.N, Step: p.K, Ran: p.Items, Accuracy: p.Vote,
-			BestOf: report.Float(p.BestOf), Exact: report.Bool(p.Exact), MCSE: report.Float(p.VoteSE)}
+			Simulated: s.Simulated, Status: s.Status, N: s.N, Step: p.K, Ran: p.Items, Accuracy: acc,
+			BestOf: report.Float(p.BestOf), Exact: report.Bool(exact), MCSE: report.Float(se)}
 		if p.Items > 0 {
 			r.TokensPerItem = report.Float(tokens / float64(p.Items))
 		}
 		if len(rows) > 0 {
-			r.Gain = p.Vote - rows[len(rows)-1].Accuracy
+			r.Gain = acc - rows[len(rows)-1].Accuracy
 		}
 		rows = append(rows, r)
 	}
-	if approx {
+	switch {
+	case scored:
+		note = fmt.Sprintf("run %d (%s select=%s): accuracy is that rule's over N'-subsets of each item's candidates", s.RunID, s.Strategy, rule)
+	case approx:
 		note = fmt.Sprintf("run %d was recorded before vote keys were kept: the scorer's extracted answers stand in for them", s.RunID)
 	}
 	return rows, note, true, nil
-}
-
-// SampleAnswers returns a CoT-SC item's per-sample extracted answers.
-func SampleAnswers(detail json.RawMessage) []string {
-	var d cotscDetail
-	if json.Unmarshal(detail, &d) != nil {
-		return nil
-	}
-	out := make([]string, len(d.Samples))
-	for i, s := range d.Samples {
-		out[i] = s.Answer
-	}
-	return out
 }
 
 // GroupCurve is a CoT-SC configuration's vote curve: the mean over its

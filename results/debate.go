@@ -9,49 +9,20 @@ import (
 	"github.com/reasonbench/reasonbench/strategies"
 )
 
-// DebateTurn is one agent's answer in one round of a debate item's
-// transcript (strategies.DebateDetail).
-type DebateTurn struct {
-	Output  string  `json:"output"`
-	Key     *string `json:"key"`
-	Answer  string  `json:"answer"`
-	Correct bool    `json:"correct"`
-}
-
-// DebateRound is a round's answers and their majority.
-type DebateRound struct {
-	Turns []DebateTurn `json:"turns"`
-	Vote  struct {
-		Key    string `json:"key"`
-		Winner int    `json:"winner"`
-	} `json:"vote"`
-	Correct bool `json:"correct"`
-}
-
-// DebateTranscript is a debate item's transcript, rounds × agents, and
-// the model each agent asked ("" the run's).
-type DebateTranscript struct {
-	Agents int           `json:"agents"`
-	Models []string      `json:"models,omitempty"`
-	Rounds []DebateRound `json:"rounds"`
-	Judged *string       `json:"judged,omitempty"` // the judge's answer under final=judge
-}
-
-// Debate reads a debate item's transcript; ok is false when the detail
-// has none.
-func Debate(detail json.RawMessage) (DebateTranscript, bool) {
-	var d DebateTranscript
-	if json.Unmarshal(detail, &d) != nil || len(d.Rounds) == 0 || d.Agents == 0 {
-		return DebateTranscript{}, false
-	}
-	return d, true
+// Debate reads a debate item's transcript, rounds × agents
+// (strategies.ReadTranscript; bench show prints any item's); ok is false
+// when the detail has none.
+func Debate(detail json.RawMessage) (strategies.DebateDetail, bool) {
+	return strategies.ReadTranscript(detail)
 }
 
 // RoundCurve is a debate run's accuracy of the majority after each round
 // (had the debate stopped there) and of its best agent (any agent right),
-// over the items with a transcript; ok is false when the run has none.
+// over the items with a transcript (its strategy's Rounds reader); ok is
+// false when the run has none.
 func RoundCurve(ctx context.Context, st *store.Store, s report.Row) (rows []report.SeriesRow, ok bool, err error) {
-	if !strategies.ReadingOf(s.Strategy).Rounds {
+	read := strategies.ReadingOf(s.Strategy).Rounds
+	if read == nil {
 		return nil, false, nil
 	}
 	items, err := st.Items(ctx, s.RunID)
@@ -60,7 +31,7 @@ func RoundCurve(ctx context.Context, st *store.Store, s report.Row) (rows []repo
 	}
 	var right, any, ran []int
 	for _, it := range items {
-		d, has := Debate(it.Detail)
+		d, has := read(it.Detail)
 		if !has {
 			continue
 		}

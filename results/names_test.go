@@ -1,6 +1,9 @@
 package results
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -14,6 +17,24 @@ import (
 // through their declared Reading: no non-test file there may spell a
 // strategy's name as a string literal (a `run.Strategy == "bon"` switch).
 func TestReadSideNamesNoStrategy(t *testing.T) {
+	for _, f := range readSideFiles(t) {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range strategies.Registry() {
+			lit := strconv.Quote(s.Name)
+			if i := strings.Index(string(src), lit); i >= 0 {
+				line := 1 + strings.Count(string(src[:i]), "\n")
+				t.Errorf("%s:%d names strategy %s: read it through strategies.ReadingOf (its registry line's Read)", f, line, lit)
+			}
+		}
+	}
+}
+
+// readSideFiles are the non-test Go files of results/ and view/.
+func readSideFiles(t *testing.T) []string {
+	t.Helper()
 	var files []string
 	for _, dir := range []string{".", "../view"} {
 		m, err := filepath.Glob(filepath.Join(dir, "*.go"))
@@ -29,17 +50,50 @@ func TestReadSideNamesNoStrategy(t *testing.T) {
 	if len(files) < 10 {
 		t.Fatalf("found only %d source files in results/ and view/", len(files))
 	}
-	for _, f := range files {
-		src, err := os.ReadFile(f)
+	return files
+}
+
+// TestReadSideDecodesNoDetail keeps results/ and view/ from decoding an
+// item's detail themselves (a copy of a strategy's detail struct): no
+// json.Unmarshal of a value named detail or Detail, but in ToolCalls,
+// which walks any detail's JSON for tool call records, whatever its shape.
+func TestReadSideDecodesNoDetail(t *testing.T) {
+	fset := token.NewFileSet()
+	calls := 0
+	for _, f := range readSideFiles(t) {
+		file, err := parser.ParseFile(fset, f, nil, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, s := range strategies.Registry() {
-			lit := strconv.Quote(s.Name)
-			if i := strings.Index(string(src), lit); i >= 0 {
-				line := 1 + strings.Count(string(src[:i]), "\n")
-				t.Errorf("%s:%d names strategy %s: read it through strategies.ReadingOf (its registry line's Read)", f, line, lit)
+		for _, decl := range file.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok || fn.Body == nil || fn.Name.Name == "ToolCalls" {
+				continue
 			}
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok || len(call.Args) == 0 {
+					return true
+				}
+				if sel, ok := call.Fun.(*ast.SelectorExpr); !ok || sel.Sel.Name != "Unmarshal" {
+					return true
+				}
+				calls++
+				var name string
+				switch a := call.Args[0].(type) {
+				case *ast.Ident:
+					name = a.Name
+				case *ast.SelectorExpr:
+					name = a.Sel.Name
+				}
+				if strings.EqualFold(name, "detail") {
+					t.Errorf("%s: %s decodes an item's detail: read it through its strategy's reader (strategies.ReadingOf)", fset.Position(call.Pos()), fn.Name.Name)
+				}
+				return true
+			})
 		}
+	}
+	if calls == 0 {
+		t.Fatal("found no json.Unmarshal call at all: is the scan stale?")
 	}
 }

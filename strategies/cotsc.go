@@ -2,6 +2,7 @@ package strategies
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -92,9 +93,20 @@ func Vote(t tasks.Task, inst tasks.Instance, outputs []string, key string) VoteR
 	return res
 }
 
+// cotscDetail is what a cotsc item stores: the samples shape with the
+// vote (ReadSamples reads it for --by k).
 type cotscDetail struct {
 	Vote    VoteResult `json:"vote"`
 	Samples []Sample   `json:"samples"`
+}
+
+// viewCoTSC draws a cotsc item's vote.
+func viewCoTSC(detail []byte) ItemView {
+	var d cotscDetail
+	if json.Unmarshal(detail, &d) != nil || len(d.Samples) == 0 {
+		return ItemView{}
+	}
+	return ItemView{Votes: &Votes{Vote: d.Vote, Samples: d.Samples}}
 }
 
 func (s *cotsc) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result, error) {

@@ -2,6 +2,7 @@ package strategies
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -158,6 +159,25 @@ type DebateDetail struct {
 	Agents int           `json:"agents"`
 	Models []string      `json:"models,omitempty"` // each agent's model, when not all the run's
 	Rounds []DebateRound `json:"rounds"`
+}
+
+// ReadTranscript reads a debate item's transcript (debate's Rounds
+// reader); false when the detail has none.
+func ReadTranscript(detail []byte) (DebateDetail, bool) {
+	var d DebateDetail
+	if json.Unmarshal(detail, &d) != nil || len(d.Rounds) == 0 || d.Agents == 0 {
+		return DebateDetail{}, false
+	}
+	return d, true
+}
+
+// viewDebate draws a debate item's transcript.
+func viewDebate(detail []byte) ItemView {
+	d, ok := ReadTranscript(detail)
+	if !ok {
+		return ItemView{}
+	}
+	return ItemView{Transcript: &d}
 }
 
 // debateCall is agent a's call identity in round r.

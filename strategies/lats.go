@@ -2,6 +2,7 @@ package strategies
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"regexp"
@@ -153,6 +154,15 @@ type LATSDetail struct {
 	// ToolCalls are the calls to the run's tools (--mcp) the search made,
 	// by node in the tree's order, with the node's depth as the step.
 	ToolCalls []StepToolCall `json:"tool_calls,omitempty"`
+}
+
+// viewLATS marks a lats item's stored tree with its best node.
+func viewLATS(detail []byte) ItemView {
+	d := LATSDetail{Best: -1}
+	if json.Unmarshal(detail, &d) != nil {
+		return ItemView{}
+	}
+	return ItemView{Tree: &TreeMarks{Best: d.Best}}
 }
 
 type latsValueData struct {

@@ -91,10 +91,24 @@ type PALSample struct {
 }
 
 // palDetail has cotsc's shape (vote with per-sample keys, samples with
-// correct), so report --by k and the vote curves read it too.
+// correct), so ReadSamples reads it for --by k and the vote curves.
 type palDetail struct {
 	Vote    VoteResult  `json:"vote"`
 	Samples []PALSample `json:"samples"`
+}
+
+// viewPAL draws a pal item's vote over its executed answers; the programs
+// are drawn with the item's executions.
+func viewPAL(detail []byte) ItemView {
+	var d palDetail
+	if json.Unmarshal(detail, &d) != nil || len(d.Samples) == 0 {
+		return ItemView{}
+	}
+	samples := make([]Sample, len(d.Samples))
+	for i, s := range d.Samples {
+		samples[i] = Sample{Answer: s.Answer, Correct: s.Correct, Reason: s.Reason}
+	}
+	return ItemView{Votes: &Votes{Vote: d.Vote, Samples: samples}}
 }
 
 func (s *pal) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result, error) {

@@ -161,6 +161,15 @@ type ReActTrajectory struct {
 	Output   string      `json:"output"`
 }
 
+// viewReAct draws a react item's trajectory.
+func viewReAct(detail []byte) ItemView {
+	var d ReActTrajectory
+	if json.Unmarshal(detail, &d) != nil {
+		return ItemView{}
+	}
+	return ItemView{Trajectory: &d}
+}
+
 func (s *react) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result, error) {
 	tr, err := s.run(ctx, env, inst, 0)
 	if err != nil {

@@ -1,50 +1,84 @@
 package strategies
 
-// Reading says how the read side (results/, view/) reads a strategy's item
-// detail, so those packages look a strategy up instead of naming it: a new
-// strategy whose detail has one of these shapes is drawn by the viewer and
-// read by `--by k`, `--by budget` and `--by round` by declaring it here.
+// Reading is how the read side (results/, view/) reads a strategy's item
+// detail: each field a reader written beside the strategy's detail type
+// and named on its registry line, nil when the detail has no such
+// reading. results/ and view/ look a run's strategy up (ReadingOf) and
+// call these, so they neither name a strategy nor decode its detail; a
+// new strategy is read by `--by k` and drawn by the viewer by declaring
+// readers that fill these shapes from its own detail type.
 type Reading struct {
-	// Draw is how the viewer draws an item's detail ("" draws none beyond
-	// the raw JSON; a stored search tree is drawn whatever this says).
-	Draw Drawing
-	// ByK is how `--by k` and `--by budget` read per-sample answers:
-	// SamplesVote (the detail has the shape CoT-SC records: vote keys and
-	// samples with verdicts), SamplesScored (candidates with a verifier's
-	// scores under a rule, as bon records), "" none.
-	ByK SampleReading
-	// Rounds: the detail is a debate transcript, read by `--by round`.
-	Rounds bool
+	// Samples reads an item's independent samples: `--by k` and `--by
+	// budget` recompute the strategy's Rule over subsets of them, `--by
+	// difficulty` takes their pass rate. false: the item has none.
+	Samples func(detail []byte) (Samples, bool)
+	// Rounds reads a transcript of agents' answers round by round, for
+	// `--by round`. false: the item has none.
+	Rounds func(detail []byte) (DebateDetail, bool)
+	// View reads what the viewer's item page draws of the detail beyond
+	// its JSON (the zero ItemView: nothing).
+	View func(detail []byte) ItemView
 }
 
-// Drawing names a shape of item detail the viewer can draw.
-type Drawing string
+// Samples are an item's independent samples as the read side uses them,
+// index by index.
+type Samples struct {
+	// Rule is how the strategy answered from them.
+	Rule Rule
+	// Keys are each sample's vote key, nil where it abstains.
+	Keys []*string
+	// KeysFromAnswers says the item was recorded before vote keys were
+	// kept (or its strategy keeps none): Keys are the extracted answers,
+	// "" abstaining.
+	KeysFromAnswers bool
+	Answers         []string // each sample's extracted answer
+	Correct         []bool   // each sample's verdict, as stored
+	// Scores are a verifier's score of each sample; nil unless every
+	// sample has one.
+	Scores []float64
+}
 
-// The shapes the viewer draws, each over the detail type named.
+// Rule is how a strategy answers from its samples.
+type Rule string
+
+// The rules `--by k` and `--by budget` recompute on subsets of samples.
 const (
-	DrawTrajectory Drawing = "trajectory" // ReActTrajectory: thought, action, observation
-	DrawTrials     Drawing = "trials"     // ReflexionDetail: trials and the reflections each was shown
-	DrawIterations Drawing = "iterations" // SelfRefineDetail: outputs, feedback and their diffs
-	DrawTranscript Drawing = "transcript" // DebateDetail: agents' answers per round
-	DrawVotes      Drawing = "votes"      // VoteDetail: the vote's counts and the samples
+	// RuleFirst: the first sample is the answer (io, cot); there is no
+	// selection to recompute.
+	RuleFirst Rule = ""
+	// RuleVote: the majority of the keys, ties to the key seen first.
+	RuleVote Rule = "vote"
+	// The rules over a verifier's scores (bon's select): the highest
+	// score, the largest sum of scores per key, or the keys' majority.
+	RuleBest     Rule = "best"
+	RuleWeighted Rule = "weighted"
+	RuleMajority Rule = "majority"
 )
 
-// SampleReading names how per-sample answers are read from item detail.
-type SampleReading string
+// ItemView is what the viewer's item page draws of an item's detail: the
+// shapes the strategy's View reader fills, each nil otherwise.
+type ItemView struct {
+	Votes      *Votes            // a vote's counts and the samples behind it
+	Transcript *DebateDetail     // agents' answers round by round
+	Trajectory *ReActTrajectory  // thought, action, observation
+	Trials     *ReflexionDetail  // trials and the reflections each was shown
+	Iterations *SelfRefineDetail // answers and the feedback on each
+	// Tree marks the stored search tree (drawn whenever the item has one;
+	// without marks no node is best).
+	Tree *TreeMarks
+}
 
-// The per-sample readings of `--by k` and `--by budget`.
-const (
-	SamplesVote   SampleReading = "vote"
-	SamplesScored SampleReading = "scored"
-)
+// Votes is a vote as the viewer draws it: the outcome (with each sample's
+// key) and the samples with their verdicts.
+type Votes struct {
+	Vote    VoteResult
+	Samples []Sample
+}
 
-// VoteDetail is the part of a voting strategy's detail the read side uses:
-// the vote (each sample's key, nil when it abstains) and the samples with
-// their verdicts. A strategy declaring DrawVotes or SamplesVote records at
-// least these fields.
-type VoteDetail struct {
-	Vote    VoteResult `json:"vote"`
-	Samples []Sample   `json:"samples"`
+// TreeMarks are the nodes of a stored search tree the search singled out.
+type TreeMarks struct {
+	Best  int   // the node it ranks best, -1 for none
+	Final []int // its final frontier, if it keeps one
 }
 
 // ReadingOf is the named strategy's reading; the zero Reading for an
@@ -55,4 +89,39 @@ func ReadingOf(name string) Reading {
 		return Reading{}
 	}
 	return s.Read
+}
+
+// SamplesOf reads detail's samples with the Samples reader; false without
+// one.
+func (r Reading) SamplesOf(detail []byte) (Samples, bool) {
+	if r.Samples == nil {
+		return Samples{}, false
+	}
+	return r.Samples(detail)
+}
+
+// ViewOf reads what the item page draws of detail with the View reader;
+// the zero ItemView without one.
+func (r Reading) ViewOf(detail []byte) ItemView {
+	if r.View == nil {
+		return ItemView{}
+	}
+	return r.View(detail)
+}
+
+// sampled makes Samples of per-sample answers and verdicts under rule;
+// keys are the vote's per-sample keys, or nil where none were kept, and
+// the answers then stand in for them.
+func sampled(rule Rule, keys []*string, answers []string, correct []bool) Samples {
+	s := Samples{Rule: rule, Keys: keys, Answers: answers, Correct: correct}
+	if len(keys) == len(answers) {
+		return s
+	}
+	s.Keys, s.KeysFromAnswers = make([]*string, len(answers)), true
+	for i, a := range answers {
+		if a != "" {
+			s.Keys[i] = &a
+		}
+	}
+	return s
 }

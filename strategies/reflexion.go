@@ -2,6 +2,7 @@ package strategies
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"strings"
@@ -190,6 +191,15 @@ type ReflexionDetail struct {
 	MemoryFrom  int64            `json:"memory_from,omitempty"`
 	Seeded      []Reflection     `json:"seeded,omitempty"` // from memory_from
 	Trials      []ReflexionTrial `json:"trials"`
+}
+
+// viewReflexion draws a reflexion item's trials.
+func viewReflexion(detail []byte) ItemView {
+	var d ReflexionDetail
+	if json.Unmarshal(detail, &d) != nil {
+		return ItemView{}
+	}
+	return ItemView{Trials: &d}
 }
 
 // reflexionState is the checkpoint after each completed trial.

@@ -2,6 +2,7 @@ package strategies
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -135,6 +136,15 @@ type SelfRefineDetail struct {
 	Stop       string            `json:"stop"`
 	Iterations []RefineIteration `json:"iterations"`
 	StoppedBy  string            `json:"stopped_by"` // feedback or limit
+}
+
+// viewSelfRefine draws a selfrefine item's iterations.
+func viewSelfRefine(detail []byte) ItemView {
+	var d SelfRefineDetail
+	if json.Unmarshal(detail, &d) != nil {
+		return ItemView{}
+	}
+	return ItemView{Iterations: &d}
 }
 
 // refineAttempt is an earlier attempt as the refine template sees it (no

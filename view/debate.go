@@ -1,15 +1,14 @@
 package view
 
 import (
-	"encoding/json"
 	"fmt"
 
-	"github.com/reasonbench/reasonbench/results"
+	"github.com/reasonbench/reasonbench/strategies"
 )
 
 // debateCell is one agent's answer in one round, with the call that drew it.
 type debateCell struct {
-	results.DebateTurn
+	strategies.DebateTurn
 	KeyText string // its vote key, "" when it abstains
 	Winner  bool   // the round's majority went to this agent's answer
 	CallID  int64  // 0 when the call is not recorded
@@ -23,13 +22,9 @@ type debateRow struct {
 	Correct  bool
 }
 
-// debateView lays a debate item's transcript out as a grid, rounds down
-// and agents across; nil when the detail holds none.
-func debateView(detail json.RawMessage, calls []callView) map[string]any {
-	d, ok := results.Debate(detail)
-	if !ok {
-		return nil
-	}
+// transcriptGrid lays a transcript out as a grid, rounds down and agents
+// across.
+func transcriptGrid(d strategies.DebateDetail, calls []callView) map[string]any {
 	ids := map[string]int64{}
 	for _, c := range calls {
 		if c.Identity != "" {

@@ -78,6 +78,10 @@ func (s *Server) item(ctx context.Context, r *http.Request) (page, error) {
 	data := map[string]any{"Run": run, "Item": it, "Calls": cv, "Rule": scoringRule(run.Spec),
 		"Metrics": it.Metrics, "Detail": indentJSON(it.Detail),
 		"Gold": answers.Gold(idx), "Extracted": answers.Extracted(idx, it.Output), "Tests": answers.HiddenTests(idx)}
+	// The strategy's View reader says what its detail draws
+	// (strategies.Reading); the page never names a strategy nor decodes
+	// its detail.
+	v := strategies.ReadingOf(run.Strategy).ViewOf(it.Detail)
 	// Any stored search tree is drawn (tot, tot_dfs, mcts, lats, and
 	// strategies to come): nodes, values, visits, selection.
 	nodes, err := s.st.Nodes(ctx, run.ID, idx)
@@ -85,39 +89,27 @@ func (s *Server) item(ctx context.Context, r *http.Request) (page, error) {
 		return page{}, err
 	}
 	if len(nodes) > 0 {
-		var d totDetail
-		d.Best = -1
-		_ = json.Unmarshal(it.Detail, &d)
-		data["Tree"] = buildTree(nodes, d, cv)
+		marks := strategies.TreeMarks{Best: -1}
+		if v.Tree != nil {
+			marks = *v.Tree
+		}
+		data["Tree"] = buildTree(nodes, marks, cv)
 		data["NodeCount"] = len(nodes)
 	}
-	// The strategy's declared reading says how its detail is drawn
-	// (strategies.Reading); the page never names a strategy.
-	switch strategies.ReadingOf(run.Strategy).Draw {
-	case strategies.DrawTrajectory:
-		var d strategies.ReActTrajectory
-		if json.Unmarshal(it.Detail, &d) == nil {
-			data["ReAct"] = d
-		}
-	case strategies.DrawTrials:
-		var d strategies.ReflexionDetail
-		if json.Unmarshal(it.Detail, &d) == nil {
-			data["Reflexion"] = reflexionView(d)
-		}
-	case strategies.DrawIterations:
-		var d strategies.SelfRefineDetail
-		if json.Unmarshal(it.Detail, &d) == nil {
-			data["Refine"] = refineView(d)
-		}
-	case strategies.DrawTranscript:
-		if v := debateView(it.Detail, cv); v != nil {
-			data["Debate"] = v
-		}
-	case strategies.DrawVotes:
-		var d strategies.VoteDetail
-		if json.Unmarshal(it.Detail, &d) == nil && len(d.Samples) > 0 {
-			data["Vote"] = voteView(d)
-		}
+	if v.Trajectory != nil {
+		data["ReAct"] = *v.Trajectory
+	}
+	if v.Trials != nil {
+		data["Reflexion"] = reflexionView(*v.Trials)
+	}
+	if v.Iterations != nil {
+		data["Refine"] = refineView(*v.Iterations)
+	}
+	if v.Transcript != nil {
+		data["Debate"] = transcriptGrid(*v.Transcript, cv)
+	}
+	if v.Votes != nil {
+		data["Vote"] = voteView(*v.Votes)
 	}
 	steps, err := s.st.Steps(ctx, run.ID, idx)
 	if err != nil {
@@ -177,7 +169,7 @@ func scoringRule(spec json.RawMessage) string {
 // buildTree links nodes to their parents, marks the best path and finds the
 // calls behind each node: the generating call whose completion contains the
 // node's new step, and the evaluating calls whose prompt contains its state.
-func buildTree(nodes []store.Node, d totDetail, calls []callView) []*treeNode {
+func buildTree(nodes []store.Node, d strategies.TreeMarks, calls []callView) []*treeNode {
 	byID := map[int]*treeNode{}
 	var roots []*treeNode
 	for _, n := range nodes {
@@ -296,7 +288,7 @@ type voteBar struct {
 	Right  bool // a sample voting for it was scored right
 }
 
-func voteView(d strategies.VoteDetail) map[string]any {
+func voteView(d strategies.Votes) map[string]any {
 	total := d.Vote.Abstain
 	for _, c := range d.Vote.Counts {
 		total += c.Count
@@ -313,13 +305,6 @@ func voteView(d strategies.VoteDetail) map[string]any {
 			Right: right[c.Key]})
 	}
 	return map[string]any{"Bars": bars, "Abstain": d.Vote.Abstain, "Total": total, "Samples": d.Samples}
-}
-
-// totDetail reads the fields of a search strategy's item detail that the
-// tree shows (tot, tot_dfs, mcts and lats record them).
-type totDetail struct {
-	Best  int   `json:"best"`
-	Final []int `json:"final"`
 }
 
 // fourDigits prints v to four significant digits without an exponent

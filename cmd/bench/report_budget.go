@@ -93,7 +93,7 @@ func (b *budgetView) options(ctx context.Context, st *store.Store, runs []store.
 			if ref, ok, err = results.MostSampled(ctx, st, runs); err != nil {
 				return o, nil, err
 			} else if !ok {
-				return o, nil, usageError{errors.New("--by difficulty: no selected run keeps samples to make pass rates from; pass --difficulty-from RUN (a cotsc run, or io/cot with k > 1)")}
+				return o, nil, usageError{errors.New("--by difficulty: no selected run keeps samples to make pass rates from; pass --difficulty-from RUN (a cotsc, pal or bon run, or io/cot with k > 1)")}
 			}
 		}
 		d, err := results.PassRateLevels(ctx, st, ref)
