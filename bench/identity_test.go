@@ -207,7 +207,11 @@ func recordOf(t *testing.T, st *store.Store, run int64) runRecord {
 // is one, and 128 lets more calls overlap. The HTTP leg is skipped for
 // program runs, issue 34: a program's every call crosses HTTP already.)
 func TestEverySampleIsASample(t *testing.T) {
-	t.Parallel()
+	// Not parallel with the package's other tests: its configurations
+	// that run programs go one at a time before them (below), as a
+	// sandbox's wall limit on a crowded machine changes a verdict (a
+	// HumanEval hidden test ended "timeout" on a rerun, once, when this
+	// test ran beside the rest).
 	ctx := context.Background()
 	for _, c := range identityConfigs() {
 		t.Run(c.name, func(t *testing.T) {
