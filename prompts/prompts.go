@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"text/template"
 )
 
@@ -29,8 +30,12 @@ type Library struct {
 	pack  string // "bundled", or "folder:" and a hash of the override texts
 }
 
-// Bundled returns the templates shipped in the binary.
-func Bundled() (*Library, error) { return load(bundled, nil) }
+// Bundled returns the templates shipped in the binary. They are parsed
+// once per process (a Library is immutable): tests and tools that render
+// a prompt per item called this per item, a third of their time.
+func Bundled() (*Library, error) { return bundledLibrary() }
+
+var bundledLibrary = sync.OnceValues(func() (*Library, error) { return load(bundled, nil) })
 
 // BundledPack is the pack name of the templates shipped in the binary.
 const BundledPack = "bundled"
