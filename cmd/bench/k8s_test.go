@@ -95,7 +95,7 @@ func TestK8sJobManifest(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := os.Symlink(os.Args[0], filepath.Join(bin, "bench")); err != nil {
+	if err := os.Symlink(benchBinary(t), filepath.Join(bin, "bench")); err != nil {
 		t.Fatal(err)
 	}
 	local := script

@@ -64,7 +64,7 @@ func TestRunReadOnlyFolder(t *testing.T) {
 	os.Chmod(root, 0o755)
 	os.Chmod(filepath.Dir(root), 0o755)
 	bin := filepath.Join(root, "bench.test")
-	copyFile(t, os.Args[0], bin, 0o755)
+	copyFile(t, benchBinary(t), bin, 0o755)
 	cmd := exec.Command(bin, "run", "--db", filepath.Join(ro, "x.db"), "--task", "game24", "--strategy", "cot", "--range", "900:901")
 	cmd.Env = append(os.Environ(), childEnv+"=1")
 	if os.Geteuid() == 0 {

@@ -1,15 +1,18 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"reflect"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -46,7 +49,45 @@ func TestMain(m *testing.M) {
 		stop()
 		os.Exit(code)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if benchBuild.dir != "" {
+		os.RemoveAll(benchBuild.dir)
+	}
+	os.Exit(code)
+}
+
+// benchBuild is bench built once per test binary without the race
+// detector, for the tests that run bench as processes of its own (killed
+// runs, serve-sim servers, proxies, Slurm and Kubernetes shards): those
+// test what a user's binary does, and this test binary run in their place
+// spent a fifth of the package's CPU in the race detector. The race
+// detector still watches every command the tests run in process.
+var benchBuild struct {
+	once      sync.Once
+	dir, path string
+	err       error
+}
+
+// benchBinary is the path of that build; the test fails if it cannot be
+// made. The processes get childEnv too, so this test binary can stand in.
+func benchBinary(t testing.TB) string {
+	t.Helper()
+	b := &benchBuild
+	b.once.Do(func() {
+		if b.dir, b.err = os.MkdirTemp("", "bench-bin-"); b.err != nil {
+			return
+		}
+		goCmd := cmp.Or(os.Getenv("GO"), "go")
+		b.path = filepath.Join(b.dir, "bench")
+		out, err := exec.Command(goCmd, "build", "-o", b.path, ".").CombinedOutput()
+		if err != nil {
+			b.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if b.err != nil {
+		t.Fatalf("building bench for the tests that run it as a process: %v", b.err)
+	}
+	return b.path
 }
 
 // killAfter runs bench with args as a child process writing db, SIGKILLs
@@ -55,7 +96,7 @@ func TestMain(m *testing.M) {
 // with total or more items, or stores fewer than n within stallLimit.
 func killAfter(t *testing.T, args []string, db string, n, total int) int {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], args...)
+	cmd := exec.Command(benchBinary(t), args...)
 	cmd.Env = append(os.Environ(), childEnv+"=1")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

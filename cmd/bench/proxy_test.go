@@ -26,7 +26,7 @@ func TestProxyCommand(t *testing.T) {
 	upstream := startServeSim(t)
 	db := filepath.Join(t.TempDir(), "p.db")
 	const secret = "sk-upstream-secret-4711"
-	cmd := exec.Command(os.Args[0], "proxy", "--db", db, "--name", "agent", "--base-url", upstream, "--model", "sim")
+	cmd := exec.Command(benchBinary(t), "proxy", "--db", db, "--name", "agent", "--base-url", upstream, "--model", "sim")
 	cmd.Env = append(os.Environ(), childEnv+"=1", "OPENAI_API_KEY="+secret)
 	out, err := cmd.StdoutPipe()
 	if err != nil {

@@ -17,12 +17,12 @@ import (
 	"github.com/reasonbench/reasonbench/store"
 )
 
-// startServeSimProcess runs `bench serve-sim` as a child process (this
-// test binary, as TestMain allows) on a free loopback port, so that a test
-// can SIGKILL it; it returns the base URL and the process.
+// startServeSimProcess runs `bench serve-sim` as a child process
+// (benchBinary) on a free loopback port, so that a test can SIGKILL it; it
+// returns the base URL and the process.
 func startServeSimProcess(t *testing.T, args ...string) (string, *os.Process) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], append([]string{"serve-sim", "--addr", "127.0.0.1:0"}, args...)...)
+	cmd := exec.Command(benchBinary(t), append([]string{"serve-sim", "--addr", "127.0.0.1:0"}, args...)...)
 	cmd.Env = append(os.Environ(), childEnv+"=1")
 	out, err := cmd.StdoutPipe()
 	if err != nil {

@@ -108,8 +108,7 @@ func requireSlurm(t *testing.T) {
 	t.Skipf("%s (scripts/slurm/local-cluster.sh start makes a one-node cluster)", why)
 }
 
-// slurmSite is a submission folder: bench (this test binary, as TestMain
-// allows), the repository's examples/, logs/ and the jobs' scratch.
+// slurmSite is a submission folder: bench (benchBinary), the repository's examples/, logs/ and the jobs' scratch.
 type slurmSite struct {
 	t       *testing.T
 	dir     string
@@ -124,7 +123,7 @@ func newSlurmSite(t *testing.T) *slurmSite {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, target := range map[string]string{"bench": os.Args[0], "examples": examples} {
+	for name, target := range map[string]string{"bench": benchBinary(t), "examples": examples} {
 		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
 			t.Fatal(err)
 		}
