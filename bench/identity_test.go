@@ -207,21 +207,33 @@ func recordOf(t *testing.T, st *store.Store, run int64) runRecord {
 // is one, and 128 lets more calls overlap. The HTTP leg is skipped for
 // program runs, issue 34: a program's every call crosses HTTP already.)
 func TestEverySampleIsASample(t *testing.T) {
-	// Not parallel with the package's other tests: its configurations
-	// that run programs go one at a time before them (below), as a
-	// sandbox's wall limit on a crowded machine changes a verdict (a
-	// HumanEval hidden test ended "timeout" on a rerun, once, when this
-	// test ran beside the rest).
+	t.Parallel()
+	everySampleIsASample(t, false)
+}
+
+// TestEverySampleIsASampleWithPrograms is the same for the configurations
+// that run programs (sandboxed code, PAL, the python tool, program), one
+// at a time and before the package's parallel tests: a sandbox's wall
+// limit on a crowded machine changes a verdict (a HumanEval hidden test
+// ended "timeout" on a rerun, once, when these ran beside the rest).
+func TestEverySampleIsASampleWithPrograms(t *testing.T) {
+	everySampleIsASample(t, true)
+}
+
+// everySampleIsASample checks the configurations that run programs, or
+// those that do not.
+func everySampleIsASample(t *testing.T, programs bool) {
 	ctx := context.Background()
 	for _, c := range identityConfigs() {
+		if runsPrograms[c.name] != programs {
+			continue
+		}
 		t.Run(c.name, func(t *testing.T) {
 			// Each configuration has its own stores, servers and models;
 			// at -parallel GOMAXPROCS one's SQLite and HTTP waits overlap
-			// another's work. Those that run programs stay sequential:
-			// their sandboxes have CPU and wall limits, and a program cut
-			// short by a loaded machine answers differently (one did,
-			// once, under load 8 with go test -p 4).
-			if !runsPrograms[c.name] {
+			// another's work. Those that run programs stay sequential
+			// (TestEverySampleIsASampleWithPrograms).
+			if !programs {
 				t.Parallel()
 			}
 			if _, err := LookupTask(c.cfg.Task); err != nil {
