@@ -110,8 +110,9 @@ type Difficulty struct {
 // each item's samples, as its strategy's reader gives them (a CoT-SC,
 // best-of-N or io/cot k>1 run; an item without samples counts its
 // verdict, 0 or 1). The cut points are the 20th, 40th, 60th and 80th
-// percentiles by linear interpolation (numpy.quantile's default). With few samples many problems tie, cut
-// points coincide and levels stay empty: the rule's, said in the note.
+// percentiles by linear interpolation (numpy.quantile's default). With
+// few samples many problems tie, cut points coincide and levels stay
+// empty: the rule's, said in the note.
 func PassRateLevels(ctx context.Context, st *store.Store, run store.Run) (Difficulty, error) {
 	items, err := st.Items(ctx, run.ID)
 	if err != nil {

@@ -73,7 +73,7 @@ func normalizeASCII(s string) string {
 	sep := false // a space or an article since the last byte kept
 	word := make([]byte, 0, 16)
 	flush := func() {
-		switch w := string(word); w {
+		switch string(word) { // compared without a copy
 		case "":
 		case "a", "an", "the":
 			sep = true
