@@ -57,21 +57,29 @@ vet:
 # race reports and panics still name file and line (from the pclntab).
 # scripts/testprogress prints each package as it finishes, with its slowest
 # test, and a failing package's whole output.
-# -gcflags=modernc.org/...=-d=checkptr=0: -race also turns on checkptr,
-# which checks every unsafe.Pointer conversion; in modernc's SQLite and
-# libc (C translated to Go, all pointer arithmetic) those checks were a
-# quarter of the suite's CPU. The race detector still covers them, and
-# checkptr stays on for this module's code.
+# -gcflags=modernc.org/...=-d=checkptr=0 -race=false: modernc's SQLite
+# and libc (C translated to Go, all pointer arithmetic, hundreds of
+# thousands of lines) are built without checkptr and without the race
+# detector's instrumentation. checkptr's checks there were a quarter of
+# the suite's CPU, and instrumenting every memory access of the SQLite
+# engine another fifth of bench's. SQLite is not this project's code: its
+# connections are used through database/sql, whose locking, like every
+# package of this module, is still built with -race and checkptr (plain
+# `go test -race ./...` instruments SQLite too).
 # -p 4: four test binaries at once on two cores. bench and cmd/bench take
 # most of the time; at -p 2 they held both places while the 45 smaller
 # packages waited, and neither keeps a core busy on its own.
-TESTFLAGS ?= -race -count=1 -timeout 20m -ldflags=-w -gcflags=modernc.org/...=-d=checkptr=0 -p 4
+TESTFLAGS ?= -race -count=1 -timeout 20m -ldflags=-w '-gcflags=modernc.org/...=-d=checkptr=0 -race=false' -p 4
+# atexit_sleep_ms=0: a race binary sleeps a second before it exits, so
+# that other goroutines can still report; a test that races fails as the
+# race happens, and the second was 48 s of slot time across the packages.
+GORACE ?= atexit_sleep_ms=0
 # The longest packages first (go test starts them in the order given, each
 # once): started last, a 10-second package ran alone at the end.
 TESTPKGS ?= ./bench ./cmd/bench ./strategies ./tasks/code ./simulator/hotpotqa ./results ./python ./sandbox \
 	./tasks/game24 ./docs ./tools ./tasks/mathans ./simulator/game24 ./simulator/code ./simulator/qa ./store ./view ./...
 test: fmt-check vet
-	CGO_ENABLED=1 GO=$(GO) $(GO) run ./scripts/testprogress $(TESTFLAGS) $(TESTPKGS)
+	CGO_ENABLED=1 GO=$(GO) GORACE="$(GORACE)" $(GO) run ./scripts/testprogress $(TESTFLAGS) $(TESTPKGS)
 
 # Short fuzzing of the parsers that read model output.
 fuzz:

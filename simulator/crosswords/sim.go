@@ -131,22 +131,35 @@ func (lx *lexicon) fits(clue, pattern string) []candidate {
 // best match (ties drawn by Focus), otherwise any fitting word drawn by
 // Focus. ok is false when no known word fits.
 func (lx *lexicon) recall(clue, pattern string, rng *rand.Rand, p sim.Params) (candidate, bool) {
+	return lx.recaller(clue, pattern)(rng, p)
+}
+
+// recaller is recall for one clue and pattern, the fitting words listed
+// and ranked once for its draws: propose draws up to three words for a
+// clue. Each draw is recall's, the same random numbers for the same words.
+func (lx *lexicon) recaller(clue, pattern string) func(*rand.Rand, sim.Params) (candidate, bool) {
 	cs := lx.fits(clue, pattern)
-	if len(cs) == 0 {
-		return candidate{}, false
-	}
-	if rng.Float64() < p.Skill && cs[0].match > 0 {
-		top := 0
-		for top < len(cs) && cs[top].match == cs[0].match {
-			top++
+	var rank []int // sim.Pick's order of cs, made when first drawn from
+	return func(rng *rand.Rand, p sim.Params) (candidate, bool) {
+		if len(cs) == 0 {
+			return candidate{}, false
 		}
-		return cs[sim.PickRank(rng, p.Focus, top)], true
+		if rng.Float64() < p.Skill && cs[0].match > 0 {
+			top := 0
+			for top < len(cs) && cs[top].match == cs[0].match {
+				top++
+			}
+			return cs[sim.PickRank(rng, p.Focus, top)], true
+		}
+		if rank == nil {
+			labels := make([]string, len(cs))
+			for i, c := range cs {
+				labels[i] = c.word
+			}
+			rank = sim.Rank(clue+"|"+pattern, labels)
+		}
+		return cs[rank[sim.PickRank(rng, p.Focus, len(cs))]], true
 	}
-	labels := make([]string, len(cs))
-	for i, c := range cs {
-		labels[i] = c.word
-	}
-	return cs[sim.Pick(rng, p.Focus, clue+"|"+pattern, labels)], true
 }
 
 // Responder answers the crosswords prompts.
@@ -272,8 +285,9 @@ func (lx *lexicon) propose(text string, rng *rand.Rand, p sim.Params) string {
 			continue
 		}
 		seen := map[string]bool{}
+		recall := lx.recaller(m[2], m[3])
 		for range 3 {
-			w, ok := lx.recall(m[2], m[3], rng, p)
+			w, ok := recall(rng, p)
 			if !ok || seen[w.word] {
 				continue
 			}

@@ -142,3 +142,47 @@ func FuzzRespond(f *testing.F) {
 		}
 	})
 }
+
+// TestRecallerDrawsAsRecall: a recaller's draws, its words listed and
+// ranked once, are those of recall listing and ranking them afresh per
+// draw from the same random numbers (propose draws three per clue).
+func TestRecallerDrawsAsRecall(t *testing.T) {
+	lx := loadLexicon()
+	fresh := func(clue, pattern string, rng *rand.Rand, p sim.Params) (candidate, bool) {
+		cs := lx.fits(clue, pattern)
+		if len(cs) == 0 {
+			return candidate{}, false
+		}
+		if rng.Float64() < p.Skill && cs[0].match > 0 {
+			top := 0
+			for top < len(cs) && cs[top].match == cs[0].match {
+				top++
+			}
+			return cs[sim.PickRank(rng, p.Focus, top)], true
+		}
+		labels := make([]string, len(cs))
+		for i, c := range cs {
+			labels[i] = c.word
+		}
+		return cs[sim.Pick(rng, p.Focus, clue+"|"+pattern, labels)], true
+	}
+	clues := []string{"An agendum; something to be done", "Capital of Norway", "A heavenly body", "zzzz"}
+	patterns := []string{"_____", "A____", "__E__", "S___S", "QQQQQ"}
+	for seed := range uint64(40) {
+		p := sim.DefaultParams()
+		p.Skill = float64(seed%5) / 4
+		for _, clue := range clues {
+			for _, pattern := range patterns {
+				a, b := rand.New(rand.NewPCG(seed, 1)), rand.New(rand.NewPCG(seed, 1))
+				recall := lx.recaller(clue, pattern)
+				for draw := range 3 {
+					got, gotOK := recall(a, p)
+					want, wantOK := fresh(clue, pattern, b, p)
+					if got != want || gotOK != wantOK {
+						t.Fatalf("seed %d, %q on %s, draw %d: recaller %v %v, recall %v %v", seed, clue, pattern, draw, got, gotOK, want, wantOK)
+					}
+				}
+			}
+		}
+	}
+}
