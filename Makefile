@@ -66,10 +66,12 @@ vet:
 # connections are used through database/sql, whose locking, like every
 # package of this module, is still built with -race and checkptr (plain
 # `go test -race ./...` instruments SQLite too).
-# -p 4: four test binaries at once on two cores. bench and cmd/bench take
+# -p 3: three test binaries at once on two cores. bench and cmd/bench take
 # most of the time; at -p 2 they held both places while the 45 smaller
-# packages waited, and neither keeps a core busy on its own.
-TESTFLAGS ?= -race -count=1 -timeout 20m -ldflags=-w '-gcflags=modernc.org/...=-d=checkptr=0 -race=false' -p 4
+# packages waited, and neither keeps a core busy on its own. At -p 4 the
+# suite took 6% more CPU (427 s against 401: four race binaries of two
+# threads each contending for two cores) and 11 s longer.
+TESTFLAGS ?= -race -count=1 -timeout 20m -ldflags=-w '-gcflags=modernc.org/...=-d=checkptr=0 -race=false' -p 3
 # atexit_sleep_ms=0: a race binary sleeps a second before it exits, so
 # that other goroutines can still report; a test that races fails as the
 # race happens, and the second was 48 s of slot time across the packages.
@@ -78,8 +80,11 @@ GORACE ?= atexit_sleep_ms=0
 # once): started last, a 10-second package ran alone at the end.
 TESTPKGS ?= ./bench ./cmd/bench ./strategies ./tasks/code ./simulator/hotpotqa ./results ./python ./sandbox \
 	./tasks/game24 ./docs ./tools ./tasks/mathans ./simulator/game24 ./simulator/code ./simulator/qa ./store ./view ./...
-test: fmt-check vet
-	CGO_ENABLED=1 GO=$(GO) GORACE="$(GORACE)" $(GO) run ./scripts/testprogress $(TESTFLAGS) $(TESTPKGS)
+# BENCH_BINARY: the tests that run bench as a program (the README's tour,
+# the Python example, cmd/bench's killed runs, servers and shards) run this
+# build of it rather than each linking their own.
+test: fmt-check vet build
+	CGO_ENABLED=1 GO=$(GO) GORACE="$(GORACE)" BENCH_BINARY=$(abspath $(BIN)) $(GO) run ./scripts/testprogress $(TESTFLAGS) $(TESTPKGS)
 
 # Short fuzzing of the parsers that read model output.
 fuzz:

@@ -70,15 +70,7 @@ func TestTour(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	goCmd := os.Getenv("GO")
-	if goCmd == "" {
-		goCmd = "go"
-	}
-	build := exec.Command(goCmd, "build", "-o", filepath.Join(work, "bin", "bench"), "./cmd/bench")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("make build's go build: %v\n%s", err, out)
-	}
+	buildBench(t, root, filepath.Join(work, "bin", "bench"))
 	tmp := t.TempDir()
 	env := append(os.Environ(), "TMPDIR="+tmp)
 
@@ -128,6 +120,31 @@ func TestTour(t *testing.T) {
 		if err := waitListening(addr, time.Second); err != nil {
 			t.Errorf("a server the tour started is gone: %v", err)
 		}
+	}
+}
+
+// buildBench puts bench at bin: make build's go build, or a link to
+// BENCH_BINARY when set (make test sets it to the bin/bench it has just
+// built with make build).
+func buildBench(t *testing.T, root, bin string) {
+	t.Helper()
+	if made := os.Getenv("BENCH_BINARY"); made != "" {
+		if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(made, bin); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	goCmd := os.Getenv("GO")
+	if goCmd == "" {
+		goCmd = "go"
+	}
+	build := exec.Command(goCmd, "build", "-o", bin, "./cmd/bench")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("make build's go build: %v\n%s", err, out)
 	}
 }
 

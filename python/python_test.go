@@ -741,9 +741,13 @@ print(json.dumps(out))`)
 }
 
 // buildBench builds cmd/bench for a test that runs the README's command
-// lines as written.
+// lines as written, or is BENCH_BINARY when set (make test sets it to the
+// bin/bench it has just built).
 func buildBench(t *testing.T) string {
 	t.Helper()
+	if bin := os.Getenv("BENCH_BINARY"); bin != "" {
+		return bin
+	}
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")

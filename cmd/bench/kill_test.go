@@ -68,12 +68,17 @@ var benchBuild struct {
 	err       error
 }
 
-// benchBinary is the path of that build; the test fails if it cannot be
-// made. The processes get childEnv too, so this test binary can stand in.
+// benchBinary is the path of that build, or BENCH_BINARY's when set (make
+// test sets it to the bin/bench it has just built); the test fails if it
+// cannot be made. The processes get childEnv too, so this test binary can
+// stand in.
 func benchBinary(t testing.TB) string {
 	t.Helper()
 	b := &benchBuild
 	b.once.Do(func() {
+		if b.path = os.Getenv("BENCH_BINARY"); b.path != "" {
+			return // make test's build of bench (its build target)
+		}
 		if b.dir, b.err = os.MkdirTemp("", "bench-bin-"); b.err != nil {
 			return
 		}
