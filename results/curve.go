@@ -2,7 +2,6 @@ package results
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/reasonbench/reasonbench/report"
@@ -10,23 +9,6 @@ import (
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies"
 )
-
-// SampleKeys returns an item's per-sample vote keys (nil where a sample
-// abstains) and verdicts from the samples shape (strategies.ReadSamples;
-// bench export lists any run's). ok is false when the detail has no
-// samples. Items recorded before vote keys were kept fall back to the
-// scorer's extracted answers ("" abstains), and fromAnswers says so.
-func SampleKeys(detail json.RawMessage) (keys []*string, correct []bool, fromAnswers, ok bool) {
-	s, ok := strategies.ReadSamples(detail)
-	return s.Keys, s.Correct, s.KeysFromAnswers, ok
-}
-
-// SampleAnswers returns an item's per-sample extracted answers from the
-// samples shape.
-func SampleAnswers(detail json.RawMessage) []string {
-	s, _ := strategies.ReadSamples(detail)
-	return s.Answers
-}
 
 // VoteCurve computes, for a run whose strategy answers from its samples by
 // a rule (its reader's strategies.Samples: CoT-SC's and PAL-SC's vote,
@@ -69,15 +51,15 @@ func VoteCurve(ctx context.Context, st *store.Store, s report.Row, o stats.Curve
 	scored := rule != strategies.RuleVote // a verifier's rule: best, weighted or majority
 	votes := stats.VoteCurve(vis, o)
 	var sc []stats.ScoredPoint
-	if scored {
-		sc = stats.ScoredCurve(sis, o)
+	if rule == strategies.RuleBest || rule == strategies.RuleWeighted {
+		sc = stats.ScoredCurve(sis, o) // majority is the vote curve's
 	}
 	for i, p := range votes {
 		acc, exact, se := p.Vote, p.Exact, p.VoteSE
-		switch {
-		case scored && rule == strategies.RuleBest:
+		switch rule {
+		case strategies.RuleBest:
 			acc, exact, se = sc[i].Best, true, 0
-		case scored && rule == strategies.RuleWeighted:
+		case strategies.RuleWeighted:
 			acc, exact, se = sc[i].Weighted, sc[i].Exact, sc[i].WeightedSE
 		}
 		var tokens float64
