@@ -6,7 +6,6 @@ import (
 	"errors"
 	"math"
 	"path/filepath"
-	"reflect"
 	"testing"
 
 	"github.com/reasonbench/reasonbench/bench"
@@ -47,26 +46,6 @@ func TestGroupCurve(t *testing.T) {
 	}
 	if c, err := GroupCurve(ctx, st, groups[GroupOfRun(groups, 2)]); err != nil || c != nil {
 		t.Errorf("cot's curve %v %v, want none", c, err)
-	}
-}
-
-// TestSampleAnswersAndOldDetails: items recorded before vote keys were
-// kept vote by their samples' extracted answers ("" abstains).
-func TestSampleAnswersAndOldDetails(t *testing.T) {
-	detail := json.RawMessage(`{"samples":[{"answer":"3","correct":true},{"answer":"","correct":false},{"answer":"4","correct":false}]}`)
-	if got := SampleAnswers(detail); !reflect.DeepEqual(got, []string{"3", "", "4"}) {
-		t.Errorf("SampleAnswers %q", got)
-	}
-	if got := SampleAnswers(json.RawMessage(`not json`)); got != nil {
-		t.Errorf("SampleAnswers of garbage %q", got)
-	}
-	keys, correct, fromAnswers, ok := SampleKeys(detail)
-	if !ok || !fromAnswers || !reflect.DeepEqual(correct, []bool{true, false, false}) || len(keys) != 3 ||
-		keys[0] == nil || *keys[0] != "3" || keys[1] != nil || keys[2] == nil || *keys[2] != "4" {
-		t.Errorf("SampleKeys from answers: %v %v %v %v", keys, correct, fromAnswers, ok)
-	}
-	if _, _, _, ok := SampleKeys(json.RawMessage(`{"samples":[]}`)); ok {
-		t.Error("no samples, yet ok")
 	}
 }
 

@@ -2,19 +2,11 @@ package results
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies"
 )
-
-// Debate reads a debate item's transcript, rounds × agents
-// (strategies.ReadTranscript; bench show prints any item's); ok is false
-// when the detail has none.
-func Debate(detail json.RawMessage) (strategies.DebateDetail, bool) {
-	return strategies.ReadTranscript(detail)
-}
 
 // RoundCurve is a debate run's accuracy of the majority after each round
 // (had the debate stopped there) and of its best agent (any agent right),

@@ -164,3 +164,40 @@ func TestReadersOfEachDetail(t *testing.T) {
 		}
 	}
 }
+
+// TestReadSamplesOfOldDetails: items recorded before vote keys were kept
+// vote by their samples' extracted answers ("" abstains); garbage and an
+// item without samples read as none.
+func TestReadSamplesOfOldDetails(t *testing.T) {
+	detail := []byte(`{"samples":[{"answer":"3","correct":true},{"answer":"","correct":false},{"answer":"4","correct":false}]}`)
+	s, ok := ReadSamples(detail)
+	if !reflect.DeepEqual(s.Answers, []string{"3", "", "4"}) {
+		t.Errorf("answers %q", s.Answers)
+	}
+	if !ok || !s.KeysFromAnswers || !reflect.DeepEqual(s.Correct, []bool{true, false, false}) || len(s.Keys) != 3 ||
+		s.Keys[0] == nil || *s.Keys[0] != "3" || s.Keys[1] != nil || s.Keys[2] == nil || *s.Keys[2] != "4" {
+		t.Errorf("keys from answers: %+v %v", s, ok)
+	}
+	if s, ok := ReadSamples([]byte(`not json`)); ok || s.Answers != nil {
+		t.Errorf("samples of garbage %+v %v", s, ok)
+	}
+	if _, ok := ReadSamples([]byte(`{"samples":[]}`)); ok {
+		t.Error("no samples, yet ok")
+	}
+}
+
+// TestReadTranscript reads a stored transcript field by field; a CoT-SC
+// detail, an empty one and garbage are no transcript.
+func TestReadTranscript(t *testing.T) {
+	good := []byte(`{"agents":2,"models":["a","b@x"],"rounds":[{"turns":[{"output":"o","key":"5","correct":true},{"output":"","key":null}],"vote":{"key":"5","winner":0},"correct":true}],"judged":"J"}`)
+	d, ok := ReadTranscript(good)
+	if !ok || d.Agents != 2 || len(d.Rounds) != 1 || d.Rounds[0].Turns[1].Key != nil || *d.Rounds[0].Turns[0].Key != "5" ||
+		!d.Rounds[0].Correct || d.Models[1] != "b@x" || d.Judged == nil || *d.Judged != "J" {
+		t.Errorf("ReadTranscript = %+v, %v", d, ok)
+	}
+	for _, bad := range []string{`{"vote":{"key":"5"},"samples":[{"answer":"5"}]}`, `{}`, `null`, `not json`, `{"agents":3,"rounds":[]}`} {
+		if _, ok := ReadTranscript([]byte(bad)); ok {
+			t.Errorf("a transcript from %s", bad)
+		}
+	}
+}

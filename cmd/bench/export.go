@@ -15,6 +15,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/store"
+	"github.com/reasonbench/reasonbench/strategies"
 )
 
 // The JSON Lines export: a {"run": ...} header, then one object per item.
@@ -224,10 +225,11 @@ func exportRunJSONL(ctx context.Context, st *store.Store, run store.Run, withCal
 			e.Metrics = map[string]float64{}
 		}
 		e.Gold, e.Answer = answers.Gold(it.Index), answers.Extracted(it.Index, it.Output)
-		if keys, correct, _, ok := results.SampleKeys(it.Detail); ok {
-			answersOf := results.SampleAnswers(it.Detail)
-			for i := range keys {
-				e.Samples = append(e.Samples, exportSample{Key: keys[i], Answer: answersOf[i], Correct: correct[i]})
+		// Any item's samples in the shared samples shape (items recorded
+		// before vote keys were kept: the extracted answers as keys).
+		if smp, ok := strategies.ReadSamples(it.Detail); ok {
+			for i := range smp.Keys {
+				e.Samples = append(e.Samples, exportSample{Key: smp.Keys[i], Answer: smp.Answers[i], Correct: smp.Correct[i]})
 			}
 		}
 		steps, err := st.Steps(ctx, run.ID, it.Index)

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/reasonbench/reasonbench/results"
+	"github.com/reasonbench/reasonbench/strategies"
 )
 
 // writeDebate prints a debate item's transcript: each round's majority,
 // then each agent's vote key, verdict and answer.
 func writeDebate(w io.Writer, detail json.RawMessage) {
-	d, ok := results.Debate(detail)
+	d, ok := strategies.ReadTranscript(detail)
 	if !ok {
 		return
 	}
