@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/reasonbench/reasonbench/cmd/bench/benchtest"
 )
 
 // tourLines are the commands of the README's "## A short tour": its
@@ -70,7 +72,7 @@ func TestTour(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	buildBench(t, root, filepath.Join(work, "bin", "bench"))
+	buildBench(t, filepath.Join(work, "bin", "bench"))
 	tmp := t.TempDir()
 	env := append(os.Environ(), "TMPDIR="+tmp)
 
@@ -123,28 +125,18 @@ func TestTour(t *testing.T) {
 	}
 }
 
-// buildBench puts bench at bin: make build's go build, or a link to
-// BENCH_BINARY when set (make test sets it to the bin/bench it has just
-// built with make build).
-func buildBench(t *testing.T, root, bin string) {
+// buildBench puts bench at bin, as make build does: benchtest's build, or
+// a link to BENCH_BINARY when set (make test sets it to the bin/bench it
+// has just built with make build).
+func buildBench(t *testing.T, bin string) {
 	t.Helper()
-	if made := os.Getenv("BENCH_BINARY"); made != "" {
-		if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
-			t.Fatal(err)
-		}
+	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if made := benchtest.Binary(t, filepath.Dir(bin)); made != bin {
 		if err := os.Symlink(made, bin); err != nil {
 			t.Fatal(err)
 		}
-		return
-	}
-	goCmd := os.Getenv("GO")
-	if goCmd == "" {
-		goCmd = "go"
-	}
-	build := exec.Command(goCmd, "build", "-o", bin, "./cmd/bench")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("make build's go build: %v\n%s", err, out)
 	}
 }
 

@@ -17,7 +17,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,6 +25,7 @@ import (
 	"time"
 
 	"github.com/reasonbench/reasonbench/bench"
+	"github.com/reasonbench/reasonbench/cmd/bench/benchtest"
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/prompts"
@@ -740,25 +740,6 @@ print(json.dumps(out))`)
 	t.Logf("render reproduces %d of %d bundled templates (and %d synthetic)", len(accepted)-len(synthetic), len(lib.Names()), len(synthetic))
 }
 
-// buildBench builds cmd/bench for a test that runs the README's command
-// lines as written, or is BENCH_BINARY when set (make test sets it to the
-// bin/bench it has just built).
-func buildBench(t *testing.T) string {
-	t.Helper()
-	if bin := os.Getenv("BENCH_BINARY"); bin != "" {
-		return bin
-	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
-	}
-	bin := filepath.Join(t.TempDir(), "bench")
-	if out, err := exec.Command(goTool, "build", "-o", bin, "../cmd/bench").CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/bench: %v: %s", err, out)
-	}
-	return bin
-}
-
 // The README's ten-line example as the README runs it, end to end: `bench
 // run --strategy program --set cmd='/usr/bin/python3
 // python/examples/minimal.py'` from the checkout's root, over the
@@ -771,7 +752,7 @@ func TestMinimalExampleAsBenchRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs bench")
 	}
-	bin := buildBench(t)
+	bin := benchtest.Binary(t, t.TempDir())
 	db := filepath.Join(t.TempDir(), "m.db")
 	cmd := exec.Command(bin, "run", "--db", db, "--task", "game24", "--range", "900:903", "--json",
 		"--strategy", "program", "--set", "cmd="+python+" python/examples/minimal.py")

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
-	"fmt"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -20,6 +18,7 @@ import (
 	_ "modernc.org/sqlite"
 
 	"github.com/reasonbench/reasonbench/bench"
+	"github.com/reasonbench/reasonbench/cmd/bench/benchtest"
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/tools/toolstest"
@@ -68,25 +67,15 @@ var benchBuild struct {
 	err       error
 }
 
-// benchBinary is the path of that build, or BENCH_BINARY's when set (make
-// test sets it to the bin/bench it has just built); the test fails if it
-// cannot be made. The processes get childEnv too, so this test binary can
-// stand in.
+// benchBinary is the path of that build (benchtest.Build: make test's
+// bin/bench when it sets BENCH_BINARY); the test fails if it cannot be
+// made. The processes get childEnv too, so this test binary can stand in.
 func benchBinary(t testing.TB) string {
 	t.Helper()
 	b := &benchBuild
 	b.once.Do(func() {
-		if b.path = os.Getenv("BENCH_BINARY"); b.path != "" {
-			return // make test's build of bench (its build target)
-		}
-		if b.dir, b.err = os.MkdirTemp("", "bench-bin-"); b.err != nil {
-			return
-		}
-		goCmd := cmp.Or(os.Getenv("GO"), "go")
-		b.path = filepath.Join(b.dir, "bench")
-		out, err := exec.Command(goCmd, "build", "-o", b.path, ".").CombinedOutput()
-		if err != nil {
-			b.err = fmt.Errorf("go build: %v\n%s", err, out)
+		if b.dir, b.err = os.MkdirTemp("", "bench-bin-"); b.err == nil {
+			b.path, b.err = benchtest.Build(b.dir)
 		}
 	})
 	if b.err != nil {
