@@ -62,10 +62,10 @@ func (w *writeTx) commit() error {
 }
 
 // The statements run once or more per call (or per item, or per template
-// of a run) are prepared when the store
-// opens: modernc's SQLite otherwise parses each one again, which was half
-// the time of a rerun from the cache. (They cannot be prepared on first
-// use: the store's one connection may be held by the caller's transaction.)
+// of a run) are prepared when the store opens: modernc's SQLite otherwise
+// parses each one again, which was half the time of a rerun from the
+// cache. (They cannot be prepared on first use: the store's one
+// connection may be held by the caller's transaction.)
 const (
 	qGCGeneration = `SELECT generation FROM gc`
 	qBlobFind     = `SELECT id, data FROM blobs WHERE hash = ?`
