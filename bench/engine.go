@@ -40,4 +40,16 @@ type Engine struct {
 	// Sandbox, when set, replaces the bubblewrap sandbox a run that
 	// executes programs would start (tests inject failing runners).
 	Sandbox sandbox.Runner
+
+	// Force takes over a run that another process holds (bench resume
+	// --force): for a holder known to be gone before its heartbeat is
+	// stale. The other process, if it still lives, stops at its next
+	// heartbeat.
+	Force bool
+	// LeaseBeat and LeaseStale override how often a run's lease is renewed
+	// (5 s) and how old a renewal makes its holder gone (30 s).
+	LeaseBeat, LeaseStale time.Duration
+	// identity, when set, stands for this process as a lease holder (tests
+	// play other processes).
+	identity store.Holder
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"time"
@@ -148,6 +149,10 @@ func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base, judge
 	}
 	if err == nil {
 		err = execErr()
+	}
+	// A process whose run was taken over writes nothing more to it.
+	if lost := context.Cause(ctx); errors.Is(lost, store.ErrLeaseLost) {
+		return store.Item{}, lost
 	}
 	// Stored whatever happened: an interrupted item's calls are kept for
 	// inspection until a resume drops them.

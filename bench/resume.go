@@ -5,6 +5,7 @@ package bench
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/reasonbench/reasonbench/llm"
@@ -66,6 +67,22 @@ func (e *Engine) ResumeWith(ctx context.Context, runID int64, o ResumeOptions) (
 	if err := json.Unmarshal(run.Spec, &spec); err != nil {
 		return Summary{}, fmt.Errorf("run %d: unreadable spec: %w", runID, err)
 	}
+	// From here on this process is the run's one writer, until execute
+	// finishes the run or a refusal below gives the lease back.
+	l, err := e.takeLease(ctx, runID)
+	if err != nil {
+		var held RunHeldError
+		if errors.As(err, &held) {
+			return Summary{}, ConfigError{err}
+		}
+		return Summary{}, err
+	}
+	executing := false
+	defer func() {
+		if !executing {
+			e.Store.DropLease(context.WithoutCancel(ctx), runID, l.token)
+		}
+	}()
 	cfg := spec.Config
 	cfg.APIKey, cfg.VerifierAPIKey, cfg.JudgeAPIKey = apiKey, o.VerifierAPIKey, o.JudgeAPIKey
 	if err := cfg.moveEndpoints(o); err != nil {
@@ -148,7 +165,8 @@ func (e *Engine) ResumeWith(ctx context.Context, runID int64, o ResumeOptions) (
 			return Summary{}, err
 		}
 	}
-	return e.execute(ctx, runID, p, backend, run.WallSeconds, spent)
+	executing = true
+	return e.execute(ctx, l, p, backend, run.WallSeconds, spent)
 }
 
 // spent is what a run's calls that reached the model cost (cache hits

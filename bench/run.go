@@ -107,18 +107,28 @@ func (e *Engine) start(ctx context.Context, p *plan) (Summary, error) {
 		Model: cfg.Model, Endpoint: PublicEndpoint(cfg.BaseURL), Simulated: simulated, SimParams: simParams,
 		Seed: cfg.Seed, Range: p.rng.String(), Spec: spec, CodeVersion: CodeVersion(), ConfigKey: p.configKey(),
 	}
-	id, err := e.Store.CreateRun(ctx, run)
+	me := e.holder()
+	id, err := e.Store.CreateLeasedRun(ctx, run, me)
 	if err != nil {
 		return Summary{}, err
 	}
-	return e.execute(ctx, id, p, backend, 0, 0)
+	return e.execute(ctx, lease{runID: id, token: me.Token}, p, backend, 0, 0)
 }
 
-// execute solves the plan's instances into run id and finishes the run;
-// priorWall is the wall time of earlier sessions of the same run, spent
-// their cost.
-func (e *Engine) execute(ctx context.Context, id int64, p *plan, backend llm.Sampler, priorWall, spent float64) (Summary, error) {
+// execute solves the plan's instances into the leased run and finishes
+// the run, giving up the lease; priorWall is the wall time of earlier
+// sessions of the same run, spent their cost.
+func (e *Engine) execute(ctx context.Context, l lease, p *plan, backend llm.Sampler, priorWall, spent float64) (Summary, error) {
+	id := l.runID
 	start := time.Now()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	beating := make(chan struct{})
+	go func() {
+		defer close(beating)
+		e.heartbeat(ctx, l, cancel)
+	}()
+	defer func() { cancel(nil); <-beating }()
 	budget := llm.NewBudget(p.cfg.MaxCost, spent)
 	mws := []llm.Middleware{llm.Limit(p.concurrency()), budget.Meter()}
 	if price, ok := p.cfg.Price(); ok {
@@ -139,6 +149,10 @@ func (e *Engine) execute(ctx context.Context, id int64, p *plan, backend llm.Sam
 	if err := e.recordReplicas(context.WithoutCancel(ctx), id, p); err != nil && runErr == nil {
 		runErr = err
 	}
+	if lost := context.Cause(ctx); errors.Is(lost, store.ErrLeaseLost) {
+		// Another process works on the run now: its status is theirs.
+		return Summary{RunID: id}, fmt.Errorf("run %d: stopped: %w (bench resume --force); this process wrote nothing more", id, lost)
+	}
 	status, msg := store.StatusDone, ""
 	switch {
 	case errors.Is(runErr, llm.ErrMaxCost):
@@ -153,8 +167,8 @@ func (e *Engine) execute(ctx context.Context, id int64, p *plan, backend llm.Sam
 		status, msg = store.StatusFailed, runErr.Error()
 	}
 	wall := time.Since(start) + time.Duration(priorWall*float64(time.Second))
-	if err := e.Store.FinishRun(context.WithoutCancel(ctx), id, status, wall, redact(msg)); err != nil {
-		return Summary{}, err
+	if err := e.Store.FinishLeasedRun(context.WithoutCancel(ctx), id, l.token, status, wall, redact(msg)); err != nil {
+		return Summary{RunID: id}, err
 	}
 	sum, err := Summarize(context.WithoutCancel(ctx), e.Store, id)
 	if err != nil {

@@ -68,7 +68,7 @@ func (s *Store) DeleteRuns(ctx context.Context, ids []int64, keepCache, force bo
 	} else if _, err := tx.ExecContext(ctx, `UPDATE cache SET run_id = NULL WHERE run_id IN `+in, args...); err != nil {
 		return d, fmt.Errorf("delete runs: %w", err)
 	}
-	for _, table := range []string{"items", "call_batches", "trees", "steps", "executions", "checkpoints", "reflections"} {
+	for _, table := range []string{"items", "call_batches", "trees", "steps", "executions", "checkpoints", "reflections", "leases"} {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE run_id IN `+in, args...); err != nil {
 			return d, fmt.Errorf("delete runs: %s: %w", table, err)
 		}

@@ -52,10 +52,18 @@ func orEmptyObject(b json.RawMessage) string {
 
 // CreateRun inserts a run in status running and returns its id.
 func (s *Store) CreateRun(ctx context.Context, r Run) (int64, error) {
+	return createRun(ctx, s.db, r)
+}
+
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+func createRun(ctx context.Context, db execer, r Run) (int64, error) {
 	if r.StartedAt.IsZero() {
 		r.StartedAt = time.Now()
 	}
-	res, err := s.db.ExecContext(ctx, `INSERT INTO runs
+	res, err := db.ExecContext(ctx, `INSERT INTO runs
 		(experiment, task, strategy, params, model, endpoint, simulated, sim_params, seed, item_range, spec, code_version, status, started_at, config_key)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		r.Experiment, r.Task, r.Strategy, orEmptyObject(r.Params), r.Model, r.Endpoint, r.Simulated,
@@ -69,7 +77,11 @@ func (s *Store) CreateRun(ctx context.Context, r Run) (int64, error) {
 
 // FinishRun sets a run's final status.
 func (s *Store) FinishRun(ctx context.Context, id int64, status string, wall time.Duration, runErr string) error {
-	_, err := s.db.ExecContext(ctx, `UPDATE runs SET status = ?, finished_at = ?, wall_seconds = ?, error = ? WHERE id = ?`,
+	return finishRun(ctx, s.db, id, status, wall, runErr)
+}
+
+func finishRun(ctx context.Context, db execer, id int64, status string, wall time.Duration, runErr string) error {
+	_, err := db.ExecContext(ctx, `UPDATE runs SET status = ?, finished_at = ?, wall_seconds = ?, error = ? WHERE id = ?`,
 		status, time.Now().UTC().Format(time.RFC3339Nano), wall.Seconds(), runErr, id)
 	if err != nil {
 		return fmt.Errorf("finish run %d: %w", id, err)

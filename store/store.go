@@ -313,6 +313,14 @@ var migrations = []string{
 		duration_ms REAL NOT NULL,
 		PRIMARY KEY (run_id, item_idx, site)
 	) WITHOUT ROWID;`,
+	// 11: the process working on a run (one writer per run): who, and when
+	// it last said it was alive.
+	`CREATE TABLE leases (
+		run_id       INTEGER PRIMARY KEY REFERENCES runs(id),
+		holder       TEXT NOT NULL CHECK (json_valid(holder)),
+		acquired_at  TEXT NOT NULL,
+		heartbeat_ms INTEGER NOT NULL
+	);`,
 }
 
 // migrationSteps are Go steps run after the SQL of the migration with the

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/store"
 )
 
@@ -110,6 +111,13 @@ func cmdDB(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	defer st.Close()
 	if sub == "vacuum" {
+		released, err := bench.ReleaseGone(ctx, st)
+		if err != nil {
+			return err
+		}
+		for _, id := range released {
+			fmt.Fprintf(stdout, "%s: run %d: its process has ended; lease released\n", *db, id)
+		}
 		before, wal := st.FileSize()
 		c, err := st.Vacuum(ctx)
 		if err != nil {

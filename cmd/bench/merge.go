@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/store"
@@ -19,6 +20,7 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlags("merge", stderr)
 	out := fs.String("out", "", "database to merge into (created if missing; merging into it again adds only what is new)")
 	complete := fs.Bool("complete", false, "fail (exit 1) when a merged run still lacks items of its range, e.g. in a job that runs after every shard")
+	force := fs.Bool("force", false, "merge even runs that a live process holds (a shard still running): their items so far")
 	ins, err := parseArgs(fs, args) // flags may come before, between or after the inputs
 	if err != nil {
 		return err
@@ -53,6 +55,11 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 		defer st.Close()
+		if !*force {
+			if err := refuseHeld(ctx, st, in); err != nil {
+				return err
+			}
+		}
 		srcs = append(srcs, store.MergeSource{Name: filepath.Base(in), Store: st})
 	}
 	dst, err := openStore(ctx, *out, stderr)
@@ -60,6 +67,11 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer dst.Close()
+	if !*force {
+		if err := refuseHeld(ctx, dst, *out); err != nil {
+			return err
+		}
+	}
 	res, err := store.Merge(ctx, dst, srcs, store.MergeOptions{Describe: bench.MergeInfo})
 	if err != nil && outInfo == nil {
 		// The merge changed nothing; nor does it leave an empty database
@@ -107,4 +119,20 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("%d merged run(s) lack items of their range (see above)", incomplete)
 	}
 	return nil
+}
+
+// refuseHeld refuses a database with a run that a live process is writing:
+// a shard still running (merge it once it ends), or a run of --out being
+// resumed.
+func refuseHeld(ctx context.Context, st *store.Store, path string) error {
+	held, err := bench.HeldRuns(ctx, st, 0)
+	if err != nil {
+		return err
+	}
+	if len(held) == 0 {
+		return nil
+	}
+	h := held[0]
+	return usageError{fmt.Errorf("%s: run %d is being written by a live process (pid %d on %s, alive %s ago): merge once it ends, or pass --force to merge the items it has so far",
+		path, h.RunID, h.Holder.PID, h.Holder.Host, h.Age.Round(time.Second))}
 }

@@ -137,7 +137,7 @@ func TestForeignDatabaseRefusedUnchanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := conn.Exec(`CREATE TABLE runs (id INTEGER PRIMARY KEY); PRAGMA user_version = 10`); err != nil {
+	if _, err := conn.Exec(`CREATE TABLE runs (id INTEGER PRIMARY KEY); PRAGMA user_version = 11`); err != nil {
 		t.Fatal(err)
 	}
 	conn.Close()

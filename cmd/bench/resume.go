@@ -16,6 +16,8 @@ import (
 func cmdResume(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("resume", stderr)
 	last := fs.Bool("last", false, "resume the most recent unfinished run")
+	force := fs.Bool("force", false, "take over the run from another process that holds it, when you know that process is gone "+
+		"(without --force a run is taken over once its holder's heartbeat is 30 s old, or at once when the holder was a process of this machine that ended)")
 	apiKey := fs.String("api-key", "", "API key (default $OPENAI_API_KEY; never stored"+keysNote+")")
 	baseURL := fs.String("base-url", "", "where the run's model is served now, e.g. another replica (default $OPENAI_BASE_URL if set, else the recorded endpoint)")
 	var endpoints stringList
@@ -68,7 +70,7 @@ func cmdResume(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	opts.NamedKeys = bench.EndpointKeys(opts.Endpoints, os.Getenv)
 	bar := newProgressBar(stderr)
-	eng := &bench.Engine{Store: st, OnProgress: bar.update}
+	eng := &bench.Engine{Store: st, OnProgress: bar.update, Force: *force}
 	sum, err := eng.ResumeWith(ctx, runID, opts)
 	bar.finish()
 	if err != nil {

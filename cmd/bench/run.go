@@ -24,6 +24,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	plan := planFlags(fs, &cfg)
 	cont := fs.Bool("continue", false, "continue the latest run of this configuration in --db (resume it if unfinished, show it if done) instead of starting a new one, "+
 		"e.g. for a requeued or resubmitted cluster task; -f and --repeats always continue")
+	force := fs.Bool("force", false, "with --continue, -f or --repeats: take over a run that another process holds, when you know that process is gone "+
+		"(without --force a run is taken over once its holder's heartbeat is 30 s old, or at once when the holder was a process of this machine that ended)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -52,7 +54,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if exp.Runs, err = shard.apply(exp.Runs, stderr); err != nil || len(exp.Runs) == 0 {
 			return err
 		}
-		return runExperiment(ctx, exp, bench.Keys{API: cfg.APIKey, Verifier: cfg.VerifierAPIKey, Judge: cfg.JudgeAPIKey}, *db, *asJSON, stdout, stderr)
+		return runExperiment(ctx, exp, bench.Keys{API: cfg.APIKey, Verifier: cfg.VerifierAPIKey, Judge: cfg.JudgeAPIKey}, *db, *asJSON, *force, stdout, stderr)
 	}
 	raw, err := strategies.ParseSets(sets)
 	if err != nil {
@@ -83,7 +85,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if exp.Runs, err = shard.apply(exp.Runs, stderr); err != nil || len(exp.Runs) == 0 {
 			return err
 		}
-		return runExperiment(ctx, exp, bench.Keys{API: cfg.APIKey, Verifier: cfg.VerifierAPIKey, Judge: cfg.JudgeAPIKey}, *db, *asJSON, stdout, stderr)
+		return runExperiment(ctx, exp, bench.Keys{API: cfg.APIKey, Verifier: cfg.VerifierAPIKey, Judge: cfg.JudgeAPIKey}, *db, *asJSON, *force, stdout, stderr)
 	}
 	if shard != nil {
 		cfgs, err := shard.apply([]bench.Config{cfg}, stderr)
@@ -98,7 +100,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	defer st.Close()
 	bar := newProgressBar(stderr)
-	eng := &bench.Engine{Store: st, OnProgress: bar.update}
+	eng := &bench.Engine{Store: st, OnProgress: bar.update, Force: *force}
 	var sum bench.Summary
 	if *cont {
 		sum, err = continueRun(ctx, eng, cfg)
@@ -153,7 +155,7 @@ func stopped(sum bench.Summary, db string, err error) error {
 
 // runExperiment runs (or continues) every run of an experiment, then
 // prints its comparison table.
-func runExperiment(ctx context.Context, exp bench.Experiment, keys bench.Keys, db string, asJSON bool, stdout, stderr io.Writer) error {
+func runExperiment(ctx context.Context, exp bench.Experiment, keys bench.Keys, db string, asJSON, force bool, stdout, stderr io.Writer) error {
 	st, err := openStore(ctx, db, stderr)
 	if err != nil {
 		return err
@@ -161,7 +163,7 @@ func runExperiment(ctx context.Context, exp bench.Experiment, keys bench.Keys, d
 	defer st.Close()
 	fmt.Fprintf(stderr, "experiment %s: %d runs\n", exp.ID, len(exp.Runs))
 	bar := newProgressBar(stderr)
-	eng := &bench.Engine{Store: st, OnProgress: bar.update}
+	eng := &bench.Engine{Store: st, OnProgress: bar.update, Force: force}
 	sums, err := eng.RunExperiment(ctx, exp, keys)
 	bar.finish()
 	if err != nil {

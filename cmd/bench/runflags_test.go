@@ -37,7 +37,7 @@ func TestRunFlagsReachEstimateAndProxy(t *testing.T) {
 	plan := flag.NewFlagSet("plan", flag.ContinueOnError)
 	cfg := bench.DefaultConfig()
 	planFlags(plan, &cfg)
-	runOnly := map[string]bool{"continue": true} // continuing a stored run; neither estimates nor proxies one
+	runOnly := map[string]bool{"continue": true, "force": true} // continuing a stored run; neither estimates nor proxies one
 	for name := range run {
 		if runOnly[name] {
 			continue
