@@ -83,37 +83,3 @@ func (p *plan) clientWithKey(model, baseURL, key string) (*llm.OpenAI, error) {
 func (p *plan) retry() llm.Middleware {
 	return llm.Retry(llm.RetryPolicy{MaxAttempts: p.cfg.Retries + 1, Base: 500 * time.Millisecond, Max: 30 * time.Second})
 }
-
-// judgeBackend is the sampler a judged task's judge calls go to: the
-// run's shared sampler, or for another judge model or endpoint its own
-// client (or the simulator) under the same limit and budget, costed at the
-// judge's price.
-func (e *Engine) judgeBackend(p *plan, shared llm.Sampler, budget *llm.Budget) (llm.Sampler, error) {
-	if !usesJudge(p) || !p.cfg.SeparateJudge() {
-		return shared, nil
-	}
-	model, baseURL := p.cfg.Judge()
-	var b llm.Sampler
-	if model == SimModel && baseURL == "" {
-		m, err := NewSim(p.cfg.Sim)
-		if err != nil {
-			return nil, ConfigError{err}
-		}
-		b = m
-	} else {
-		o, err := p.clientWithKey(model, baseURL, p.cfg.judgeKey())
-		if err != nil {
-			return nil, ConfigError{fmt.Errorf("--judge-model/--judge-base-url: %w", err)}
-		}
-		est, err := estimateMissing(model)
-		if err != nil {
-			return nil, ConfigError{err}
-		}
-		b = llm.Chain(o, est, p.retry())
-	}
-	mws := []llm.Middleware{llm.Limit(p.concurrency()), budget.Meter()}
-	if price, ok := llm.DefaultPrices().With(p.cfg.Prices).Lookup(model); ok {
-		mws = append(mws, llm.CostAt(price))
-	}
-	return llm.Chain(b, mws...), nil
-}

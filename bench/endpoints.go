@@ -147,59 +147,6 @@ func checkAgents(p *plan) error {
 	return nil
 }
 
-// agentBackend is one model's sampler and the identity its responses
-// are cached under.
-type agentBackend struct {
-	sampler  llm.Sampler
-	identity string
-}
-
-// agentBackends builds the backend of each model the strategy names: the
-// run's shared sampler for the run's own model and endpoint, else the
-// simulator in process or its own client, under its own limit and the
-// run's budget, costed at its price; every response names its model.
-func (e *Engine) agentBackends(p *plan, shared llm.Sampler, budget *llm.Budget) (map[string]agentBackend, error) {
-	mu, ok := p.strategy.(strategies.ModelUser)
-	if !ok {
-		return nil, nil
-	}
-	out := map[string]agentBackend{}
-	for _, spec := range mu.AgentModels() {
-		am, err := p.cfg.resolveModel(spec)
-		if err != nil {
-			return nil, ConfigError{err}
-		}
-		if am.model == p.cfg.Model && am.baseURL == p.cfg.BaseURL {
-			out[spec] = agentBackend{sampler: llm.Chain(shared, labelModel(spec)), identity: p.cfg.BackendIdentity()}
-			continue
-		}
-		var b llm.Sampler
-		if am.baseURL == "" {
-			m, err := NewSim(p.cfg.Sim)
-			if err != nil {
-				return nil, ConfigError{err}
-			}
-			b = m
-		} else {
-			o, err := p.clientWithKey(am.model, am.baseURL, am.key)
-			if err != nil {
-				return nil, ConfigError{fmt.Errorf("model %s: %w", spec, err)}
-			}
-			est, err := estimateMissing(am.model)
-			if err != nil {
-				return nil, ConfigError{err}
-			}
-			b = llm.Chain(o, est, p.retry())
-		}
-		mws := []llm.Middleware{labelModel(spec), llm.Limit(p.concurrency()), budget.Meter()}
-		if price, ok := llm.DefaultPrices().With(p.cfg.Prices).Lookup(am.model); ok {
-			mws = append(mws, llm.CostAt(price))
-		}
-		out[spec] = agentBackend{sampler: llm.Chain(b, mws...), identity: "agent " + am.model + " @ " + PublicEndpoint(am.baseURL)}
-	}
-	return out, nil
-}
-
 // labelModel names the model that answered in each response, and its
 // endpoint: the server's name for the model (a dated snapshot, say), else
 // the one asked, then "@NAME" for a named endpoint, so the recorded call

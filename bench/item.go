@@ -58,44 +58,29 @@ func (r itemRecorder) RecordCall(ctx context.Context, c llm.CallRecord) error {
 	return nil
 }
 
-func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base, judgeBase llm.Sampler, budget *llm.Budget, inst tasks.Instance) (store.Item, error) {
+func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, roles []builtRole, budget *llm.Budget, inst tasks.Instance) (store.Item, error) {
 	calls := e.Store.CallLog(runID, inst.Index)
-	// Model parameters join the request before it is recorded and keyed;
-	// thinking is split after the cache, which keeps responses as sent.
 	// Each call's seed comes from its identity before it is recorded and
-	// keyed; thinking is split after the cache, which keeps responses as
-	// sent; declared sharing sits in front of the cache so that a shared
-	// draw is made once whoever asks.
+	// keyed; model parameters join the request before that; thinking is
+	// split after the cache, which keeps responses as sent; declared
+	// sharing sits in front of the cache so that a shared draw is made once
+	// whoever asks.
 	seed := ItemSeed(p.scope, inst.Index)
 	identify, shared := llm.Identify(seed, p.scope), p.shared
 	if p.calls != CallsByIdentity {
 		seed = ItemSeed(p.cfg.Seed, inst.Index)
 		identify, shared = llm.Anonymous(seed), nil
 	}
-	// stack is the item's sampler stack over one backend, written once for
-	// the strategy's model, the judge, other models and the verifier: every
-	// call gated by the budget, identified, recorded in the item's log and
-	// cached under the backend's identity. Model parameters (--param) join
-	// only the calls of the models they were given for, the strategy's and
-	// its other models: the judge and the verifier are not sent them (a
-	// reward model or another judge may refuse them, and adding them would
-	// change recorded runs' call keys), which is intended. Declared sharing
-	// applies to the strategy's own calls only.
-	stack := func(b llm.Sampler, params bool, share llm.Middleware, identity string) llm.Sampler {
-		mws := []llm.Middleware{budget.Gate()}
-		if params {
-			mws = append(mws, llm.WithExtra(p.cfg.ModelParams))
+	stacks := make([]llm.Sampler, len(roles))
+	for i, r := range roles {
+		var share llm.Middleware
+		if r.run { // declared sharing is the strategy's own calls'
+			share = shared
 		}
-		mws = append(mws, identify, llm.Record(itemRecorder{log: calls, eager: !p.cfg.InProcess()}), p.think)
-		if share != nil {
-			mws = append(mws, share)
-		}
-		mws = append(mws, llm.Cache(e.Store.ResponseCache(runID), p.cfg.Cache, identity))
-		return llm.Chain(b, mws...)
+		stacks[i] = p.itemStack(r, budget, identify, llm.Record(itemRecorder{log: calls, eager: !p.cfg.InProcess()}), share, e.Store.ResponseCache(runID))
 	}
-	sampler := stack(base, true, shared, p.cfg.BackendIdentity())
 	trace := itemTrace{st: e.Store, run: runID, index: inst.Index}
-	env := strategies.Env{Sampler: sampler, Task: p.task, Prompts: p.prompts, Seed: seed, Model: p.cfg.Model,
+	env := strategies.Env{Task: p.task, Prompts: p.prompts, Seed: seed, Model: p.cfg.Model,
 		Trace:      trace,
 		Checkpoint: itemCheckpoint{itemTrace: trace, calls: calls},
 		Memory:     runMemory{st: e.Store, run: runID, task: p.task.Name()}}
@@ -111,36 +96,27 @@ func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, base, judge
 		}
 	}
 	judgeErr := func() error { return nil }
-	if usesJudge(p) {
-		// The judge's calls join the item's log and the run's cache, under
-		// the judge's own identity when it is another model.
-		judgeID := p.cfg.BackendIdentity()
-		if p.cfg.SeparateJudge() {
-			m, u := p.cfg.Judge()
-			judgeID = "judge " + m + " @ " + PublicEndpoint(u)
+	for i, r := range roles {
+		switch {
+		case r.run:
+			env.Sampler = stacks[i]
+		case r.name == "judge":
+			if jt, ok := p.task.(tasks.Judged); ok {
+				env.Task, judgeErr = jt.WithJudge(ctx, tasks.Judge{Sampler: stacks[i], Prompts: p.prompts})
+			}
+			env.Judge = stacks[i]
+		case r.name == "verifier":
+			v, err := p.itemVerifier(stacks[i])
+			if err != nil {
+				return store.Item{}, err
+			}
+			env.Verifier = v
+		case r.label != "":
+			if env.Models == nil {
+				env.Models = map[string]llm.Sampler{}
+			}
+			env.Models[r.label] = stacks[i]
 		}
-		js := stack(judgeBase, false, nil, judgeID)
-		if jt, ok := p.task.(tasks.Judged); ok {
-			env.Task, judgeErr = jt.WithJudge(ctx, tasks.Judge{Sampler: js, Prompts: p.prompts})
-		}
-		env.Judge = js
-	}
-	if len(p.agents) > 0 {
-		// Each model's calls join the item's log and the run's cache under
-		// that model's identity.
-		env.Models = map[string]llm.Sampler{}
-		for name, ab := range p.agents {
-			env.Models[name] = stack(ab.sampler, true, nil, ab.identity)
-		}
-	}
-	if p.verifier != nil {
-		// The verifier's calls join the item's log and the run's cache
-		// under the verifier's identity.
-		v, err := p.itemVerifier(stack(p.verifier, false, nil, p.verifierIdentity()))
-		if err != nil {
-			return store.Item{}, err
-		}
-		env.Verifier = v
 	}
 	start := time.Now()
 	res, err := p.strategy.Solve(ctx, env, inst)

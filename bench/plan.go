@@ -36,15 +36,9 @@ type plan struct {
 	// runs none); runner is its sandbox, bounded by --concurrency.
 	executes string
 	runner   sandbox.Runner
-	// verifier is the verifier's backend (verifierBackend) while the run
-	// executes; nil when the strategy asks none.
-	verifier llm.Sampler
 	// sources are the files of a strategy whose code lives outside this
 	// build (strategies.Sourced), path → SHA-256, read once at load.
 	sources map[string]string
-	// agents are the backends of the models a strategy names besides the
-	// run's (strategies.ModelUser), by name, while the run executes.
-	agents map[string]agentBackend
 	// tools are the run's connected MCP servers while it executes; nil
 	// without --mcp.
 	tools *tools.Set

@@ -110,11 +110,11 @@ func (e *Engine) Proxy(ctx context.Context, cfg Config, o ProxyOptions) (Summary
 	}
 	start := time.Now()
 	budget := llm.NewBudget(cfg.MaxCost, 0)
-	mws := []llm.Middleware{llm.Limit(p.concurrency()), budget.Meter()}
-	if price, ok := cfg.Price(); ok {
-		mws = append(mws, llm.CostAt(price))
+	model := p.runRole(backend)
+	shared, err := p.roleChain(model, nil, budget)
+	if err != nil {
+		return Summary{}, ProxyStats{}, err
 	}
-	shared := llm.Chain(backend, mws...)
 	log := &endpoint.Log{}
 	var (
 		mu    sync.Mutex
@@ -127,8 +127,8 @@ func (e *Engine) Proxy(ctx context.Context, cfg Config, o ProxyOptions) (Summary
 			return it.handler, nil
 		}
 		calls := e.Store.CallLog(runID, index)
-		s := llm.Chain(shared, budget.Gate(), llm.WithExtra(cfg.ModelParams), llm.Identify(ItemSeed(scope, index), scope),
-			llm.Record(proxyRecorder{calls}), think, p.shared, llm.Cache(e.Store.ResponseCache(runID), cfg.Cache, cfg.BackendIdentity()))
+		s := p.itemStack(builtRole{role: model, chain: shared}, budget, llm.Identify(ItemSeed(scope, index), scope),
+			llm.Record(proxyRecorder{calls}), p.shared, e.Store.ResponseCache(runID))
 		it := &proxyItem{log: calls, handler: endpoint.ItemServer(s, "proxy", log)}
 		items[index] = it
 		return it.handler, nil

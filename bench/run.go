@@ -130,22 +130,11 @@ func (e *Engine) execute(ctx context.Context, l lease, p *plan, backend llm.Samp
 	}()
 	defer func() { cancel(nil); <-beating }()
 	budget := llm.NewBudget(p.cfg.MaxCost, spent)
-	mws := []llm.Middleware{llm.Limit(p.concurrency()), budget.Meter()}
-	if price, ok := p.cfg.Price(); ok {
-		mws = append(mws, llm.CostAt(price))
-	}
-	shared := llm.Chain(backend, mws...)
-	judge, err := e.judgeBackend(p, shared, budget)
+	roles, err := p.buildRoles(backend, e.Backend, budget)
 	if err != nil {
 		return Summary{}, err
 	}
-	if p.verifier, err = e.verifierBackend(p, shared, budget); err != nil {
-		return Summary{}, err
-	}
-	if p.agents, err = e.agentBackends(p, shared, budget); err != nil {
-		return Summary{}, err
-	}
-	runErr := e.solveAll(ctx, id, p, shared, judge, budget)
+	runErr := e.solveAll(ctx, id, p, roles, budget)
 	if err := e.recordReplicas(context.WithoutCancel(ctx), id, p); err != nil && runErr == nil {
 		runErr = err
 	}
@@ -186,7 +175,7 @@ func (e *Engine) execute(ctx context.Context, l lease, p *plan, backend llm.Samp
 //
 // Once the budget is spent no item starts and items that need another call
 // stop without a result (left for resume), while calls in flight finish.
-func (e *Engine) solveAll(ctx context.Context, runID int64, p *plan, sampler, judge llm.Sampler, budget *llm.Budget) error {
+func (e *Engine) solveAll(ctx context.Context, runID int64, p *plan, roles []builtRole, budget *llm.Budget) error {
 	var (
 		mu       sync.Mutex
 		prog     = Progress{Total: len(p.instances)}
@@ -216,7 +205,7 @@ func (e *Engine) solveAll(ctx context.Context, runID int64, p *plan, sampler, ju
 				stopErr = maxCostStop(budget)
 				return nil
 			}
-			it, err := e.solveOne(ctx, runID, p, sampler, judge, budget, inst)
+			it, err := e.solveOne(ctx, runID, p, roles, budget, inst)
 			mu.Lock()
 			defer mu.Unlock()
 			if errors.Is(err, llm.ErrMaxCost) {

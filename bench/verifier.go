@@ -194,54 +194,6 @@ func (p *plan) separateVerifier() bool {
 	return m != p.cfg.Model || u != p.cfg.BaseURL
 }
 
-// verifierBackend is the sampler the verifier's calls go to, nil for a
-// run that asks none: for an llm verifier of the run's own model the run's
-// shared sampler; otherwise its own client (a reward model's pooling
-// client, a chat client, or the simulator) under the run's limit and
-// budget, costed at the verifier's price.
-func (e *Engine) verifierBackend(p *plan, shared llm.Sampler, budget *llm.Budget) (llm.Sampler, error) {
-	if verifies(p.strategy) == "" {
-		return nil, nil
-	}
-	model, baseURL, kind := p.cfg.Verifier()
-	if kind == verify.LLM && !p.separateVerifier() {
-		return shared, nil
-	}
-	var b llm.Sampler
-	switch {
-	case model == SimModel && baseURL == "" && e.Backend != nil:
-		b = e.Backend // an injected simulator (bench estimate's counting one) answers the verifier too
-	case model == SimModel && baseURL == "":
-		m, err := NewSim(p.cfg.Sim)
-		if err != nil {
-			return nil, ConfigError{err}
-		}
-		b = m
-	default:
-		var c llm.Sampler
-		var err error
-		if kind == verify.LLM {
-			c, err = p.clientWithKey(model, baseURL, p.verifierAPIKey())
-		} else {
-			c, err = verify.NewPooling(verify.PoolingConfig{BaseURL: baseURL, APIKey: p.verifierAPIKey(), Model: model,
-				Server: p.cfg.Verify.Server, Timeout: p.cfg.Timeout})
-		}
-		if err != nil {
-			return nil, ConfigError{fmt.Errorf("--verifier-model/--verifier-base-url: %w", err)}
-		}
-		est, err := estimateMissing(model)
-		if err != nil {
-			return nil, ConfigError{err}
-		}
-		b = llm.Chain(c, est, p.retry())
-	}
-	mws := []llm.Middleware{llm.Limit(p.concurrency()), budget.Meter()}
-	if price, ok := llm.DefaultPrices().With(p.cfg.Prices).Lookup(model); ok {
-		mws = append(mws, llm.CostAt(price))
-	}
-	return llm.Chain(b, mws...), nil
-}
-
 // itemVerifier is an item's verifier: its calls go through the item's
 // gate, identity, record and the run's cache (under the verifier's
 // identity) to the verifier's backend.
