@@ -95,6 +95,9 @@ type Config struct {
 	JudgeBaseURL string `json:"judge_base_url,omitempty"`
 	// Verify is the verifier role (--verifier-*, verifier.go).
 	Verify VerifierConfig `json:"verifier,omitzero"`
+	// UserModel is the model of an episode's simulated user (tau-*;
+	// --user-model MODEL[@NAME]); "" for the run's own model and endpoint.
+	UserModel string `json:"user_model,omitempty"`
 	// MCP are the MCP servers whose tools agents act with (--mcp,
 	// --mcp-config, tools.go); once connected each records what it
 	// reported and its tools' digest. ToolCache is tools.CacheReadWrite

@@ -105,6 +105,8 @@ func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, roles []bui
 				env.Task, judgeErr = jt.WithJudge(ctx, tasks.Judge{Sampler: stacks[i], Prompts: p.prompts})
 			}
 			env.Judge = stacks[i]
+		case r.name == "user":
+			env.User = stacks[i]
 		case r.name == "verifier":
 			v, err := p.itemVerifier(stacks[i])
 			if err != nil {

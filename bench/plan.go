@@ -174,6 +174,12 @@ func checkNew(p *plan) error {
 	if !usesJudge(p) && (p.cfg.JudgeModel != "" || p.cfg.JudgeBaseURL != "") {
 		return fmt.Errorf("--judge-model/--judge-base-url: task %s has no judge (creative does); drop them", p.task.Name())
 	}
+	if _, ok := p.task.(tasks.Environment); !ok && p.cfg.UserModel != "" {
+		return fmt.Errorf("--user-model: task %s has no simulated user (tau-airline and tau-retail do); drop it", p.task.Name())
+	}
+	if _, _, err := p.userRole(); err != nil {
+		return err
+	}
 	if o, ok := p.strategy.(strategies.Ordered); ok && p.cfg.Shard != nil && o.InOrder() != "" {
 		return fmt.Errorf("--shard: %s, so each item depends on the items before it, which another shard solves; run it unsharded", o.InOrder())
 	}

@@ -76,7 +76,9 @@ func (p *plan) configKey() string {
 		Sources string `json:",omitempty"`
 		// The run's MCP servers and their tool lists (tools.go).
 		Tools string `json:",omitempty"`
-	}{Tools: toolsKey(c.MCP), Verifier: p.verifierKey(), Calls: p.calls, Task: c.Task, Strategy: c.Strategy, Range: p.rng.String(), Model: c.Model, Endpoint: PublicEndpoint(c.BaseURL),
+		// An episode's simulated user on another model than the run's.
+		User string `json:",omitempty"`
+	}{User: p.userKey(), Tools: toolsKey(c.MCP), Verifier: p.verifierKey(), Calls: p.calls, Task: c.Task, Strategy: c.Strategy, Range: p.rng.String(), Model: c.Model, Endpoint: PublicEndpoint(c.BaseURL),
 		Prompts: c.PromptDir, Params: p.params, Seed: c.Seed, ModelParams: c.ModelParams}
 	if d := datasetOf(p.task); d != nil && d.Path != "" {
 		key.Data = d.SHA256 + " " + d.SpecSHA256

@@ -6,10 +6,12 @@ package bench
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/secrets"
 	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/verify"
 )
 
@@ -117,6 +119,45 @@ func (p *plan) agentRoles() ([]role, error) {
 	return out, nil
 }
 
+// userRole is an episode's simulated user (tasks.Environment): the model
+// --user-model names (MODEL on the run's endpoint, MODEL@NAME on a named
+// one), the run's own by default. Its calls are told apart by their
+// purpose "user" and identities; --param does not join them (τ-bench sends
+// its user simulator no sampling parameters).
+func (p *plan) userRole() (role, bool, error) {
+	if _, ok := p.task.(tasks.Environment); !ok {
+		return role{}, false, nil
+	}
+	c := p.cfg
+	r := role{name: "user", model: c.Model, baseURL: c.BaseURL, key: c.APIKey, flag: "--user-model"}
+	if c.UserModel != "" {
+		am, err := c.resolveModel(c.UserModel)
+		if err != nil {
+			return role{}, false, fmt.Errorf("--user-model: %w", err)
+		}
+		r.model, r.baseURL, r.key = am.model, am.baseURL, am.key
+		if strings.Contains(c.UserModel, "@") {
+			r.label = c.UserModel
+		}
+	}
+	if r.model == c.Model && r.baseURL == c.BaseURL {
+		r.shares, r.identity = true, c.BackendIdentity()
+	} else {
+		r.identity = "user " + r.model + " @ " + PublicEndpoint(r.baseURL)
+	}
+	return r, true, nil
+}
+
+// userKey is the user role in a run's config key: "" for the run's own
+// model.
+func (p *plan) userKey() string {
+	r, ok, err := p.userRole()
+	if !ok || err != nil || r.shares {
+		return ""
+	}
+	return r.model + " @ " + PublicEndpoint(r.baseURL)
+}
+
 // roles lists every role the plan's run calls: the run's model on backend
 // (nil: made here), the others, with injected (an engine's Backend) in
 // place of a simulator in process where that stands in.
@@ -126,6 +167,11 @@ func (p *plan) roles(backend, injected llm.Sampler) ([]role, error) {
 		out = append(out, r)
 	}
 	if r, ok := p.verifierRole(injected); ok {
+		out = append(out, r)
+	}
+	if r, ok, err := p.userRole(); err != nil {
+		return nil, err
+	} else if ok {
 		out = append(out, r)
 	}
 	agents, err := p.agentRoles()

@@ -49,6 +49,7 @@ func MergeInfo(r store.Run) (store.MergeInfo, error) {
 			{Name: "seed", Value: strconv.FormatInt(r.Seed, 10)},
 			{Name: "simulator", Value: sim},
 			{Name: "verifier", Value: verifierField(c.Verify)},
+			{Name: "user model", Value: c.UserModel},
 			{Name: "range", Value: r.Range},
 			{Name: "code version", Value: r.CodeVersion},
 		},

@@ -28,6 +28,9 @@ func ModelUses(ctx context.Context, st *store.Store, run store.Run) ([]report.Mo
 		if m == "" {
 			m = run.Model
 		}
+		if c.Purpose == "user" { // an episode's simulated user: a line of its own
+			m += " (user)"
+		}
 		u := by[m]
 		if u == nil {
 			u = &report.ModelRow{RunID: run.ID, Strategy: run.Strategy, Model: m}

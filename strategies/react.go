@@ -54,6 +54,14 @@ type react struct {
 	// external is set when the run brings tools (ToolUser): a task
 	// without tools then acts with them and a generic finish.
 	external bool
+	// On an environment's episodes (react_episode.go): trials per item,
+	// the simulated user's strategy and whether it is asked the
+	// reference's setup call, few-shot examples and their draw's seed.
+	trials      int
+	user        string
+	userSetup   bool
+	fewShot     int
+	fewShotSeed int64
 }
 
 // ReAct protocols.
@@ -64,14 +72,24 @@ const (
 )
 
 var reactParams = []Param{
-	{Name: "protocol", Kind: String, Default: ProtocolText, Allowed: []string{ProtocolText, ProtocolJSON, ProtocolTools},
-		Doc: "how actions are written: text Thought/Action lines, one JSON object a turn, or native tool calls"},
+	{Name: "protocol", Kind: String, Default: ProtocolText, Allowed: []string{ProtocolText, ProtocolJSON, ProtocolTools, ProtocolXML, ProtocolAct, ProtocolReAct},
+		Doc: "how actions are written: text Thought/Action lines, one JSON object a turn, native tool calls, or XML tags <tool><param>value</param></tool>; on episodes (tau-*) also act and react, τ-bench's text agents (an Action: JSON line, with a Thought: line for react)"},
 	{Name: "max_steps", Kind: Int, Default: 7, Min: Bound(1), Max: Bound(100), Doc: "model turns per trajectory; on the last one the model must finish"},
 	temperatureParam("temperature", 0.0, "sampling temperature (ReAct used greedy decoding)"),
 	{Name: "max_tokens", Kind: Int, Default: 0, Min: Bound(0), Doc: "completion token limit per turn (0: server default)"},
 	{Name: "tools", Kind: String, Default: ToolsTask, Allowed: []string{ToolsTask, ToolsPython, ToolsTaskPython}, Late: true,
 		Doc: "the agent's tools: the task's; python, a Python interpreter in the sandbox (observations are the program's output or its error) and a finish tool (the task's, else finish[answer]); or task+python"},
 	lateParam(timeoutParam),
+	{Name: "trials", Kind: Int, Default: 1, Min: Bound(1), Max: Bound(100), Late: true,
+		Doc: "episodes per item on a task with a simulated user (tau-*), each its own draws; the item records pass^1..pass^trials"},
+	{Name: "user", Kind: String, Default: "llm", Late: true,
+		Doc: "the simulated user's strategy on a task with episodes (tau-*: llm, react, verify, reflection)"},
+	{Name: "user_setup", Kind: Bool, Default: false, Late: true,
+		Doc: "ask the user's model the call τ-bench's user simulator makes before each episode (answered and discarded), as the reference presets do"},
+	{Name: "fewshot", Kind: Int, Default: 0, Min: Bound(0), Max: Bound(50), Late: true,
+		Doc: "with protocol=tools on episodes: example dialogues shown after the policy (τ-bench's few-shot agent: 5)"},
+	{Name: "fewshot_seed", Kind: Int, Default: 10, Late: true,
+		Doc: "the seed of the examples' draw, as run.py's --seed (its default 10)"},
 }
 
 // reactTemplates are the templates react renders (Spec.Templates).
@@ -87,7 +105,9 @@ func newReAct(v Values) (Strategy, error) {
 	v = v.WithDefaults(reactParams)
 	return &react{protocol: v.String("protocol"), maxSteps: v.Int("max_steps"),
 		temperature: v.Temperature("temperature"), maxTokens: v.Int("max_tokens"),
-		tools: v.String("tools"), limits: limitsOf(v.Float("timeout"))}, nil
+		tools: v.String("tools"), limits: limitsOf(v.Float("timeout")),
+		trials: v.Int("trials"), user: v.String("user"), userSetup: v.Bool("user_setup"),
+		fewShot: v.Int("fewshot"), fewShotSeed: int64(v.Int("fewshot_seed"))}, nil
 }
 
 // NeedsSandbox: tools=python and task+python run the model's programs.
@@ -112,6 +132,15 @@ func (s *react) UseExternalTools() bool {
 }
 
 func (s *react) CheckTask(t tasks.Task) error {
+	if e, ok := t.(tasks.Environment); ok {
+		return s.checkEpisodes(t, e)
+	}
+	switch {
+	case s.protocol == ProtocolAct || s.protocol == ProtocolReAct:
+		return fmt.Errorf("protocol=%s is τ-bench's text agent, for tasks with a simulated user (tau-*); on %s use text, json, tools or xml", s.protocol, t.Name())
+	case s.trials != 1 || s.fewShot != 0:
+		return fmt.Errorf("trials and fewshot are for tasks with a simulated user (tau-*); task %s has none", t.Name())
+	}
 	if _, ok := t.(tasks.Toolbox); !ok && s.tools != ToolsPython && !s.external {
 		return fmt.Errorf("task %s offers no tools to act with", t.Name())
 	}
@@ -171,6 +200,9 @@ func viewReAct(detail []byte) ItemView {
 }
 
 func (s *react) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result, error) {
+	if e, ok := env.Task.(tasks.Environment); ok {
+		return s.solveEpisodes(ctx, env, e, inst)
+	}
 	tr, err := s.run(ctx, env, inst, 0)
 	if err != nil {
 		return Result{}, err
@@ -365,9 +397,12 @@ func (a *agent) textTurn(ctx context.Context, ch llm.Choice, st *ReActStep, last
 		Reasoning: capText(ch.Reasoning, maxReasoning)})
 	var act Action
 	var perr error
-	if a.s.protocol == ProtocolJSON {
+	switch a.s.protocol {
+	case ProtocolJSON:
 		act, perr = ParseJSONAction(ch.Content)
-	} else {
+	case ProtocolXML:
+		act, perr = ParseXMLAction(ch.Content, a.schema)
+	default:
 		act, perr = ParseTextAction(ch.Content)
 	}
 	thought := act.Thought
@@ -458,11 +493,30 @@ func (a *agent) invalidObservation(err error) string {
 		return capText(fmt.Sprintf(`Invalid reply: %v. Reply with one JSON object {"thought": "...", "action": "...", "input": ...}; valid actions are %s.`,
 			err, strings.Join(names, ", ")), maxObservation)
 	}
+	if a.s.protocol == ProtocolXML {
+		syntax := make([]string, len(a.tools))
+		for i, t := range a.tools {
+			syntax[i] = xmlSyntax(t)
+		}
+		return capText(fmt.Sprintf("Invalid action: %v. Write one tool call as XML tags; valid calls are %s.", err, strings.Join(syntax, ", ")), maxObservation)
+	}
 	syntax := make([]string, len(a.tools))
 	for i, t := range a.tools {
 		syntax[i] = textSyntax(t)
 	}
 	return capText(fmt.Sprintf("Invalid action: %v. Valid actions are %s.", err, strings.Join(syntax, ", ")), maxObservation)
+}
+
+// xmlSyntax writes a tool as the xml protocol shows it:
+// <search><entity>...</entity></search>.
+func xmlSyntax(t tasks.Tool) string {
+	var b strings.Builder
+	b.WriteString("<" + t.Name + ">")
+	for _, p := range t.Params() {
+		b.WriteString("<" + p.Name + ">...</" + p.Name + ">")
+	}
+	b.WriteString("</" + t.Name + ">")
+	return b.String()
 }
 
 // toolTurn handles a reply in the tools protocol: any number of tool calls,
@@ -575,6 +629,15 @@ func (a *agent) lookup(name string) (tasks.Tool, bool) {
 		}
 	}
 	return tasks.Tool{}, false
+}
+
+// schema is the arguments schema of the tool called name (the xml
+// protocol reads values by it), nil for an unknown one.
+func (a *agent) schema(name string) json.RawMessage {
+	if t, ok := a.lookup(name); ok {
+		return t.Schema()
+	}
+	return nil
 }
 
 func (a *agent) toolNames() string {

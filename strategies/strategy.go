@@ -52,6 +52,11 @@ type Env struct {
 	// the run's model by default) for a strategy that asks it (JudgeUser),
 	// recorded and metered for this item; nil otherwise.
 	Judge llm.Sampler
+	// User is the user role's sampler (--user-model; the run's model by
+	// default) that an episode's simulated user talks through
+	// (tasks.Environment), recorded and metered for this item apart from
+	// the agent's calls; nil on tasks without episodes.
+	User llm.Sampler
 	// Tools are the run's tools from outside the task (--mcp), offered by
 	// agents beside the task's own; nil when the run has none.
 	Tools tasks.ToolHost

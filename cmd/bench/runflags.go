@@ -94,6 +94,7 @@ func planFlags(fs *flag.FlagSet, cfg *bench.Config) *planOpts {
 	fs.Var(&o.sets, "set", "strategy parameter NAME=VALUE (repeatable)")
 	fs.StringVar(&cfg.JudgeModel, "judge-model", "", "model scoring a judged task's outputs (creative: coherency); default the run's model")
 	fs.StringVar(&cfg.JudgeBaseURL, "judge-base-url", "", "endpoint of the judge model; default the run's endpoint")
+	fs.StringVar(&cfg.UserModel, "user-model", "", "model of the simulated user on tasks with episodes (tau-*): MODEL on the run's endpoint or MODEL@NAME on --endpoint NAME; default the run's model")
 	verifierFlags(fs, cfg)
 	o.verifierKey = verifierKeyFlag(fs)
 	o.judgeKey = judgeKeyFlag(fs)

@@ -1,0 +1,425 @@
+package strategies
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"slices"
+	"strings"
+
+	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/tasks"
+)
+
+// Episodes (tasks.Environment, τ-bench's domains): the agent talks with a
+// simulated user and acts on the environment's tools until the user stops,
+// a tool ends the episode or max_steps model turns have passed; the
+// episode's reward is its score. Each item plays `trials` episodes, each
+// its own draws (call identities t<trial>/...), and records pass^k of its
+// trials (PassHat). The protocols make τ-bench's agents' decisions:
+//
+//   - tools: the tool-calling agent. The policy is the system turn, the
+//     user's first message the first user turn; each model turn is sent
+//     the environment's tools; the first tool call of a turn is acted on
+//     and only it is kept in the history, answered by a tool turn; a turn
+//     without a tool call is said to the user, whose reply comes back as a
+//     user turn. With fewshot=N the system turn also shows N example
+//     dialogues, drawn as τ-bench's run.py draws them (fewshot.go).
+//   - act, react: τ-bench's text agents. One system turn (template
+//     react_act or react_react of the task's folder: the policy, the tools
+//     as JSON, the instruction); the text after the reply's last "Action:" is read as
+//     JSON {"name", "arguments"}, and anything that is not JSON is said to
+//     the user as it stands; a tool's observation comes back as a user
+//     turn "API output: ..."; the whole reply stays in the history.
+//   - xml: as act, the action written as XML tags:
+//     <tool_name><param>value</param></tool_name> (ParseXMLAction).
+//
+// Where τ-bench's agents raise an exception (arguments that are not JSON,
+// a text action without "name" or "arguments"), the episode ends there
+// with reward 0 and the error recorded, as run.py records it.
+
+// Episode parameters' values.
+const (
+	ProtocolAct   = "act"
+	ProtocolReAct = "react"
+	ProtocolXML   = "xml"
+)
+
+// EpisodeTurn is one message of an episode's conversation, in order.
+type EpisodeTurn struct {
+	// Role: "user" (the simulated user), "agent" (a message to the user),
+	// "tool" (a tool call by the agent and its result).
+	Role    string `json:"role"`
+	Content string `json:"content,omitempty"`
+	Thought string `json:"thought,omitempty"`
+	// Tool, Arguments and Result are a tool call's.
+	Tool      string          `json:"tool,omitempty"`
+	Arguments json.RawMessage `json:"arguments,omitempty"`
+	Result    string          `json:"result,omitempty"`
+	Error     bool            `json:"error,omitempty"` // the result is an error ("Error: ...", "Unknown action ...")
+	Step      int             `json:"step"`           // the agent's model turn that made it (0: the user's first message)
+}
+
+// EpisodeTrial is one episode of an item.
+type EpisodeTrial struct {
+	Trial     int           `json:"trial"`
+	Reward    float64       `json:"reward"`
+	Outcome   tasks.Outcome `json:"outcome"`
+	Turns     []EpisodeTurn `json:"turns"`
+	Steps     int           `json:"steps"` // the agent's model turns
+	ToolCalls int           `json:"tool_calls"`
+	// ToolErrors counts tool calls whose result is an error.
+	ToolErrors int  `json:"tool_errors"`
+	HitLimit   bool `json:"hit_limit,omitempty"` // max_steps passed before the episode ended
+	// Error is why the episode ended early (τ-bench's agent would have
+	// raised it): its reward is 0.
+	Error string `json:"error,omitempty"`
+}
+
+// ReActEpisodes is what a react item on an environment stores.
+type ReActEpisodes struct {
+	Protocol string         `json:"protocol"`
+	MaxSteps int            `json:"max_steps"`
+	User     string         `json:"user"`
+	Trials   []EpisodeTrial `json:"trials"`
+	// Successes counts trials of reward 1; PassHat[k-1] is pass^k.
+	Successes int       `json:"successes"`
+	PassHat   []float64 `json:"pass_hat"`
+}
+
+// PassHat is pass^k as the τ-bench paper defines it for one task with c
+// successes of n trials: C(c,k)/C(n,k), the chance that k trials drawn
+// without replacement all succeed. k is 1..n.
+func PassHat(c, n, k int) float64 {
+	if k < 1 || k > n || c < 0 || c > n {
+		return 0
+	}
+	num := new(big.Int).Binomial(int64(c), int64(k))
+	den := new(big.Int).Binomial(int64(n), int64(k))
+	f, _ := new(big.Rat).SetFrac(num, den).Float64()
+	return f
+}
+
+// successful is run.py's test of a trial's reward.
+func successful(r float64) bool { return r >= 1-1e-6 && r <= 1+1e-6 }
+
+func (s *react) solveEpisodes(ctx context.Context, env Env, envTask tasks.Environment, inst tasks.Instance) (Result, error) {
+	d := ReActEpisodes{Protocol: s.protocol, MaxSteps: s.maxSteps, User: s.user, Trials: []EpisodeTrial{}}
+	user := tasks.User{Sampler: env.User, Prompts: env.Prompts, Strategy: s.user, Setup: s.userSetup}
+	if user.Sampler == nil {
+		return Result{}, errors.New("react: the run has no user model for the episode's simulated user")
+	}
+	var sum, turns, tools, errs float64
+	for trial := range s.trials {
+		ep, err := envTask.Episode(ctx, inst, trial, user)
+		if err != nil {
+			return Result{}, err
+		}
+		tr, err := s.episode(ctx, env, ep, inst, trial)
+		if err != nil {
+			return Result{}, err
+		}
+		d.Trials = append(d.Trials, tr)
+		sum += tr.Reward
+		turns += float64(len(tr.Turns))
+		tools += float64(tr.ToolCalls)
+		errs += float64(tr.ToolErrors)
+		if successful(tr.Reward) {
+			d.Successes++
+		}
+	}
+	n := float64(s.trials)
+	metrics := map[string]float64{"reward": sum / n, "turns": turns / n, "tool_calls": tools / n, "tool_errors": errs / n,
+		"successes": float64(d.Successes)}
+	for k := 1; k <= s.trials; k++ {
+		p := PassHat(d.Successes, s.trials, k)
+		d.PassHat = append(d.PassHat, p)
+		metrics[fmt.Sprintf("pass^%d", k)] = p
+	}
+	last := d.Trials[len(d.Trials)-1]
+	sc := tasks.Score{Correct: successful(last.Reward), Answer: fmt.Sprintf("%d/%d", d.Successes, s.trials)}
+	return Result{Output: sc.Answer, Score: sc, Accuracy: sum / n, Metrics: metrics, Detail: d}, nil
+}
+
+// episodeAgent is one episode in progress.
+type episodeAgent struct {
+	s     *react
+	env   Env
+	ep    tasks.Episode
+	trial int
+	msgs  []llm.Message
+	specs []llm.ToolSpec
+	tr    EpisodeTrial
+}
+
+func (s *react) episode(ctx context.Context, env Env, ep tasks.Episode, inst tasks.Instance, trial int) (EpisodeTrial, error) {
+	a := &episodeAgent{s: s, env: env, ep: ep, trial: trial, tr: EpisodeTrial{Trial: trial, Turns: []EpisodeTurn{}}}
+	first, err := ep.Start(ctx)
+	if err != nil {
+		return EpisodeTrial{}, fmt.Errorf("trial %d: the user's first message: %w", trial, err)
+	}
+	a.tr.Turns = append(a.tr.Turns, EpisodeTurn{Role: "user", Content: first})
+	system, err := a.systemPrompt(inst)
+	if err != nil {
+		return EpisodeTrial{}, err
+	}
+	a.msgs = []llm.Message{{Role: "system", Content: system}, {Role: "user", Content: first}}
+	for _, t := range ep.Tools() {
+		a.specs = append(a.specs, llm.ToolSpec{Name: t.Name, Description: t.Description, Parameters: t.Parameters})
+	}
+	done := false
+	for step := 1; step <= s.maxSteps && !done; step++ {
+		a.tr.Steps = step
+		done, err = a.turn(ctx, step)
+		if err != nil {
+			var failed episodeError
+			if errors.As(err, &failed) {
+				a.tr.Error = failed.Error()
+				break
+			}
+			return EpisodeTrial{}, err
+		}
+	}
+	a.tr.HitLimit = !done && a.tr.Error == ""
+	a.tr.Outcome = ep.Outcome()
+	a.tr.Reward = a.tr.Outcome.Reward
+	if a.tr.Error != "" || !done {
+		// τ-bench's reward is what the last step returned: 0 unless the
+		// episode ended.
+		a.tr.Reward = 0
+	}
+	return a.tr, nil
+}
+
+// episodeError ends an episode where τ-bench's agent raises an exception.
+type episodeError struct{ error }
+
+// systemPrompt is the agent's system turn: template react_<protocol> of
+// the task's folder (for tools the policy, and the examples with fewshot).
+func (a *episodeAgent) systemPrompt(inst tasks.Instance) (string, error) {
+	data := episodePromptData{Policy: a.ep.Policy(), ToolsJSON: a.ep.ToolsJSON()}
+	if a.s.fewShot > 0 {
+		shots, ok := a.env.Task.(tasks.FewShotter)
+		if !ok {
+			return "", fmt.Errorf("react fewshot=%d: task %s has no example dialogues", a.s.fewShot, a.env.Task.Name())
+		}
+		ex, err := shots.FewShot(inst, a.trial, a.s.fewShot, a.s.fewShotSeed)
+		if err != nil {
+			return "", err
+		}
+		data.Examples = ex
+	}
+	return render(a.env, "react_"+a.s.protocol, data)
+}
+
+// episodePromptData is what the react_<protocol> templates of an
+// environment's folder see.
+type episodePromptData struct {
+	Policy    string // the domain's policy
+	ToolsJSON string // json.dumps of the tools' specs, as τ-bench's text agents show them
+	Examples  string // fewshot: the example dialogues, "Example 1:\n..." joined by blank lines
+}
+
+// turn asks the agent for one step and carries out its action.
+func (a *episodeAgent) turn(ctx context.Context, step int) (bool, error) {
+	req := llm.Request{Messages: a.msgs, Temperature: a.s.temperature, MaxTokens: a.s.maxTokens,
+		Purpose: "agent", Call: fmt.Sprintf("t%d/s%d/agent", a.trial, step)}
+	if a.s.protocol == ProtocolTools {
+		req.Tools = a.specs
+	}
+	resp, err := a.env.Sampler.Sample(ctx, req)
+	if err != nil {
+		return false, err
+	}
+	if len(resp.Choices) == 0 {
+		return false, errNoChoices("react")
+	}
+	ch := resp.Choices[0]
+	if a.s.protocol == ProtocolTools {
+		return a.toolTurn(ctx, ch, step)
+	}
+	return a.textTurn(ctx, ch, step)
+}
+
+// toolTurn is the tool-calling agent's step.
+func (a *episodeAgent) toolTurn(ctx context.Context, ch llm.Choice, step int) (bool, error) {
+	msg := ch.Message()
+	if len(ch.ToolCalls) == 0 {
+		a.msgs = append(a.msgs, msg)
+		return a.respond(ctx, ch.Content, "", step)
+	}
+	c := ch.ToolCalls[0]
+	msg.ToolCalls = msg.ToolCalls[:1] // only the first call is acted on and kept
+	a.msgs = append(a.msgs, msg)
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(c.Arguments), &obj); err != nil || obj == nil {
+		// τ-bench's json.loads (or its Action's dict) raises here.
+		return false, episodeError{fmt.Errorf("the arguments of %s are not a JSON object: %s", clip(c.Name, 80), clip(c.Arguments, 200))}
+	}
+	obs, done, err := a.act(ctx, c.Name, json.RawMessage(c.Arguments), ch.Content, step)
+	if err != nil {
+		return false, err
+	}
+	a.msgs = append(a.msgs, llm.Message{Role: "tool", ToolCallID: c.ID, Name: c.Name, Content: obs})
+	return done, nil
+}
+
+// textTurn is the act, react and xml agents' step.
+func (a *episodeAgent) textTurn(ctx context.Context, ch llm.Choice, step int) (bool, error) {
+	a.msgs = append(a.msgs, llm.Message{Role: "assistant", Content: ch.Content})
+	var name string
+	var args json.RawMessage
+	var thought string
+	if a.s.protocol == ProtocolXML {
+		act, err := ParseXMLAction(ch.Content, a.schema)
+		if err != nil {
+			// As τ-bench's text agents do with what is not JSON: the reply
+			// is said to the user.
+			name, args = tasks.RespondAction, respondArgs(strings.TrimSpace(ch.Content))
+		} else {
+			name, args, thought = act.Name, act.Args, act.Thought
+		}
+	} else {
+		var err error
+		name, args, thought, err = parseEpisodeAction(ch.Content)
+		if err != nil {
+			return false, err
+		}
+	}
+	obs, done, err := a.act(ctx, name, args, thought, step)
+	if err != nil {
+		return false, err
+	}
+	if name != tasks.RespondAction {
+		obs = "API output: " + obs
+	}
+	a.msgs = append(a.msgs, llm.Message{Role: "user", Content: obs})
+	return done, nil
+}
+
+// act runs a tool call (or a respond) on the episode and records it.
+func (a *episodeAgent) act(ctx context.Context, name string, args json.RawMessage, thought string, step int) (string, bool, error) {
+	if name == tasks.RespondAction {
+		var r struct {
+			Content string `json:"content"`
+		}
+		json.Unmarshal(args, &r)
+		return a.sayTo(ctx, r.Content, args, thought, step)
+	}
+	obs, done, err := a.ep.Act(ctx, name, args)
+	if err != nil {
+		return "", false, err
+	}
+	failed := strings.HasPrefix(obs, "Error") || strings.HasPrefix(obs, "Unknown action ")
+	a.tr.ToolCalls++
+	if failed {
+		a.tr.ToolErrors++
+	}
+	a.tr.Turns = append(a.tr.Turns, EpisodeTurn{Role: "tool", Tool: name, Arguments: args, Result: obs, Error: failed, Thought: thought, Step: step})
+	return obs, done, nil
+}
+
+// respond says content to the user; the reply is the next user turn.
+func (a *episodeAgent) respond(ctx context.Context, content, thought string, step int) (bool, error) {
+	obs, done, err := a.sayTo(ctx, content, respondArgs(content), thought, step)
+	if err != nil {
+		return false, err
+	}
+	a.msgs = append(a.msgs, llm.Message{Role: "user", Content: obs})
+	return done, nil
+}
+
+func (a *episodeAgent) sayTo(ctx context.Context, content string, args json.RawMessage, thought string, step int) (string, bool, error) {
+	obs, done, err := a.ep.Act(ctx, tasks.RespondAction, args)
+	if err != nil {
+		return "", false, err
+	}
+	a.tr.Turns = append(a.tr.Turns, EpisodeTurn{Role: "agent", Content: content, Thought: thought, Step: step},
+		EpisodeTurn{Role: "user", Content: obs, Step: step})
+	return obs, done, nil
+}
+
+func respondArgs(content string) json.RawMessage {
+	b, _ := json.Marshal(map[string]string{"content": content})
+	return b
+}
+
+// parseEpisodeAction reads τ-bench's text agents' action: the text after
+// the reply's last "Action:", as JSON {"name", "arguments"}; text that is
+// not JSON is said to the user as it stands (Python's json.loads also
+// reads NaN and Infinity, which Go's decoder refuses: such an action is
+// said to the user here, a known difference). JSON without "name" or
+// "arguments" (or not an object) ends the episode, where the reference's
+// assertion fails. thought is the text before "Action:" without a leading
+// "Thought:".
+func parseEpisodeAction(reply string) (name string, args json.RawMessage, thought string, err error) {
+	i := strings.LastIndex(reply, "Action:")
+	text := reply
+	if i >= 0 {
+		text = reply[i+len("Action:"):]
+		thought = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(reply[:strings.Index(reply, "Action:")]), "Thought:"))
+	}
+	text = strings.TrimSpace(text)
+	var raw any
+	if json.Unmarshal([]byte(text), &raw) != nil {
+		return tasks.RespondAction, respondArgs(text), thought, nil
+	}
+	obj, ok := raw.(map[string]any)
+	if !ok {
+		return "", nil, thought, episodeError{fmt.Errorf("the action is JSON but not an object: %s", clip(text, 200))}
+	}
+	var parsed struct {
+		Name      json.RawMessage `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	json.Unmarshal([]byte(text), &parsed)
+	_, hasName := obj["name"]
+	_, hasArgs := obj["arguments"]
+	if !hasName || !hasArgs {
+		return "", nil, thought, episodeError{fmt.Errorf(`the action lacks "name" or "arguments": %s`, clip(text, 200))}
+	}
+	var n string
+	if json.Unmarshal(parsed.Name, &n) != nil {
+		return "", nil, thought, episodeError{fmt.Errorf("the action's name is not a string: %s", clip(string(parsed.Name), 200))}
+	}
+	if _, ok := obj["arguments"].(map[string]any); !ok {
+		return "", nil, thought, episodeError{fmt.Errorf("the action's arguments are not an object: %s", clip(string(parsed.Arguments), 200))}
+	}
+	return n, parsed.Arguments, thought, nil
+}
+
+// checkEpisodes refuses a configuration τ-bench's episodes cannot run.
+func (s *react) checkEpisodes(t tasks.Task, e tasks.Environment) error {
+	switch s.protocol {
+	case ProtocolTools, ProtocolAct, ProtocolReAct, ProtocolXML:
+	default:
+		return fmt.Errorf("protocol=%s: task %s's episodes take tools (τ-bench's tool-calling agent), act, react or xml", s.protocol, t.Name())
+	}
+	if !slices.Contains(e.UserStrategies(), s.user) {
+		return fmt.Errorf("user=%s: task %s's simulated user is one of %s", s.user, t.Name(), strings.Join(e.UserStrategies(), ", "))
+	}
+	if s.tools != ToolsTask {
+		return fmt.Errorf("tools=%s: an episode acts with its environment's tools only", s.tools)
+	}
+	if s.fewShot > 0 {
+		if s.protocol != ProtocolTools {
+			return fmt.Errorf("fewshot: τ-bench's few-shot agent calls tools natively; use protocol=tools")
+		}
+		if _, ok := t.(tasks.FewShotter); !ok {
+			return fmt.Errorf("fewshot: task %s has no example dialogues", t.Name())
+		}
+	}
+	return nil
+}
+
+// schema is a tool's arguments schema, nil for a tool the episode lacks.
+func (a *episodeAgent) schema(name string) json.RawMessage {
+	for _, t := range a.specs {
+		if t.Name == name {
+			return t.Parameters
+		}
+	}
+	return nil
+}
