@@ -59,7 +59,7 @@ type EpisodeTurn struct {
 	Arguments json.RawMessage `json:"arguments,omitempty"`
 	Result    string          `json:"result,omitempty"`
 	Error     bool            `json:"error,omitempty"` // the result is an error ("Error: ...", "Unknown action ...")
-	Step      int             `json:"step"`           // the agent's model turn that made it (0: the user's first message)
+	Step      int             `json:"step"`            // the agent's model turn that made it (0: the user's first message)
 }
 
 // EpisodeTrial is one episode of an item.
