@@ -151,7 +151,7 @@ func propertyTypes(schema json.RawMessage) map[string]string {
 // xmlValue makes a parameter's text the JSON its type asks for; text that
 // does not read as that type stays a string, for the tool to refuse.
 func xmlValue(v, typ string, known bool) json.RawMessage {
-	str := func() json.RawMessage { b, _ := json.Marshal(v); return b }
+	str := func() json.RawMessage { return jsonString(v) }
 	switch typ {
 	case "string":
 		return str()
@@ -192,4 +192,14 @@ func orderedObject(order []string, m map[string]json.RawMessage) json.RawMessage
 	}
 	b.WriteByte('}')
 	return json.RawMessage(b.String())
+}
+
+// jsonString is s as a JSON string, without HTML escapes (a value
+// "a < b" stays as written).
+func jsonString(s string) json.RawMessage {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	return json.RawMessage(strings.TrimSuffix(b.String(), "\n"))
 }
