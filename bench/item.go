@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/secrets"
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies"
 	"github.com/reasonbench/reasonbench/tasks"
@@ -44,12 +45,12 @@ type itemRecorder struct {
 }
 
 func (r itemRecorder) RecordCall(ctx context.Context, c llm.CallRecord) error {
-	call := store.Call{Purpose: c.Purpose, Request: c.Request, Response: c.Response,
+	call := store.Call{Purpose: c.Purpose, Request: secrets.Process.RedactJSON(c.Request), Response: secrets.Process.RedactJSON(c.Response),
 		PromptTokens: c.Usage.PromptTokens, CompletionTokens: c.Usage.CompletionTokens, ReasoningTokens: c.Usage.ReasoningTokens,
 		Requests: c.Usage.Requests,
 		Cost:     c.Usage.Cost, Latency: c.Latency, CacheHit: c.CacheHit}
 	if c.Err != nil {
-		call.Error = c.Err.Error()
+		call.Error = redact(c.Err.Error())
 	}
 	r.log.Add(call)
 	if r.eager && !c.CacheHit {

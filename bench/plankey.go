@@ -139,6 +139,9 @@ type recordedSpec struct {
 	UnshardedKey string `json:"unsharded_key,omitempty"`
 	// Replicas are the endpoints that served the run and their calls.
 	Replicas []llm.ReplicaStat `json:"replicas,omitempty"`
+	// URLCredentials says a URL of the configuration held credentials,
+	// which are not recorded: a resume must be given the URL again.
+	URLCredentials bool `json:"url_credentials,omitempty"`
 	// Sources are the files a strategy whose code lives outside this build
 	// runs (strategies.Sourced: a program's script), path → SHA-256.
 	Sources map[string]string `json:"sources,omitempty"`

@@ -97,7 +97,8 @@ func (e *Engine) Proxy(ctx context.Context, cfg Config, o ProxyOptions) (Summary
 	params, _ := json.Marshal(map[string]string{"name": o.Name})
 	key := sha256.Sum256(fmt.Appendf(nil, "proxy\x00%s\x00%s\x00%s\x00%d", o.Name, cfg.Model, PublicEndpoint(cfg.BaseURL), cfg.Seed))
 	scope := int64(binary.LittleEndian.Uint64(key[:8]) >> 1)
-	spec, _ := json.Marshal(recordedSpec{Config: cfg, Calls: CallsByIdentity})
+	stored, withCredentials := cfg.stored()
+	spec, _ := json.Marshal(recordedSpec{Config: stored, URLCredentials: withCredentials, Calls: CallsByIdentity})
 	simParams := json.RawMessage("{}")
 	if cfg.Simulated() {
 		simParams, _ = json.Marshal(cfg.Sim)

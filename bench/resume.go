@@ -84,6 +84,9 @@ func (e *Engine) ResumeWith(ctx context.Context, runID int64, o ResumeOptions) (
 		}
 	}()
 	cfg := spec.Config
+	if spec.URLCredentials && o.BaseURL == "" && o.EnvBaseURL == "" && len(o.Endpoints) == 0 {
+		return Summary{}, ConfigError{fmt.Errorf("run %d: its endpoint URLs held credentials, which are not stored: resume with --base-url (and --endpoint NAME=URL) as given to the run", runID)}
+	}
 	cfg.APIKey, cfg.VerifierAPIKey, cfg.JudgeAPIKey = apiKey, o.VerifierAPIKey, o.JudgeAPIKey
 	if err := cfg.moveEndpoints(o); err != nil {
 		return Summary{}, ConfigError{err}
@@ -160,6 +163,7 @@ func (e *Engine) ResumeWith(ctx context.Context, runID int64, o ResumeOptions) (
 	if cfg.MaxCost != 0 || o.MaxCost != nil || o.Prices != nil {
 		// Record the ceiling and prices this session runs under.
 		spec.Config.MaxCost, spec.Config.Prices = cfg.MaxCost, cfg.Prices
+		spec.Config, _ = spec.Config.stored()
 		b, _ := json.Marshal(spec)
 		if err := e.Store.SetRunSpec(ctx, runID, b); err != nil {
 			return Summary{}, err

@@ -199,7 +199,7 @@ func (p *plan) roleChain(r role, shared llm.Sampler, budget *llm.Budget) (llm.Sa
 	if err != nil {
 		return nil, ConfigError{err}
 	}
-	var mws []llm.Middleware
+	mws := []llm.Middleware{redactResponses}
 	if r.label != "" {
 		mws = append(mws, labelModel(r.label))
 	}

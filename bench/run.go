@@ -93,7 +93,8 @@ func (e *Engine) start(ctx context.Context, p *plan) (Summary, error) {
 		return Summary{}, ConfigError{err}
 	}
 	cfg.Range = p.rng.String()
-	rs := recordedSpec{Config: cfg, Params: p.params, Prompts: hashes,
+	stored, withCredentials := cfg.stored()
+	rs := recordedSpec{Config: stored, URLCredentials: withCredentials, Params: p.params, Prompts: hashes,
 		PromptPack: p.prompts.Pack(), Rule: tasks.Rule(p.task), Dataset: datasetOf(p.task), Calls: p.calls,
 		SimEndpoints: p.simEndpoints()}
 	rs.Sources = p.sources

@@ -121,6 +121,12 @@ func ItemServer(s llm.Sampler, purpose string, log *Log) http.Handler {
 			writeError(w, http.StatusBadRequest, fmt.Sprintf("%s: at most %d bytes of printable UTF-8", CallHeader, maxCallName))
 			return
 		}
+		if secrets.Process.Holds(name) {
+			// A call's name is stored: one holding a key is refused, and
+			// the refusal does not quote it.
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("%s: the name holds a key bench knows; name the call otherwise", CallHeader))
+			return
+		}
 		r = r.WithContext(withCall(r.Context(), name, api))
 		srv.ServeHTTP(w, r)
 	})

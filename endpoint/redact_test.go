@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -60,5 +61,38 @@ func TestItemServerRedactsAndSortsFailures(t *testing.T) {
 		if strings.Contains(got, canary) || !strings.Contains(got, secrets.Marker) {
 			t.Errorf("the sampler was sent %q", got)
 		}
+	}
+}
+
+// A call name (X-Bench-Call) holding a key is refused without quoting it:
+// names are stored as the calls' identities.
+func TestCallNameHoldingAKeyRefused(t *testing.T) {
+	const canary = "sk-canary-callname-31c9"
+	secrets.Process.Add(canary)
+	calls := 0
+	s := llm.SamplerFunc(func(_ context.Context, req llm.Request) (llm.Response, error) {
+		calls++
+		return llm.Response{Choices: []llm.Choice{{Content: "ok"}}}, nil
+	})
+	ts := httptest.NewServer(ItemServer(s, "program", &Log{}))
+	defer ts.Close()
+	for _, name := range []string{"step-" + canary, canary} {
+		req := httptest.NewRequest("POST", ts.URL+"/v1/chat/completions", strings.NewReader(`{"model":"m","messages":[{"role":"user","content":"x"}]}`))
+		req.RequestURI = ""
+		req.Header.Set(CallHeader, name)
+		req.Header.Set("Content-Type", "application/json")
+		res, err := ts.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body strings.Builder
+		_, _ = io.Copy(&body, res.Body)
+		res.Body.Close()
+		if res.StatusCode != 400 || strings.Contains(body.String(), canary) {
+			t.Errorf("call named %q: status %d, %s", name, res.StatusCode, body.String())
+		}
+	}
+	if calls != 0 {
+		t.Errorf("%d calls with a key for a name reached the model", calls)
 	}
 }

@@ -1,0 +1,91 @@
+package secrets
+
+import (
+	"net/url"
+	"strings"
+)
+
+// credentialParams are query parameter names that carry a credential
+// (?api-key=, ?token=, ?sig=): their values are keys. Other parameters
+// (?api-version=) are kept.
+var credentialParams = []string{"key", "token", "secret", "password", "passwd", "pwd", "auth", "credential", "sig", "signature", "code"}
+
+// credentialParam reports whether a query parameter's name looks like a
+// credential's.
+func credentialParam(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range credentialParams {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// URLCredentials are the credentials a URL (or a comma-separated list of
+// them) carries: its user info's password and user name, and the values of
+// credential-named query parameters. Register them (Add) before the URL or
+// anything it returned is stored.
+func URLCredentials(raw string) []string {
+	var out []string
+	for _, part := range strings.Split(raw, ",") {
+		u, err := url.Parse(strings.TrimSpace(part))
+		if err != nil {
+			continue
+		}
+		if u.User != nil {
+			if p, ok := u.User.Password(); ok && p != "" {
+				out = append(out, p, url.QueryEscape(p), url.PathEscape(p))
+			}
+			if n := u.User.Username(); n != "" {
+				out = append(out, n)
+			}
+		}
+		for k, vs := range u.Query() {
+			if credentialParam(k) {
+				for _, v := range vs {
+					if v != "" {
+						out = append(out, v, url.QueryEscape(v))
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// StripURL is a URL (or a comma-separated list) as it may be stored: without
+// user info and without credential-named query parameters, whose values
+// become REDACTED. The other parameters stay, so the URL still reaches the
+// same server. changed says whether anything was removed.
+func StripURL(raw string) (out string, changed bool) {
+	if raw == "" {
+		return "", false
+	}
+	parts := strings.Split(raw, ",")
+	for i, part := range parts {
+		u, err := url.Parse(strings.TrimSpace(part))
+		if err != nil {
+			parts[i], changed = "(unparseable)", true
+			continue
+		}
+		if u.User != nil {
+			u.User, changed = nil, true
+		}
+		q := u.Query()
+		for k := range q {
+			if credentialParam(k) {
+				q.Set(k, "REDACTED")
+				changed = true
+			}
+		}
+		if changed {
+			u.RawQuery = q.Encode()
+		}
+		parts[i] = u.String()
+	}
+	if !changed {
+		return raw, false
+	}
+	return strings.Join(parts, ","), true
+}

@@ -1,0 +1,44 @@
+package secrets
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestURLCredentials(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		url      string
+		creds    []string
+		stripped string
+		changed  bool
+	}{
+		{"http://127.0.0.1:8000/v1", nil, "http://127.0.0.1:8000/v1", false},
+		{"http://user:sk-canary-1@host/v1?api-key=sk-canary-2&api-version=2024", []string{"sk-canary-1", "user", "sk-canary-2"},
+			"http://host/v1?api-key=REDACTED&api-version=2024", true},
+		{"https://h/v1?token=abc%2Fdef", []string{"abc/def"}, "https://h/v1?token=REDACTED", true},
+		{"http://a:p1@x/v1,http://y/v1?sig=zz", []string{"p1", "a", "zz"}, "http://x/v1,http://y/v1?sig=REDACTED", true},
+		{"https://h/v1?api-version=1", nil, "https://h/v1?api-version=1", false},
+	}
+	for _, tc := range cases {
+		got := URLCredentials(tc.url)
+		for _, c := range tc.creds {
+			if !slices.Contains(got, c) {
+				t.Errorf("URLCredentials(%q) = %q, lacks %q", tc.url, got, c)
+			}
+		}
+		if len(tc.creds) == 0 && len(got) > 0 {
+			t.Errorf("URLCredentials(%q) = %q, want none", tc.url, got)
+		}
+		s, ch := StripURL(tc.url)
+		if s != tc.stripped || ch != tc.changed {
+			t.Errorf("StripURL(%q) = %q %v, want %q %v", tc.url, s, ch, tc.stripped, tc.changed)
+		}
+		for _, c := range tc.creds {
+			if c != "user" && c != "a" && strings.Contains(s, c) {
+				t.Errorf("StripURL(%q) = %q keeps %q", tc.url, s, c)
+			}
+		}
+	}
+}
