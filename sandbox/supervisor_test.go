@@ -532,7 +532,7 @@ func TestNothingRemainsAfterRun(t *testing.T) {
 			continue
 		}
 		cases = append(cases,
-			ending{m.name + "/the program exits", "time.sleep(1)\nos._exit(0)", OK, m.b},
+			ending{m.name + "/the program exits", "time.sleep(0.5)\nos._exit(0)", OK, m.b},
 			// Without a cgroup, whose removal waits for it to be empty,
 			// this is the case that sees a Run that does not wait for
 			// the sandbox's pid 1 (issue 44).
@@ -542,12 +542,18 @@ func TestNothingRemainsAfterRun(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			marker := "reasonbench-background-" + strconv.FormatInt(time.Now().UnixNano(), 36)
 			src := fmt.Sprintf(`import os, sys, time
+r, w = os.pipe()
+os.set_inheritable(w, True)
 for i in range(16):
     if os.fork() == 0:
         os.setsid()
-        for fd in (0, 1, 2):
+        for fd in (0, 1, 2, r):
             os.close(fd)
-        os.execv(sys.executable, [sys.executable, "-c", "import time; x = b'x' * (16 << 20); time.sleep(60)", %q])
+        os.execv(sys.executable, [sys.executable, "-c", "import os, sys, time; x = b'x' * (16 << 20); os.write(int(sys.argv[1]), b'.'); os.close(int(sys.argv[1])); time.sleep(60)", str(w), %q])
+os.close(w)
+up = 0
+while up < 16:
+    up += len(os.read(r, 16))
 for fd in (0, 1, 2):
     os.close(fd)
 %s
@@ -559,7 +565,7 @@ for fd in (0, 1, 2):
 			}
 			done := make(chan ran, 1)
 			go func() {
-				r, err := c.b.Run(context.Background(), Program{Source: src, Limits: Limits{Wall: 2 * time.Second}})
+				r, err := c.b.Run(context.Background(), Program{Source: src, Limits: Limits{Wall: 3 * time.Second}})
 				done <- ran{r, err}
 			}()
 			var seen []proc
@@ -630,7 +636,7 @@ func TestStoppedBench(t *testing.T) {
 	if os.Getenv("SANDBOX_TEST_HELPER") == "stopped" {
 		b := runner(t)
 		src := fmt.Sprintf("import os, sys\nos.execv(sys.executable, [sys.executable, '-c', 'import time; time.sleep(120)', %q])", os.Getenv("SANDBOX_TEST_MARKER"))
-		_, _ = b.Run(context.Background(), Program{Source: src, Limits: Limits{Wall: 2 * time.Second}})
+		_, _ = b.Run(context.Background(), Program{Source: src, Limits: Limits{Wall: 3 * time.Second}})
 		return
 	}
 	runner(t)
