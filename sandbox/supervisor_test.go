@@ -393,8 +393,11 @@ while pid > 0:
 	if r.Status != OK || !strings.Contains(r.Stdout, "supervisor 1 ") {
 		t.Fatalf("the program did not read pid 1's limits: %s", r.Status)
 	}
-	if want := "Max address space: 314572800 314572800 bytes"; !strings.Contains(r.Stdout, want) {
-		t.Errorf("the program's limits are not %q", want)
+	for _, want := range []string{"Max cpu time: 3 4 seconds", "Max core file size: 0 0 bytes",
+		"Max processes: 8 8 processes", "Max address space: 314572800 314572800 bytes"} {
+		if !strings.Contains(r.Stdout, "program ") || !strings.Contains(strings.SplitN(r.Stdout, "\n", 2)[0], want) {
+			t.Errorf("the program's limits are not %q", want)
+		}
 	}
 	if strings.Contains(r.Stdout, "DIFFERENT") {
 		t.Error("a supervisor's limits are not the program's")
