@@ -187,6 +187,25 @@ print("done")
 					t.Errorf("a supervisor held %d MiB under a limit of %d MiB: %q", 2*memory>>20, memory>>20, r.Stdout)
 				}
 			}},
+		{name: "signals to the supervisors", lim: Limits{Wall: 10 * time.Second},
+			src: `import signal
+sent = []
+for sig in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGALRM", "SIGCHLD", "SIGSTOP", "SIGKILL"):
+    for pid in ancestors():
+        try:
+            os.kill(pid, getattr(signal, sig))
+            sent.append(sig)
+        except OSError as e:
+            print("kill", pid, sig, e)
+time.sleep(0.5)
+print("sent", len(sent), flush=True)
+sys.exit(3)
+`,
+			check: func(t *testing.T, r Result) {
+				if r.Status != Exit || r.ExitCode != 3 || !strings.Contains(r.Stdout, "sent 9") {
+					t.Errorf("signals sent to the supervisors: %s exit code %d (%s) %q, want the program's exit 3 reported", r.Status, r.ExitCode, r.Reason(), r.Stdout)
+				}
+			}},
 		{name: "exit status forged by the program's parent", lim: Limits{Wall: 10 * time.Second},
 			src: `attack(os.getppid(), "exit0")
 sys.exit(3)
@@ -279,6 +298,9 @@ func TestSupervisorBounded(t *testing.T) {
 // cgroup. Seen from the host.
 func TestPidsCgroup(t *testing.T) {
 	b := runner(t)
+	if os.Geteuid() == 0 && pidsMounted() && (b.cg == nil || b.cg.pids == nil) {
+		t.Fatal("root, and the pids controller is mounted, but sandboxes get no pids cgroup")
+	}
 	if b.cg == nil {
 		t.Skip("no cgroup here (not root, none delegated)")
 	}
@@ -362,6 +384,34 @@ func TestSupervisorsAsNobody(t *testing.T) {
 			t.Errorf("as nobody, %s did not pass", name)
 		}
 	}
+}
+
+// pidsMounted reports whether the pids controller is at hand for root: a
+// cgroup v1 hierarchy of its own, or the unified hierarchy passing it on
+// from its root.
+func pidsMounted() bool {
+	mi, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return false
+	}
+	for _, l := range strings.Split(string(mi), "\n") {
+		pre, post, _ := strings.Cut(l, " - ")
+		f, fs := strings.Fields(pre), strings.Fields(post)
+		if len(f) < 5 || len(fs) < 3 {
+			continue
+		}
+		switch fs[0] {
+		case "cgroup":
+			if slices.Contains(strings.Split(fs[2], ","), "pids") {
+				return true
+			}
+		case "cgroup2":
+			if ctl, err := os.ReadFile(filepath.Join(f[4], "cgroup.subtree_control")); err == nil && slices.Contains(strings.Fields(string(ctl)), "pids") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // TestSupervisorLimits: the sandbox's own processes are held to the
