@@ -430,15 +430,13 @@ func (b *Bwrap) run(ctx context.Context, p Program, conn []*os.File) (Result, er
 		case <-time.After(2 * time.Second): // a pipe held by something else: no report
 		}
 		rp := parseReport(rb)
-		switch {
-		case rp == nil && code > 0 && code < 128:
+		if rp == nil && code > 0 && code < 128 {
 			// The launcher exits with a code only after reporting, so
 			// bwrap failed to set the sandbox up (or Python to start):
 			// the sandbox's failure, not the program's.
 			return Result{}, fmt.Errorf("%w: bubblewrap could not start the program (exit code %d: %s)", ErrUnavailable, code, firstLine(res.Stderr))
-		default:
-			classify(&res, code, rp, lim)
 		}
+		classify(&res, code, rp, lim)
 		if cg != nil && (res.Status == Crash || res.Status == Exit) && cg.oomKilled() {
 			// The cgroup's limit: the kernel killed a process of the
 			// sandbox (what a program keeps in /tmp, /dev/shm or a memfd

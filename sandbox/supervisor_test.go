@@ -366,6 +366,7 @@ func TestPidsCgroup(t *testing.T) {
 // own uid, with no cgroup (none delegated to nobody), and the rlimits are
 // the only bounds.
 func TestSupervisorsAsNobody(t *testing.T) {
+	t.Parallel() // mostly waiting, as the two others marked so; only with them
 	runner(t)
 	if os.Geteuid() != 0 {
 		t.Skip("not root: the tests ran as this user already")
@@ -570,6 +571,7 @@ func grepLine(text, prefix string) string {
 // test notes the host processes of the sandbox while it runs and checks
 // them the moment Run returns.
 func TestNothingRemainsAfterRun(t *testing.T) {
+	t.Parallel() // its processesOf sees only this process's sandboxes: the other two run theirs elsewhere
 	b := runner(t)
 	type ending struct {
 		name, end string
@@ -686,6 +688,7 @@ func sandboxProcs(s string) []proc {
 // limit, even when bench cannot end it (stopped, or hung): its
 // supervisor keeps the wall limit too.
 func TestStoppedBench(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("SANDBOX_TEST_HELPER") == "stopped" {
 		b := runner(t)
 		src := fmt.Sprintf("import os, sys\nos.execv(sys.executable, [sys.executable, '-c', 'import time; time.sleep(120)', %q])", os.Getenv("SANDBOX_TEST_MARKER"))
