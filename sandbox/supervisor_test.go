@@ -366,7 +366,9 @@ func TestPidsCgroup(t *testing.T) {
 // own uid, with no cgroup (none delegated to nobody), and the rlimits are
 // the only bounds.
 func TestSupervisorsAsNobody(t *testing.T) {
-	t.Parallel() // mostly waiting, as the two others marked so; only with them
+	// Parallel, as TestNothingRemainsAfterRun and TestStoppedBench, which
+	// mostly wait too: they run together once every other test has ended.
+	t.Parallel()
 	runner(t)
 	if os.Geteuid() != 0 {
 		t.Skip("not root: the tests ran as this user already")
@@ -566,12 +568,15 @@ func grepLine(text, prefix string) string {
 // the sandbox remains, even ones that hold none of its output: background
 // processes in sessions of their own, with standard output and error
 // closed, after the program exits and after the wall limit kills it.
-// Each holds 16 MiB, which takes the kernel a while to free: a Run that
-// returned while the sandbox was still being torn down would be seen. The
-// test notes the host processes of the sandbox while it runs and checks
-// them the moment Run returns.
+// The test notes the host processes of the sandbox while it runs and
+// checks them the moment Run returns: a Run that returned while the
+// sandbox was still being torn down would be seen (each holds 16 MiB,
+// which takes the kernel a while to free).
 func TestNothingRemainsAfterRun(t *testing.T) {
-	t.Parallel() // its processesOf sees only this process's sandboxes: the other two run theirs elsewhere
+	// Parallel only with the two other tests that mostly wait, once every
+	// other test has ended; they run their sandboxes in processes of their
+	// own, which processesOf(b.uids) does not count.
+	t.Parallel()
 	b := runner(t)
 	type ending struct {
 		name, end string
@@ -688,7 +693,7 @@ func sandboxProcs(s string) []proc {
 // limit, even when bench cannot end it (stopped, or hung): its
 // supervisor keeps the wall limit too.
 func TestStoppedBench(t *testing.T) {
-	t.Parallel()
+	t.Parallel() // see TestNothingRemainsAfterRun
 	if os.Getenv("SANDBOX_TEST_HELPER") == "stopped" {
 		b := runner(t)
 		src := fmt.Sprintf("import os, sys\nos.execv(sys.executable, [sys.executable, '-c', 'import time; time.sleep(120)', %q])", os.Getenv("SANDBOX_TEST_MARKER"))
