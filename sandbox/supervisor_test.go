@@ -568,7 +568,8 @@ func grepLine(text, prefix string) string {
 // the sandbox remains, even ones that hold none of its output: background
 // processes in sessions of their own, with standard output and error
 // closed, after the program exits and after the wall limit kills it.
-// The test notes the host processes of the sandbox while it runs and
+// The test notes the host processes of the sandbox while it runs (the
+// program, which exits only when the test signals it to, waits) and
 // checks them the moment Run returns: a Run that returned while the
 // sandbox was still being torn down would be seen (each holds 16 MiB,
 // which takes the kernel a while to free).
@@ -579,9 +580,11 @@ func TestNothingRemainsAfterRun(t *testing.T) {
 	t.Parallel()
 	b := runner(t)
 	type ending struct {
-		name, end string
-		want      Status
-		b         *Bwrap
+		name  string
+		exits bool // at the test's signal; else at the wall limit
+		wall  time.Duration
+		want  Status
+		b     *Bwrap
 	}
 	var cases []ending
 	for _, m := range []struct {
@@ -592,16 +595,17 @@ func TestNothingRemainsAfterRun(t *testing.T) {
 			continue
 		}
 		cases = append(cases,
-			ending{m.name + "/the program exits", "time.sleep(0.5)\nos._exit(0)", OK, m.b},
+			ending{m.name + "/the program exits", true, 20 * time.Second, OK, m.b},
 			// Without a cgroup, whose removal waits for it to be empty,
 			// this is the case that sees a Run that does not wait for
 			// the sandbox's pid 1 (issue 44).
-			ending{m.name + "/the wall limit", "time.sleep(60)", Timeout, m.b})
+			ending{m.name + "/the wall limit", false, 4 * time.Second, Timeout, m.b})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			marker := "reasonbench-background-" + strconv.FormatInt(time.Now().UnixNano(), 36)
-			src := fmt.Sprintf(`import os, sys, time
+			src := fmt.Sprintf(`import os, signal, sys, time
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})
 r, w = os.pipe()
 os.set_inheritable(w, True)
 for i in range(16):
@@ -616,8 +620,9 @@ while up < 16:
     up += len(os.read(r, 16))
 for fd in (0, 1, 2):
     os.close(fd)
-%s
-`, marker, c.end)
+signal.sigwait({signal.SIGUSR1})
+os._exit(0)
+`, marker)
 			t.Cleanup(func() { killSandboxesWith(marker) })
 			type ran struct {
 				r   Result
@@ -625,19 +630,33 @@ for fd in (0, 1, 2):
 			}
 			done := make(chan ran, 1)
 			go func() {
-				r, err := c.b.Run(context.Background(), Program{Source: src, Limits: Limits{Wall: 3 * time.Second}})
+				r, err := c.b.Run(context.Background(), Program{Source: src, Limits: Limits{Wall: c.wall}})
 				done <- ran{r, err}
 			}()
-			var seen []proc
+			seen := map[int]proc{}
 			var end ran
+			signalled := false
 		watch:
 			for {
 				select {
 				case end = <-done:
 					break watch
 				case <-time.After(10 * time.Millisecond):
-					if len(seen) < 17 {
-						seen = sandboxProcs(marker)
+				}
+				if len(seen) < 17 {
+					sandboxProcs(marker, seen)
+					continue
+				}
+				if c.exits && !signalled {
+					signalled = true
+					// The program is the background processes' parent.
+					if ps := processesWith(marker); len(ps) > 0 {
+						pid, _, _ := strings.Cut(ps[0], ":")
+						if st, err := os.ReadFile("/proc/" + pid + "/status"); err == nil {
+							if ppid, _ := strconv.Atoi(statusFields(string(st))["PPid"]); ppid > 1 {
+								_ = syscall.Kill(ppid, syscall.SIGUSR1)
+							}
+						}
 					}
 				}
 			}
@@ -666,27 +685,26 @@ for fd in (0, 1, 2):
 	}
 }
 
-// sandboxProcs are the host processes with s in their command line and
-// the pid 1 of their PID namespace.
-func sandboxProcs(s string) []proc {
-	var ps []proc
-	inits := map[int]bool{}
+// sandboxProcs adds to seen the host processes with s in their command
+// line and the pid 1 of their PID namespace.
+func sandboxProcs(s string, seen map[int]proc) {
 	for _, p := range processesWith(s) {
 		pid, _, _ := strings.Cut(p, ":")
 		n, _ := strconv.Atoi(pid)
+		if _, ok := seen[n]; ok {
+			continue
+		}
 		if st, ok := stat(n); ok {
-			ps = append(ps, proc{pid: n, start: st.start})
+			seen[n] = proc{pid: n, start: st.start}
 		}
-		for _, i := range namespaceInits(pid) {
-			inits[i] = true
+		if len(seen) == 1 {
+			for _, i := range namespaceInits(pid) {
+				if st, ok := stat(i); ok {
+					seen[i] = proc{pid: i, start: st.start}
+				}
+			}
 		}
 	}
-	for i := range inits {
-		if st, ok := stat(i); ok {
-			ps = append(ps, proc{pid: i, start: st.start})
-		}
-	}
-	return ps
 }
 
 // TestStoppedBench: a sandbox ends by itself a second after its wall
