@@ -491,7 +491,10 @@ os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(120)", 
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			t.Cleanup(func() { killSandboxesWith(marker) })
+			t.Cleanup(func() {
+				killSandboxesWith(marker)
+				newCgroups() // sweeps the killed helper's cgroups
+			})
 			var up bool
 			for deadline := time.Now().Add(20 * time.Second); !up && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 				up = len(processesWith(marker)) > 0
@@ -729,6 +732,7 @@ func TestStoppedBench(t *testing.T) {
 		cmd.Process.Kill()
 		cmd.Wait()
 		killSandboxesWith(marker)
+		newCgroups() // sweeps the killed helper's cgroups
 	})
 	var up bool
 	for deadline := time.Now().Add(20 * time.Second); !up && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
