@@ -28,16 +28,22 @@ import (
 // of /usr only (no /etc, no home, no project), a read-only /dev, a private
 // in-memory /work as the working directory and /tmp and /dev/shm, each of
 // at most Limits.Disk, an empty environment, a session keyring of its own,
-// a seccomp filter (seccomp.go), rlimits on CPU, memory and processes,
-// and a memory cgroup bounding the whole sandbox where one can be had
-// (cgroup.go; docs/sandbox.md says what stands in without one). When
-// bench runs as root, bubblewrap itself is started as an unprivileged uid
-// of its own (see uids), so the sandbox is nobody on the host either.
+// a seccomp filter (seccomp.go), rlimits on CPU, memory and processes
+// on every process in it, its supervisor's too, and memory and pids
+// cgroups bounding the whole sandbox where they can be had (cgroup.go;
+// docs/sandbox.md says what stands in without them). When bench runs as
+// root, bubblewrap itself is started as an unprivileged uid of its own
+// (see uids), so the sandbox is nobody on the host either.
 type Bwrap struct {
 	path   string // the bwrap binary
 	uids   *uidPool
-	cg     *cgroups // nil: no memory cgroup here
+	cg     *cgroups // nil: no cgroup here
 	filter []byte   // the seccomp program
+
+	// reachable leaves the supervisor dumpable, within the program's
+	// reach: for tests only, which check what bounds a supervisor taken
+	// over (its limits, the cgroups) with the first wall removed.
+	reachable bool
 }
 
 // NewBwrap finds bubblewrap and checks that it can start a sandbox here.
@@ -65,7 +71,7 @@ func newBwrap(ctx context.Context, path string) (*Bwrap, error) {
 		b.uids = newUIDPool(os.Getpid())
 	}
 	var err error
-	if b.filter, err = seccompFilter(b.cg == nil); err != nil {
+	if b.filter, err = seccompFilter(!b.cg.boundsMemory()); err != nil {
 		return nil, err
 	}
 	var src string
@@ -122,35 +128,66 @@ func probeSource() (string, error) {
 	return fmt.Sprintf(probe, "{"+strings.Join(host, ", ")+"}"), nil
 }
 
-// launcher is the sandbox's supervisor, the first process bubblewrap
-// starts. It forks the program with the resource limits set (hard limits
-// too, so the program cannot raise them), waits for it and reports how it
-// ended on fd 3, a pipe the program does not inherit. The report gives
-// the exact wait status (bubblewrap's own exit code folds a signal into
-// 128+n) and the program's CPU time (a SIGKILL at the hard CPU limit is
-// then told from any other SIGKILL). The CPU soft limit sends SIGXCPU; the
-// hard limit, a second later, SIGKILL for a program that ignores it.
-// A program that kills its supervisor (kill(-1, 9)) ends the sandbox: the
-// supervisor is bubblewrap's only child, and pid 1 leaving takes the
-// whole PID namespace with it.
-const launcher = `import os, resource, sys
-cpu, mem, nproc, report = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+// launcher is the sandbox's supervisor and its only process besides the
+// program's: bubblewrap execs it as the PID namespace's pid 1 (--as-pid-1;
+// no init of bubblewrap's own stays in the sandbox). Before the program
+// exists it makes itself not dumpable, so that no process of its uid
+// (the program's) may open its /proc/1/mem, list or open its descriptors
+// (the report) or read its environment; it takes the program's limits
+// itself (CPU, address space, processes: rlimits are per process, and an
+// unlimited supervisor would be a way around them); and, as pid 1, it
+// cannot be signalled from inside the namespace except by the signals it
+// handles (SIGALRM, which it ignores but at its deadline).
+//
+// It forks the program with those limits, reaps every orphan the
+// namespace hands it, and when the program ends reports how on fd 3+k,
+// a pipe the program never holds: the exact wait status (bubblewrap's
+// own exit code folds a signal into 128+n) and the program's CPU time (a
+// SIGKILL at the hard CPU limit is then told from any other SIGKILL).
+// Its exit ends the namespace: the kernel kills every process left in it.
+// The CPU soft limit sends the program SIGXCPU; the hard limit, a second
+// later, SIGKILL for a program that ignores it.
+//
+// The wall limit is bench's to keep; the launcher keeps it too, a second
+// later, for a bench that cannot (stopped, hung): it then reports
+// "wall" and exits, and the sandbox ends with it.
+const launcher = `import ctypes, os, resource, signal, sys, time
+cpu, mem, nproc, report, wall, dumpable = (int(a) for a in sys.argv[1:7])
+libc = ctypes.CDLL(None, use_errno=True)
+PR_SET_DUMPABLE = 4
+if libc.prctl(PR_SET_DUMPABLE, dumpable, 0, 0, 0) != 0:
+    os.write(2, b"sandbox launcher: prctl: errno %d\n" % ctypes.get_errno())
+    os._exit(125)
+signal.signal(signal.SIGINT, signal.SIG_DFL)  # as pid 1: ignored when sent from inside
+resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
 os.set_inheritable(report, False)
 os.closerange(report + 1, 1024)
+deadline = time.monotonic() + wall / 1e3
+def backstop(signum, frame):
+    if time.monotonic() >= deadline:  # not a SIGALRM the program sent
+        os.write(report, b"wall\n")
+        os._exit(128 + signal.SIGKILL)
+signal.signal(signal.SIGALRM, backstop)
+signal.setitimer(signal.ITIMER_REAL, wall / 1e3)
 pid = os.fork()
 if pid == 0:
     try:
+        # Its own /proc/self files are its uid's again (oom_score_adj);
+        # exec would make it dumpable anyway.
+        libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
         with open("/proc/self/oom_score_adj", "w") as f:
             f.write("1000")  # the program, not its supervisor, is what the OOM killer takes
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-        resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
-        resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
-        os.execv(sys.argv[5], sys.argv[5:])
+        os.execv(sys.argv[7], sys.argv[7:])
     except BaseException as e:
         os.write(2, b"sandbox launcher: %s\n" % repr(e).encode())
     os._exit(126)
-_, status, ru = os.wait4(pid, 0)
+while True:
+    child, status, ru = os.wait4(-1, 0)
+    if child == pid:
+        break
 os.write(report, b"%d %d\n" % (status, int((ru.ru_utime + ru.ru_stime) * 1e9)))
 if os.WIFSIGNALED(status):
     os._exit(128 + os.WTERMSIG(status))
@@ -158,8 +195,12 @@ os._exit(os.WEXITSTATUS(status))
 `
 
 // supervised is the number of the sandbox's own processes counted against
-// RLIMIT_NPROC besides the program's: bubblewrap's pid 1 and the launcher.
-const supervised = 2
+// its process limits besides the program's: the launcher.
+const supervised = 1
+
+// backstop is how long after the wall limit the launcher ends the
+// sandbox by itself, when bench has not.
+const backstop = time.Second
 
 // Run runs p in a fresh sandbox. The program's failures (a limit, an exit
 // code, a signal) are its Result; an error means the sandbox could not run
@@ -188,7 +229,7 @@ func (b *Bwrap) run(ctx context.Context, p Program, conn []*os.File) (Result, er
 	}
 	var cg *cgroup
 	if b.cg != nil {
-		if cg, err = b.cg.create(lim.Memory); err != nil {
+		if cg, err = b.cg.create(lim.Memory, lim.Procs+supervised); err != nil {
 			return Result{}, fmt.Errorf("%w: %v", ErrUnavailable, err)
 		}
 		defer cg.remove()
@@ -250,9 +291,13 @@ func (b *Bwrap) run(ctx context.Context, p Program, conn []*os.File) (Result, er
 		return Result{}, err
 	}
 	disk := strconv.FormatInt(min(lim.Disk, lim.Memory), 10)
+	dumpable := "0"
+	if b.reachable {
+		dumpable = "1"
+	}
 	cpu := int((lim.CPU + time.Second - 1) / time.Second)
 	args := []string{
-		"--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
+		"--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session", "--as-pid-1",
 		"--info-fd", strconv.Itoa(n + 1), "--block-fd", strconv.Itoa(n + 2), "--seccomp", strconv.Itoa(n + 3),
 		"--uid", "65534", "--gid", "65534", "--hostname", "sandbox",
 		"--ro-bind", "/usr", "/usr",
@@ -278,6 +323,7 @@ func (b *Bwrap) run(ctx context.Context, p Program, conn []*os.File) (Result, er
 		"--setenv", "PYTHONDONTWRITEBYTECODE", "1", "--setenv", "PYTHONHASHSEED", "0",
 		"--", Python, "-I", "-S", "-c", launcher,
 		strconv.Itoa(cpu), strconv.FormatInt(lim.Memory, 10), strconv.Itoa(lim.Procs+supervised), strconv.Itoa(n),
+		strconv.FormatInt((lim.Wall+backstop).Milliseconds(), 10), dumpable,
 		// -s, not -I: -I would drop /work from sys.path (so main.py could
 		// not import its Files) and ignore PYTHONHASHSEED; the environment
 		// is ours anyway.
@@ -314,8 +360,9 @@ func (b *Bwrap) run(ctx context.Context, p Program, conn []*os.File) (Result, er
 	}
 	pid1 := sandboxInit(info)
 	if cg != nil && pid1.pid != 0 {
-		// bwrap's pid 1 waits on the block until it is in the cgroup;
-		// the launcher and the program, which it forks after, are too.
+		// bwrap's pid 1 waits on the block until it is in the cgroups;
+		// then it execs the launcher, and the program it forks is in
+		// them too.
 		if err := cg.add(pid1.pid); err != nil {
 			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 			_ = cmd.Wait()
@@ -327,8 +374,9 @@ func (b *Bwrap) run(ctx context.Context, p Program, conn []*os.File) (Result, er
 	block.Close()
 	report := make(chan []byte, 1)
 	go func() {
-		// At most a few reports' worth: the program may find the pipe
-		// through /proc and write to it.
+		// At most a few reports' worth; only the launcher holds the
+		// pipe, which the program cannot reach (not dumpable, its
+		// /proc/1/fd closed to it).
 		buf, _ := io.ReadAll(io.LimitReader(rep, 4096))
 		report <- buf
 	}()
@@ -347,10 +395,12 @@ func (b *Bwrap) run(ctx context.Context, p Program, conn []*os.File) (Result, er
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		werr = <-done
 	}
-	// bwrap returns as soon as the program's supervisor has ended; its pid
-	// 1 is still killing what is left in the PID namespace. Run returns
-	// once that is done, so nothing of the sandbox outlives it. Then no
-	// process holds the report pipe, and its reader has all of it.
+	// bwrap returns once the launcher, pid 1, has ended, or when it was
+	// killed at a limit: pid 1 then dies of --die-with-parent's signal,
+	// the kernel killing what is left of its PID namespace as it exits.
+	// Run returns once that is done, so nothing of the sandbox outlives
+	// it. Then no process holds the report pipe, and its reader has all
+	// of it.
 	if err := pid1.gone(); err != nil {
 		return Result{}, err
 	}
@@ -464,12 +514,17 @@ func startIsolated(cmd *exec.Cmd) (release func(), err error) {
 type report struct {
 	status syscall.WaitStatus
 	cpu    time.Duration
+	wall   bool // the launcher ended the sandbox at its wall limit
 }
 
-// parseReport reads the launcher's line; nil when it wrote none (it was
-// killed) or the line does not parse (the program wrote to the pipe).
+// parseReport reads the launcher's line, "<wait status> <cpu ns>" or
+// "wall"; nil when it wrote none (it was killed) or the line does not
+// parse.
 func parseReport(b []byte) *report {
 	line, _, _ := bytes.Cut(b, []byte("\n"))
+	if string(line) == "wall" {
+		return &report{wall: true}
+	}
 	f := strings.Fields(string(line))
 	if len(f) != 2 {
 		return nil

@@ -14,16 +14,25 @@ import (
 	"time"
 )
 
-// cgroups makes one memory cgroup per sandbox, beside bench's own: the
-// one bound that counts a program's tmpfs, /dev/shm and memfd pages with
-// its processes' memory (an rlimit counts only a process's address
-// space). A cgroup is named for bench's pid and start time and the
-// sandbox's number, reasonbench-<pid>-<start>-<n>, so that the cgroups a
-// killed bench left are told from a running bench's and swept.
+// cgroups makes cgroups for each sandbox beside bench's own, of two
+// controllers: memory, the one bound that counts a program's tmpfs,
+// /dev/shm and memfd pages with its processes' memory (an rlimit counts
+// only a process's address space), and pids, which counts every process
+// and thread of the sandbox, its supervisor's included. A cgroup is named
+// for bench's pid and start time and the sandbox's number,
+// reasonbench-<pid>-<start>-<n>, so that the cgroups a killed bench left
+// are told from a running bench's and swept.
 type cgroups struct {
-	dir    string // where the sandboxes' cgroups are made: bench's own memory cgroup
-	v2     bool
-	prefix string // reasonbench-<pid>-<start>-
+	mem    *hierarchy // nil: no memory cgroup can be had here
+	pids   *hierarchy // nil: no pids cgroup; on the unified hierarchy, mem's own when it has both
+	prefix string     // reasonbench-<pid>-<start>-
+}
+
+// hierarchy is where one controller's sandbox cgroups are made: bench's
+// own cgroup of that controller, or the hierarchy's root.
+type hierarchy struct {
+	dir string
+	v2  bool
 }
 
 // cgroupSeq numbers the process's sandboxes: one counter for every
@@ -31,42 +40,70 @@ type cgroups struct {
 // that two runners at once never pick the same name (issue 34).
 var cgroupSeq atomic.Int64
 
-// cgroup is one sandbox's.
+// cgroup is one sandbox's: its directory of each controller, "" for
+// none, the same directory for both on the unified hierarchy.
 type cgroup struct {
-	dir string
-	v2  bool
+	mem, pids string
+	v2        bool // mem is on the unified hierarchy
 }
 
 const cgroupPrefix = "reasonbench-"
 
-// newCgroups finds a memory cgroup this process may make cgroups in (as
-// root, or where one was delegated to the user) and sweeps what a killed
-// bench left there. Nil when there is none: the caller falls back.
+// newCgroups finds where this process may make memory and pids cgroups
+// (as root, or where a cgroup was delegated to the user) and sweeps what a
+// killed bench left there. Nil when neither can be had: the caller falls
+// back to rlimits.
 func newCgroups() *cgroups {
 	self, ok := stat(os.Getpid())
 	if !ok {
 		return nil
 	}
-	for _, c := range memoryCgroupDirs() {
-		c.prefix = fmt.Sprintf("%s%d-%s-", cgroupPrefix, os.Getpid(), self.start)
-		sweepCgroups(c.dir)
-		// A trial cgroup: the directory can be made, has the memory
-		// controller's files, and takes a limit.
-		g, err := c.create(64 << 20)
-		if err != nil {
-			continue
+	c := &cgroups{prefix: fmt.Sprintf("%s%d-%s-", cgroupPrefix, os.Getpid(), self.start)}
+	for _, h := range cgroupDirs("memory") {
+		sweepCgroups(h.dir)
+		if c.trial(h, "memory") {
+			c.mem = &h
+			break
 		}
-		g.remove()
-		return c
 	}
-	return nil
+	for _, h := range cgroupDirs("pids") {
+		if c.mem != nil && c.mem.v2 && h.v2 && h.dir != c.mem.dir {
+			continue // a process is in one cgroup of the unified hierarchy: the memory one's
+		}
+		sweepCgroups(h.dir)
+		if c.trial(h, "pids") {
+			c.pids = &h
+			break
+		}
+	}
+	if c.mem == nil && c.pids == nil {
+		return nil
+	}
+	return c
 }
 
-// memoryCgroupDirs lists where sandbox cgroups may go: this process's own
-// memory cgroup, then the hierarchy's root (on the unified hierarchy a
-// cgroup holding processes cannot pass the memory controller on to
+// boundsMemory reports whether sandboxes get a memory cgroup.
+func (c *cgroups) boundsMemory() bool { return c != nil && c.mem != nil }
+
+// trial makes and removes a cgroup of h that takes ctl's limit: the
+// directory can be made and has the controller's files.
+func (c *cgroups) trial(h hierarchy, ctl string) bool {
+	dir := filepath.Join(h.dir, c.prefix+strconv.FormatInt(cgroupSeq.Add(1), 10))
+	if os.Mkdir(dir, 0o755) != nil {
+		return false
+	}
+	defer removeDir(dir)
+	if ctl == "memory" {
+		return setMemory(dir, h.v2, 64<<20) == nil
+	}
+	return write(dir, "pids.max", "64") == nil
+}
+
+// cgroupDirs lists where sandbox cgroups of controller ctl may go: this
+// process's own cgroup, then the hierarchy's root (on the unified
+// hierarchy a cgroup holding processes cannot pass a controller on to
 // children, the root can), the unified (v2) hierarchy's first.
-func memoryCgroupDirs() []*cgroups {
+func cgroupDirs(ctl string) []hierarchy {
 	paths := map[string]string{} // controller list ("" for v2) -> path
 	if b, err := os.ReadFile("/proc/self/cgroup"); err == nil {
 		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
@@ -81,7 +118,7 @@ func memoryCgroupDirs() []*cgroups {
 		return nil
 	}
 	defer f.Close()
-	var v1, v2 []*cgroups
+	var v1, v2 []hierarchy
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		pre, post, ok := strings.Cut(sc.Text(), " - ")
@@ -93,20 +130,20 @@ func memoryCgroupDirs() []*cgroups {
 		switch fs[0] {
 		case "cgroup2":
 			if p, ok := paths[""]; ok {
-				v2 = append(v2, &cgroups{dir: filepath.Join(mnt, p), v2: true})
+				v2 = append(v2, hierarchy{dir: filepath.Join(mnt, p), v2: true})
 				if p != "/" {
-					v2 = append(v2, &cgroups{dir: mnt, v2: true})
+					v2 = append(v2, hierarchy{dir: mnt, v2: true})
 				}
 			}
 		case "cgroup":
-			if !hasOption(fs[2], "memory") {
+			if !hasOption(fs[2], ctl) {
 				continue
 			}
-			for ctl, p := range paths {
-				if hasOption(ctl, "memory") {
-					v1 = append(v1, &cgroups{dir: filepath.Join(mnt, p)})
+			for ctls, p := range paths {
+				if hasOption(ctls, ctl) {
+					v1 = append(v1, hierarchy{dir: filepath.Join(mnt, p)})
 					if p != "/" {
-						v1 = append(v1, &cgroups{dir: mnt})
+						v1 = append(v1, hierarchy{dir: mnt})
 					}
 				}
 			}
@@ -124,49 +161,95 @@ func hasOption(list, opt string) bool {
 	return false
 }
 
-// create makes a sandbox's cgroup with its memory limit, swap included
-// (tmpfs pages could otherwise leave for swap).
-func (c *cgroups) create(limit int64) (*cgroup, error) {
-	g := &cgroup{dir: filepath.Join(c.dir, c.prefix+strconv.FormatInt(cgroupSeq.Add(1), 10)), v2: c.v2}
-	if err := os.Mkdir(g.dir, 0o755); err != nil {
-		return nil, fmt.Errorf("sandbox: memory cgroup: %w", err)
+// create makes a sandbox's cgroups: memory limited to memory, swap
+// included (tmpfs pages could otherwise leave for swap), and pids to
+// procs processes and threads.
+func (c *cgroups) create(memory int64, procs int) (*cgroup, error) {
+	name := c.prefix + strconv.FormatInt(cgroupSeq.Add(1), 10)
+	g := &cgroup{}
+	if c.mem != nil {
+		dir := filepath.Join(c.mem.dir, name)
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("sandbox: memory cgroup: %w", err)
+		}
+		g.mem, g.v2 = dir, c.mem.v2
+		if err := setMemory(dir, g.v2, memory); err != nil {
+			g.remove()
+			return nil, err
+		}
 	}
-	lim := strconv.FormatInt(limit, 10)
-	// The swap files exist only where swap is accounted.
-	swap, swapVal := "memory.memsw.limit_in_bytes", lim
-	err := write(g.dir, "memory.limit_in_bytes", lim)
-	if c.v2 {
-		swap, swapVal = "memory.swap.max", "0"
-		err = write(g.dir, "memory.max", lim)
-	}
-	if _, serr := os.Stat(filepath.Join(g.dir, swap)); err == nil && serr == nil {
-		err = write(g.dir, swap, swapVal)
-	}
-	if err != nil {
-		g.remove()
-		return nil, err
+	if c.pids != nil {
+		dir := filepath.Join(c.pids.dir, name)
+		if dir != g.mem {
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				g.remove()
+				return nil, fmt.Errorf("sandbox: pids cgroup: %w", err)
+			}
+		}
+		g.pids = dir
+		if err := write(dir, "pids.max", strconv.Itoa(procs)); err != nil {
+			g.remove()
+			return nil, err
+		}
 	}
 	return g, nil
 }
 
+// setMemory limits the cgroup dir to limit bytes of memory and no swap.
+func setMemory(dir string, v2 bool, limit int64) error {
+	lim := strconv.FormatInt(limit, 10)
+	// The swap files exist only where swap is accounted.
+	swap, swapVal := "memory.memsw.limit_in_bytes", lim
+	err := write(dir, "memory.limit_in_bytes", lim)
+	if v2 {
+		swap, swapVal = "memory.swap.max", "0"
+		err = write(dir, "memory.max", lim)
+	}
+	if _, serr := os.Stat(filepath.Join(dir, swap)); err == nil && serr == nil {
+		err = write(dir, swap, swapVal)
+	}
+	return err
+}
+
 func write(dir, file, val string) error {
 	if err := os.WriteFile(filepath.Join(dir, file), []byte(val), 0); err != nil {
-		return fmt.Errorf("sandbox: memory cgroup: %w", err)
+		return fmt.Errorf("sandbox: cgroup: %w", err)
 	}
 	return nil
 }
 
-// add moves a process into the cgroup; what it forks after stays there.
-func (g *cgroup) add(pid int) error { return write(g.dir, "cgroup.procs", strconv.Itoa(pid)) }
+// dirs are the sandbox's cgroup directories, each once.
+func (g *cgroup) dirs() []string {
+	var ds []string
+	for _, d := range []string{g.mem, g.pids} {
+		if d != "" && (len(ds) == 0 || ds[0] != d) {
+			ds = append(ds, d)
+		}
+	}
+	return ds
+}
+
+// add moves a process into the cgroups; what it forks after stays there.
+func (g *cgroup) add(pid int) error {
+	for _, d := range g.dirs() {
+		if err := write(d, "cgroup.procs", strconv.Itoa(pid)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // oomKilled reports whether the kernel killed a process of the cgroup
 // for its memory limit.
 func (g *cgroup) oomKilled() bool {
+	if g.mem == "" {
+		return false
+	}
 	file := "memory.oom_control"
 	if g.v2 {
 		file = "memory.events"
 	}
-	b, err := os.ReadFile(filepath.Join(g.dir, file))
+	b, err := os.ReadFile(filepath.Join(g.mem, file))
 	if err != nil {
 		return false
 	}
@@ -179,17 +262,27 @@ func (g *cgroup) oomKilled() bool {
 	return false
 }
 
-// remove deletes the cgroup once its last process has left it (the
+// remove deletes the cgroups once their last process has left them (the
 // kernel refuses before, EBUSY).
 func (g *cgroup) remove() error {
+	var first error
+	for _, d := range g.dirs() {
+		if err := removeDir(d); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+func removeDir(dir string) error {
 	var err error
 	for wait := time.Millisecond; wait < time.Second; wait *= 2 {
-		if err = os.Remove(g.dir); err == nil || errors.Is(err, os.ErrNotExist) {
+		if err = os.Remove(dir); err == nil || errors.Is(err, os.ErrNotExist) {
 			return nil
 		}
 		time.Sleep(wait)
 	}
-	return fmt.Errorf("sandbox: memory cgroup: %w", err)
+	return fmt.Errorf("sandbox: cgroup: %w", err)
 }
 
 // sweepCgroups removes the sandbox cgroups under dir whose bench process

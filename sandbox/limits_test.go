@@ -234,17 +234,17 @@ func TestCgroupOwner(t *testing.T) {
 func TestTwoRunnersCgroupsApart(t *testing.T) {
 	a, b := newCgroups(), newCgroups()
 	if a == nil || b == nil {
-		t.Skip("no memory cgroup this process may make cgroups in")
+		t.Skip("no cgroup this process may make cgroups in")
 	}
 	for range 3 {
-		ga, err := a.create(64 << 20)
+		ga, err := a.create(64<<20, 8)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer ga.remove()
-		gb, err := b.create(64 << 20)
+		gb, err := b.create(64<<20, 8)
 		if err != nil {
-			t.Fatalf("the second runner's cgroup beside %s: %v", ga.dir, err)
+			t.Fatalf("the second runner's cgroup beside %v: %v", ga.dirs(), err)
 		}
 		defer gb.remove()
 	}

@@ -35,14 +35,15 @@ type Program struct {
 // Limits bound one run. At any limit the whole process tree is killed and
 // the result says which limit it hit.
 //
-// CPU, Memory and Procs are rlimits: CPU and Memory bound each process of
-// the program (CPU in whole seconds, rounded up), Procs counts the
-// program's processes and threads together (the sandbox's own two, its
-// pid 1 and supervisor, are added to it). Memory also bounds the whole
+// CPU, Memory and Procs are rlimits, on every process of the sandbox, its
+// supervisor's too: CPU and Memory bound each process (CPU in whole
+// seconds, rounded up), Procs counts the program's processes and threads
+// together (the sandbox's own one, its supervisor, is added to it). Where
+// cgroups can be had (docs/sandbox.md), Memory also bounds the whole
 // sandbox, its files in memory included (/work, /tmp, /dev/shm, memfds),
-// where a memory cgroup can be had (docs/sandbox.md). Disk bounds each of
-// the in-memory file systems /work, /tmp and /dev/shm. Wall bounds the
-// whole tree.
+// and Procs (plus the supervisor) all its processes and threads. Disk
+// bounds each of the in-memory file systems /work, /tmp and /dev/shm. Wall
+// bounds the whole tree.
 type Limits struct {
 	Wall   time.Duration // elapsed time
 	CPU    time.Duration // CPU time of each process

@@ -64,7 +64,7 @@ func TestMemoryBoundsTmpfs(t *testing.T) {
 	for _, m := range modes {
 		for _, where := range []string{"/tmp", "/dev/shm", "memfd"} {
 			t.Run(m.name+" "+where, func(t *testing.T) {
-				if m.name == "cgroup" && m.b.cg == nil {
+				if m.name == "cgroup" && !m.b.cg.boundsMemory() {
 					t.Skip("no memory cgroup here (not root, none delegated)")
 				}
 				src := fmt.Sprintf("import os\n%s\nchunk = b'x' * (1 << 20)\nfor i in range(%d):\n    f.write(chunk)\nprint('wrote', i + 1, 'MiB')\n", open[where], 2*limit>>20)
@@ -173,32 +173,48 @@ func TestKilledBenchLeavesNothing(t *testing.T) {
 		}
 		t.Errorf("a SIGKILLed bench left %v in its TMPDIR (%v)", names, err)
 	}
-	// Its memory cgroup stays (no process of bench removed it); the next
-	// bench to start sweeps it, and not a running bench's.
+	// Its cgroups stay (no process of bench removed them); the next bench
+	// to start sweeps them, and not a running bench's.
 	b := runner(t)
 	if b.cg == nil {
 		return
 	}
-	theirs, _ := filepath.Glob(filepath.Join(b.cg.dir, fmt.Sprintf("%s%d-*", cgroupPrefix, cmd.Process.Pid)))
-	if len(theirs) == 0 {
-		t.Fatal("the killed bench's cgroup is not there to sweep")
-	}
-	ours, err := b.cg.create(64 << 20)
+	ours, err := b.cg.create(64<<20, 8)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ours.remove()
+	var theirs []string
+	for _, h := range []*hierarchy{b.cg.mem, b.cg.pids} {
+		if h == nil {
+			continue
+		}
+		g, _ := filepath.Glob(filepath.Join(h.dir, fmt.Sprintf("%s%d-*", cgroupPrefix, cmd.Process.Pid)))
+		if len(g) == 0 {
+			t.Fatalf("the killed bench's cgroup is not in %s to sweep", h.dir)
+		}
+		theirs = append(theirs, g...)
+	}
+	newCgroups()
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		newCgroups()
-		if _, err := os.Stat(theirs[0]); errors.Is(err, os.ErrNotExist) {
+		var left []string
+		for _, d := range theirs {
+			if _, err := os.Stat(d); !errors.Is(err, os.ErrNotExist) {
+				left = append(left, d)
+			}
+		}
+		if len(left) == 0 {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%s not swept", theirs[0])
+			t.Fatalf("%v not swept", left)
 		}
+		newCgroups()
 	}
-	if _, err := os.Stat(ours.dir); err != nil {
-		t.Errorf("a running bench's cgroup swept: %v", err)
+	for _, d := range ours.dirs() {
+		if _, err := os.Stat(d); err != nil {
+			t.Errorf("a running bench's cgroup swept: %v", err)
+		}
 	}
 }
 
@@ -255,20 +271,9 @@ func TestKeyring(t *testing.T) {
 		if os.Geteuid() == 0 {
 			// Not root, the sandbox is bench's own uid, which sees its
 			// user's keys listed in /proc/keys.
-			dir, err := os.MkdirTemp("", "sandbox-test-bin-")
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { os.RemoveAll(dir) })
-			bin := filepath.Join(dir, "sandbox.test")
-			if err := exec.Command("cp", os.Args[0], bin).Run(); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Chmod(dir, 0o755); err != nil {
-				t.Fatal(err)
-			}
+			bin := binaryForNobody(t)
 			t.Run("as nobody", func(t *testing.T) {
-				keyringHelper(t, bin, &syscall.Credential{Uid: 65534, Gid: 65534, Groups: []uint32{}})
+				keyringHelper(t, bin, nobody)
 			})
 		}
 		return
@@ -337,6 +342,26 @@ print("add_key", "ALLOWED" if k >= 0 else "refused", e)
 	if id, err := unix.KeyctlSearch(unix.KEY_SPEC_SESSION_KEYRING, "user", planted, 0); err == nil {
 		t.Errorf("a key a sandbox added (%d) is in the host's session keyring", id)
 	}
+}
+
+var nobody = &syscall.Credential{Uid: 65534, Gid: 65534, Groups: []uint32{}}
+
+// binaryForNobody is a copy of the test binary that nobody may run (the
+// build's own is in a directory of root's).
+func binaryForNobody(t *testing.T) string {
+	dir, err := os.MkdirTemp("", "sandbox-test-bin-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	bin := filepath.Join(dir, "sandbox.test")
+	if err := exec.Command("cp", os.Args[0], bin).Run(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return bin
 }
 
 // keyringHelper runs TestKeyring's checks in test binary bin, as cred,

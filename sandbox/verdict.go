@@ -12,12 +12,15 @@ import (
 // code (code: 128+n for a signal, as bwrap reports its child's) and the
 // launcher's report (nil when there is none).
 //
-// bwrap's code is the authority on success: it is 0 only when the launcher
-// exited 0, which it does only when the program did. The report, which the
-// program could reach through /proc and forge, only refines a failure: it
-// is believed when it agrees with the code. A report can therefore relabel
-// a program's own failure (exit as crash, crash as cpu), never turn a
-// failure into a pass.
+// Both come from the launcher, pid 1, which the program cannot reach (not
+// dumpable: no /proc/1/mem, no /proc/1/fd; no signal from inside the
+// namespace but those it handles): bwrap's code through bench's own wait
+// for bwrap, the report through a pipe only the launcher holds. bwrap's
+// code is the authority on success: it is 0 only when the launcher exited
+// 0, which it does only when the program did. The report only refines a
+// failure: it is believed when it agrees with the code, so that even a
+// forged report could relabel a program's own failure (exit as crash,
+// crash as cpu), never turn a failure into a pass.
 //
 // The kernel keeps no record of a refused allocation or fork, so memory
 // and procs are read from how Python reports them on stderr
@@ -26,6 +29,11 @@ import (
 func classify(res *Result, code int, rep *report, lim Limits) {
 	if code == 0 {
 		res.Status = OK
+		return
+	}
+	if rep != nil && rep.wall && code == 128+int(syscall.SIGKILL) {
+		// The launcher kept the wall limit (and exits so): bench was late.
+		res.Status = Timeout
 		return
 	}
 	exited, val := true, code

@@ -44,6 +44,9 @@ func TestClassify(t *testing.T) {
 		{"segfault", 139, killed(syscall.SIGSEGV, 0), "", Crash, 0, "SIGSEGV"},
 		{"fork refused", 1, exited(1), "    os.fork()\nBlockingIOError: [Errno 11] Resource temporarily unavailable\n", Procs, 1, ""},
 		{"MemoryError printed by a passing program", 0, exited(0), "MemoryError\n", OK, 0, ""},
+		{"the supervisor's wall limit", 137, &report{wall: true}, "", Timeout, 0, ""},
+		{"a wall report the code does not agree with", 1, &report{wall: true}, "", Exit, 1, ""},
+		{"a wall report, exit 0", 0, &report{wall: true}, "", OK, 0, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -53,6 +56,30 @@ func TestClassify(t *testing.T) {
 				t.Errorf("%s exit %d signal %q, want %s %d %q", r.Status, r.ExitCode, r.Signal, c.want, c.exit, c.signal)
 			}
 		})
+	}
+}
+
+// TestParseReport: the launcher's two lines, and nothing else.
+func TestParseReport(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want *report
+	}{
+		{"0 12345\n", &report{status: 0, cpu: 12345}},
+		{"9 5000000000\n", &report{status: 9, cpu: 5 * time.Second}},
+		{"wall\n", &report{wall: true}},
+		{"wall", &report{wall: true}},
+		{"wall 0\n", nil},
+		{"walls\n", nil},
+		{"", nil},
+		{"1 -5\n", nil},
+		{"x 5\n", nil},
+		{"1 2 3\n", nil},
+	} {
+		got := parseReport([]byte(c.in))
+		if (got == nil) != (c.want == nil) || (got != nil && *got != *c.want) {
+			t.Errorf("parseReport(%q) = %+v, want %+v", c.in, got, c.want)
+		}
 	}
 }
 
