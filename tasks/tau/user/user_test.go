@@ -69,7 +69,7 @@ var testTemplates = map[string]string{
 	"user_opening": "HELLO",
 }
 
-func testLibrary(t *testing.T) *prompts.Library {
+func testLibrary(t testing.TB) *prompts.Library {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, Folder), 0o755); err != nil {
