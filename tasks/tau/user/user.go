@@ -26,10 +26,11 @@
 //     a reply with none of them, or with a label twice (Python's split
 //     unpacks two parts), is an error.
 //   - verify: up to 3 attempts, each a reply and a check of it (template
-//     user_verify over the transcript of the history, the reply after the
-//     lower-cased word "true" in the check's answer, as the reference
-//     tests it). A verified reply is appended and returned; when none is,
-//     the last reply is returned and NOT appended, as in the reference.
+//     user_verify: the transcript of the history and the reply; the reply
+//     passes when the check's answer, lower-cased, contains "true", so
+//     "untrue" passes, as in the reference). A verified reply is appended
+//     and returned; when none is, the last reply is returned and NOT
+//     appended, as in the reference.
 //   - reflection: a reply (appended) and its check; if the check fails, a
 //     reflection (template user_reflect; its answer's text after
 //     "Response:") is added as a user turn to a copy of the history, a
