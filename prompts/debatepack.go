@@ -31,7 +31,8 @@ const debateExpression = "{}+{}*{}+{}-{}*{}"
 // builtPacks are the packs whose templates are composed from a
 // repository's code rather than read from its constants.
 var builtPacks = map[string]func(src string) (map[string]string, error){
-	"debate": importDebate,
+	"debate":    importDebate,
+	"tau-bench": importTau, // taupack.go
 }
 
 // importDebate builds gsm8k/cot (the first round), gsm8k/debate (the

@@ -71,7 +71,7 @@ type tokKind int
 const (
 	tkName tokKind = iota
 	tkString
-	tkFString // an f-string: its extent is known, its value is not
+	tkFString // an f-string: its text is its literal's, {fields} unevaluated (pyFString reads them)
 	tkOp
 	tkNewline
 )
@@ -123,8 +123,8 @@ func pyTokens(src string) ([]pyTok, error) {
 		if p, q := pyStringStart(src[i:]); q != 0 {
 			kind, lit, plain := tkString, src[i:], p
 			if strings.Contains(p, "f") {
-				// Read past an f-string as the plain literal of the same
-				// quotes (its {fields} are text there), keeping no value.
+				// Read an f-string as the plain literal of the same quotes
+				// (its {fields} are text there): not a value.
 				kind, plain = tkFString, strings.Replace(p, "f", "", 1)
 				lit = plain + src[i+len(p):]
 			}
@@ -133,9 +133,6 @@ func pyTokens(src string) ([]pyTok, error) {
 				return nil, fmt.Errorf("line %d: %w", line, err)
 			}
 			n += len(p) - len(plain)
-			if kind == tkFString {
-				val = ""
-			}
 			toks = append(toks, pyTok{kind: kind, text: val, col: startCol})
 			i += n
 			line += nl

@@ -377,7 +377,7 @@ func TestImportReflexionCode(t *testing.T) {
 }
 
 func TestImportPackErrors(t *testing.T) {
-	if _, err := ImportPack("nope", t.TempDir()); err == nil || !strings.Contains(err.Error(), "known: debate, reflexion, tot") {
+	if _, err := ImportPack("nope", t.TempDir()); err == nil || !strings.Contains(err.Error(), "known: debate, reflexion, tau-bench, tot") {
 		t.Errorf("unknown pack: %v", err)
 	}
 	if _, err := ImportPack("tot", t.TempDir()); err == nil || !strings.Contains(err.Error(), "game24.py") {

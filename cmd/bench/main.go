@@ -43,7 +43,7 @@ usage:
   bench view [--db F] [--addr 127.0.0.1:8090] [--open]         browse runs, trees and comparisons (read-only)
   bench serve-sim --addr 127.0.0.1:8088
   bench proxy --name NAME [--model M --base-url URL ...]      a recording endpoint for any program until Ctrl-C (docs/programs.md)
-  bench prompts import --from tot|reflexion|debate SRC --out DIR | bench prompts export DIR
+  bench prompts import --from tot|reflexion|debate|tau-bench SRC --out DIR | bench prompts export DIR
   bench estimate --preset tot-game24/tot-b5 --model gpt-4   calls, tokens and cost from a simulated dry run
 
   bench --version                                            module version and VCS revision of this binary

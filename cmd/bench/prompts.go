@@ -9,11 +9,11 @@ import (
 	"github.com/reasonbench/reasonbench/prompts"
 )
 
-// cmdPrompts is `bench prompts import --from tot|reflexion|debate SRC --out DIR`
+// cmdPrompts is `bench prompts import --from tot|reflexion|debate|tau-bench SRC --out DIR`
 // and `bench prompts export DIR`.
 func cmdPrompts(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return usageError{fmt.Errorf("want a subcommand: import --from tot|reflexion|debate SRC --out DIR, or export DIR")}
+		return usageError{fmt.Errorf("want a subcommand: import --from tot|reflexion|debate|tau-bench SRC --out DIR, or export DIR")}
 	}
 	switch args[0] {
 	case "import":
@@ -33,7 +33,7 @@ func cmdPrompts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			src = pos[0]
 		}
 		if *from == "" || src == "" || *out == "" {
-			return usageError{fmt.Errorf("usage: bench prompts import --from tot|reflexion|debate SRC --out DIR")}
+			return usageError{fmt.Errorf("usage: bench prompts import --from tot|reflexion|debate|tau-bench SRC --out DIR")}
 		}
 		texts, err := prompts.ImportPack(*from, src)
 		if err != nil {

@@ -58,6 +58,7 @@ func TestPromptsExportImport(t *testing.T) {
 		want string
 	}{
 		{[]string{"prompts", "import", "--from", "reflexion", src, "--out", out}, "prompts.py"},
+		{[]string{"prompts", "import", "--from", "tau-bench", src, "--out", out}, "tau_bench/envs/user.py: file does not exist"},
 		{[]string{"prompts", "import", "--from", "nope", src, "--out", out}, "unknown prompt pack"},
 		{[]string{"prompts", "import", "--from", "tot", "--out", out}, "usage"},
 		{[]string{"prompts", "export"}, "usage"},
