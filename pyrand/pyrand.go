@@ -6,6 +6,8 @@
 // selects the same items here.
 package pyrand
 
+import "math"
+
 const (
 	n         = 624
 	m         = 397
@@ -153,4 +155,44 @@ func (r *Rand) NumPyRandint(low, high int64) int64 {
 			return low + int64(v)
 		}
 	}
+}
+
+// RandInt is random.randint(a, b): a + _randbelow(b - a + 1).
+func (r *Rand) RandInt(a, b int) int { return a + r.Randbelow(b-a+1) }
+
+// Sample is the indices random.sample(population, k) picks from a
+// population of n, in the order CPython 3.11 returns them: a pool it
+// swaps from when n is small, else draws redrawn until new.
+func (r *Rand) Sample(n, k int) []int {
+	if k < 0 || k > n {
+		return nil
+	}
+	out := make([]int, k)
+	setsize := 21
+	if k > 5 {
+		// 4 ** ceil(log(k * 3, 4)), in floats as Python computes it.
+		setsize += int(math.Pow(4, math.Ceil(math.Log(float64(k*3))/math.Log(4))))
+	}
+	if n <= setsize {
+		pool := make([]int, n)
+		for i := range pool {
+			pool[i] = i
+		}
+		for i := range k {
+			j := r.Randbelow(n - i)
+			out[i] = pool[j]
+			pool[j] = pool[n-i-1]
+		}
+		return out
+	}
+	selected := map[int]bool{}
+	for i := range k {
+		j := r.Randbelow(n)
+		for selected[j] {
+			j = r.Randbelow(n)
+		}
+		selected[j] = true
+		out[i] = j
+	}
+	return out
 }
