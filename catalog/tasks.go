@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/reasonbench/reasonbench/suggest"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/arithmetic"
 	"github.com/reasonbench/reasonbench/tasks/code"
@@ -69,6 +70,9 @@ func LookupTask(name string) (TaskSpec, error) {
 			return t, nil
 		}
 		names = append(names, t.Name)
+	}
+	if near := suggest.Nearest(name, names); near != "" {
+		return TaskSpec{}, fmt.Errorf("unknown task %q: did you mean %s? (known: %s; or file:PATH.jsonl for your own data)", name, near, strings.Join(names, ", "))
 	}
 	return TaskSpec{}, fmt.Errorf("unknown task %q (known: %s; or file:PATH.jsonl for your own data)", name, strings.Join(names, ", "))
 }

@@ -35,6 +35,15 @@ type Store struct {
 // Open opens (creating if needed) the database at path and migrates it to
 // the current schema.
 func Open(ctx context.Context, path string) (*Store, error) {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("open %s: is a folder, not a database file; pass --db FILE.db (e.g. %s)", path, filepath.Join(path, "bench.db"))
+	} else if err == nil && fi.Size() > 0 {
+		// Looked at read-only first: opening it for writing would already
+		// switch another application's database to WAL.
+		if err := refuseForeign(ctx, path); err != nil {
+			return nil, err
+		}
+	}
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, fmt.Errorf("open %s: %w", path, err)
@@ -52,6 +61,9 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	s := &Store{db: db, path: path}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
+		if errors.Is(err, errForeign) {
+			return nil, fmt.Errorf("open %s: %v; pass another --db", path, err)
+		}
 		if strings.Contains(err.Error(), "not a database") || strings.Contains(err.Error(), "malformed") {
 			return nil, fmt.Errorf("open %s: not a reasonbench database or corrupt (%v); move it aside or pass another --db", path, err)
 		}
@@ -323,6 +335,27 @@ var migrations = []string{
 	);`,
 }
 
+// refuseForeign refuses an existing SQLite file with tables and no
+// reasonbench schema version, without writing it.
+func refuseForeign(ctx context.Context, path string) error {
+	db, version, err := openRO(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	var tables int
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master`).Scan(&tables); err != nil {
+		return fmt.Errorf("open %s: %s", path, firstLine(err))
+	}
+	if version == 0 && tables > 0 {
+		return fmt.Errorf("open %s: %v; pass another --db", path, errForeign)
+	}
+	return nil
+}
+
+// errForeign refuses a SQLite file that holds another application's tables.
+var errForeign = errors.New("not a reasonbench database (it holds other tables and no reasonbench schema)")
+
 // migrationSteps are Go steps run after the SQL of the migration with the
 // same number, in the same transaction, for data SQL alone cannot move.
 var migrationSteps = map[int]func(context.Context, *Store, *sql.Tx) error{
@@ -353,6 +386,17 @@ func (s *Store) migrate(ctx context.Context) error {
 	}
 	if version > len(migrations) {
 		return fmt.Errorf("schema version %d is newer than this build knows (%d); upgrade bench", version, len(migrations))
+	}
+	if version == 0 {
+		// A new database is empty: a SQLite file of another application's
+		// (tables, no schema version) is not made a reasonbench database.
+		var tables int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master`).Scan(&tables); err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+		if tables > 0 {
+			return errForeign
+		}
 	}
 	for i := version; i < len(migrations); i++ {
 		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {

@@ -157,6 +157,12 @@ type episodeAgent struct {
 func (s *react) episode(ctx context.Context, env Env, ep tasks.Episode, inst tasks.Instance, trial int) (EpisodeTrial, error) {
 	a := &episodeAgent{s: s, env: env, ep: ep, trial: trial, tr: EpisodeTrial{Trial: trial, Turns: []EpisodeTurn{}}}
 	first, err := ep.Start(ctx)
+	var envFailed tasks.EpisodeFailed
+	if errors.As(err, &envFailed) {
+		a.tr.Error = err.Error()
+		a.tr.Outcome = ep.Outcome()
+		return a.tr, nil
+	}
 	if err != nil {
 		return EpisodeTrial{}, fmt.Errorf("trial %d: the user's first message: %w", trial, err)
 	}
@@ -175,8 +181,9 @@ func (s *react) episode(ctx context.Context, env Env, ep tasks.Episode, inst tas
 		done, err = a.turn(ctx, step)
 		if err != nil {
 			var failed episodeError
-			if errors.As(err, &failed) {
-				a.tr.Error = failed.Error()
+			var envFailed tasks.EpisodeFailed
+			if errors.As(err, &failed) || errors.As(err, &envFailed) {
+				a.tr.Error = err.Error()
 				break
 			}
 			return EpisodeTrial{}, err

@@ -3,6 +3,8 @@ package strategies
 import (
 	"fmt"
 	"strings"
+
+	"github.com/reasonbench/reasonbench/suggest"
 )
 
 // Spec declares a strategy: its name, parameters and constructor.
@@ -80,6 +82,9 @@ func Lookup(name string) (Spec, error) {
 			return s, nil
 		}
 		names = append(names, s.Name)
+	}
+	if near := suggest.Nearest(name, names); near != "" {
+		return Spec{}, fmt.Errorf("unknown strategy %q: did you mean %s? (known: %s)", name, near, strings.Join(names, ", "))
 	}
 	return Spec{}, fmt.Errorf("unknown strategy %q (known: %s)", name, strings.Join(names, ", "))
 }

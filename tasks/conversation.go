@@ -68,14 +68,23 @@ type Episode interface {
 	// its arguments as the model wrote them, or RespondAction. It returns
 	// the observation (the tool's result, its error as the reference words
 	// it, "Unknown action NAME", or the user's reply) and whether the
-	// episode is over (the user stopped, a tool ended it). An error is a
-	// failure of the user's model or a cancelled context, not of the
-	// agent's action.
+	// episode is over (the user stopped, a tool ended it). An error is
+	// EpisodeFailed where the reference fails the episode, else a failure
+	// of the user's model or a cancelled context, not of the agent's action.
 	Act(ctx context.Context, name string, args json.RawMessage) (observation string, done bool, err error)
 	// Outcome scores the episode as it stands (at its end, or at the
 	// agent's step limit).
 	Outcome() Outcome
 }
+
+// EpisodeFailed ends an episode where the reference fails it (its agent or
+// user simulator raises: arguments that are not a JSON object, a user reply
+// it cannot parse): the trial is recorded with the reason and reward 0, and
+// the run goes on.
+type EpisodeFailed struct{ Err error }
+
+func (e EpisodeFailed) Error() string { return e.Err.Error() }
+func (e EpisodeFailed) Unwrap() error { return e.Err }
 
 // Outcome is an episode's verdict.
 type Outcome struct {

@@ -92,6 +92,10 @@ func cmdDB(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return usageError{errors.New(usage)}
 	}
 	sub, args := args[0], args[1:]
+	if isHelp(sub) {
+		fmt.Fprintln(stderr, usage+"\n  stats   sizes per table and per run, bytes per call (bench db stats -h for flags)\n  vacuum  collect unused texts, release ended processes' leases, shrink the file")
+		return flag.ErrHelp
+	}
 	if sub != "stats" && sub != "vacuum" {
 		return usageError{fmt.Errorf("unknown db command %q; %s", sub, usage)}
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/reasonbench/reasonbench/suggest"
 )
 
 // parseFlags is fs.Parse without the usage dump on a mistake: -h prints
@@ -40,38 +42,12 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 // closestFlag is the flag of fs nearest to name in edit distance (at most
 // a third of its length, at least 2 edits allowed), or "".
 func closestFlag(fs *flag.FlagSet, name string) string {
-	best, bestD := "", max(2, len(name)/3)+1
-	fs.VisitAll(func(f *flag.Flag) {
-		if d := editDistance(strings.ToLower(name), f.Name); d < bestD {
-			best, bestD = f.Name, d
-		}
-	})
-	return best
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	return suggest.Nearest(name, names)
 }
 
-// editDistance is the Damerau–Levenshtein distance (adjacent swaps count
-// one, as in "rnage").
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	d := make([][]int, len(ra)+1)
-	for i := range d {
-		d[i] = make([]int, len(rb)+1)
-		d[i][0] = i
-	}
-	for j := range rb {
-		d[0][j+1] = j + 1
-	}
-	for i := 1; i <= len(ra); i++ {
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(ra)][len(rb)]
+// isHelp reports whether a subcommand's argument asks for its usage.
+func isHelp(arg string) bool {
+	return arg == "-h" || arg == "--help" || arg == "-help" || arg == "help"
 }

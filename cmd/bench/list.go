@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/suggest"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/qa"
 )
@@ -18,9 +20,24 @@ func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 	fileTask := fs.String("task", "", "describe this task only, e.g. file:PATH.jsonl: its data digest, rows and scorer")
 	spec := fs.String("task-spec", "", taskSpecHelp)
 	db := fs.String("db", "", "also list the runs stored in this database (never creates it)")
-	if err := parse(fs, args); err != nil {
+	sections, err := parseArgs(fs, args)
+	if err != nil {
 		return err
 	}
+	for i, sec := range sections {
+		for _, full := range listSections {
+			if len(sec) >= 3 && strings.HasPrefix(full, sec) { // bench list strat
+				sections[i], sec = full, full
+			}
+		}
+		if !slices.Contains(listSections, sec) {
+			if near := suggest.Nearest(sec, listSections); near != "" {
+				return usageError{fmt.Errorf("no section %q: did you mean %s? (sections: %s)", sec, near, strings.Join(listSections, ", "))}
+			}
+			return usageError{fmt.Errorf("no section %q (sections: %s)", sec, strings.Join(listSections, ", "))}
+		}
+	}
+	show := func(sec string) bool { return len(sections) == 0 || slices.Contains(sections, sec) }
 	if *db != "" {
 		// Opened first, so that a missing file fails before anything is printed.
 		st, err := openReading(ctx, *db)
@@ -37,6 +54,32 @@ func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 	if *fileTask != "" {
 		return listTask(stdout, *fileTask, *spec)
 	}
+	var out []func()
+	if show("tasks") {
+		out = append(out, func() { listTasks(stdout) })
+	}
+	if show("strategies") {
+		out = append(out, func() { listStrategies(stdout) })
+	}
+	if show("presets") {
+		out = append(out, func() { listPresets(stdout) })
+	}
+	if show("models") {
+		out = append(out, func() { listModels(stdout) })
+	}
+	for i, f := range out {
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		f()
+	}
+	return nil
+}
+
+// listSections are what bench list SECTION... shows one of.
+var listSections = []string{"tasks", "strategies", "presets", "models"}
+
+func listTasks(stdout io.Writer) {
 	fmt.Fprintln(stdout, "tasks:")
 	for _, t := range bench.Tasks() {
 		wrapLine(stdout, fmt.Sprintf("  %-10s ", t.Name), t.Doc)
@@ -58,7 +101,10 @@ func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 	for _, d := range qa.ScorerDocs {
 		wrapLine(stdout, fmt.Sprintf("      %-8s ", d.Name), d.Doc)
 	}
-	fmt.Fprintln(stdout, "\nstrategies (set parameters with --set NAME=VALUE):")
+}
+
+func listStrategies(stdout io.Writer) {
+	fmt.Fprintln(stdout, "strategies (set parameters with --set NAME=VALUE):")
 	for _, s := range strategies.Registry() {
 		wrapLine(stdout, fmt.Sprintf("  %-10s ", s.Name), s.Doc)
 		if s.Shares != "" {
@@ -76,7 +122,10 @@ func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 			wrapLine(stdout, fmt.Sprintf("      %-17s %-13s default %-8v ", p.Name, kind, p.Default), p.Doc+extra)
 		}
 	}
-	fmt.Fprintln(stdout, "\npresets (bench run --preset NAME):")
+}
+
+func listPresets(stdout io.Writer) {
+	fmt.Fprintln(stdout, "presets (bench run --preset NAME):")
 	for _, p := range bench.Presets() {
 		rule := ""
 		if p.Rule != "" {
@@ -84,13 +133,15 @@ func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 		}
 		wrapLine(stdout, fmt.Sprintf("  %-18s ", p.Name), fmt.Sprintf("%s on %s %s: %s%s", p.Strategy, p.Task, p.Range, p.Doc, rule))
 	}
-	fmt.Fprintln(stdout, "\nmodels:")
+}
+
+func listModels(stdout io.Writer) {
+	fmt.Fprintln(stdout, "models:")
 	fmt.Fprintln(stdout, "  sim        built-in simulated model (default; offline; results labelled simulated); noise via --sim-* flags")
 	fmt.Fprintln(stdout, "  NAME       any model of an OpenAI-compatible endpoint given by --base-url or $OPENAI_BASE_URL")
 	fmt.Fprintln(stdout, "             --param NAME=VALUE sends any request field verbatim (reasoning_effort=high, top_p=0.9, a JSON value as JSON);")
 	fmt.Fprintln(stdout, "             --set temperature=default sends no temperature (reasoning models); --api completions for base models;")
 	fmt.Fprintln(stdout, "             --think split|keep and --think-tags for <think> blocks in the content; see docs/models.md")
-	return nil
 }
 
 // listTask describes one task: its name as runs record it, its data and

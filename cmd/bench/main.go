@@ -8,14 +8,17 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"syscall"
 
 	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/secrets"
+	"github.com/reasonbench/reasonbench/suggest"
 )
 
 const usage = `bench: compare LLM reasoning strategies on the same tasks and model
@@ -35,13 +38,14 @@ usage:
   bench score --task game24 --in FILE.jsonl
   bench resume RUN | bench resume --last
   bench show RUN [--item I]
-  bench list [--db F]                                        tasks, strategies, presets (and the runs in F)
+  bench list [tasks|strategies|presets|models] [--db F]      what can be run (and the runs in F)
   bench rm RUN... [--keep-cache] [--force]                   delete runs; unused stored texts are collected
   bench db stats [--json] | bench db vacuum                  sizes per table and run; shrink the file
   bench run ... --shard I/N|auto --db shard-I.db             one slice of a run (Slurm arrays, Indexed Jobs: docs/cluster.md)
   bench merge --out all.db shard-*.db                        the shards' runs as one run per configuration
   bench view [--db F] [--addr 127.0.0.1:8090] [--open]         browse runs, trees and comparisons (read-only)
   bench serve-sim --addr 127.0.0.1:8088
+  bench mcp serve --task TASK [--http ADDR] [--item N]         a task's tools as an MCP server (stdio, or streamable HTTP)
   bench proxy --name NAME [--model M --base-url URL ...]      a recording endpoint for any program until Ctrl-C (docs/programs.md)
   bench prompts import --from tot|reflexion|debate|tau-bench SRC --out DIR | bench prompts export DIR
   bench estimate --preset tot-game24/tot-b5 --model gpt-4   calls, tokens and cost from a simulated dry run
@@ -94,6 +98,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		"power":     cmdPower,
 	}
 	name, rest := args[0], args[1:]
+	if name == "help" && len(rest) > 0 {
+		if _, ok := cmds[rest[0]]; ok { // bench help run is bench run -h
+			name, rest = rest[0], append(rest[1:], "-h")
+		}
+	}
 	if name == "help" || name == "-h" || name == "--help" {
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -104,7 +113,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	cmd, ok := cmds[name]
 	if !ok {
-		fmt.Fprintf(stderr, "bench: unknown command %q; run 'bench help'\n", name)
+		names := slices.Collect(maps.Keys(cmds))
+		if near := suggest.Nearest(name, names); near != "" {
+			fmt.Fprintf(stderr, "bench: unknown command %q: did you mean %s? (run 'bench help')\n", name, near)
+		} else {
+			fmt.Fprintf(stderr, "bench: unknown command %q; run 'bench help'\n", name)
+		}
 		return exitUsage
 	}
 	err := cmd(ctx, rest, stdout, stderr)

@@ -17,8 +17,12 @@ import (
 
 // cmdMCP is `bench mcp serve`: a task's tools as an MCP server.
 func cmdMCP(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && isHelp(args[0]) {
+		fmt.Fprintln(stderr, "usage: bench mcp serve --task TASK [--http ADDR] [--item N]\n  serve  a task's tools as an MCP server, over stdio or streamable HTTP (bench mcp serve -h for flags)")
+		return flag.ErrHelp
+	}
 	if len(args) == 0 || args[0] != "serve" {
-		return usageError{errors.New("bench mcp: want `bench mcp serve --task TASK [--http ADDR] [--item N]`")}
+		return usageError{errors.New("want `bench mcp serve --task TASK [--http ADDR] [--item N]`")}
 	}
 	fs := flag.NewFlagSet("mcp serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)

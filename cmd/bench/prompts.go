@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"sort"
@@ -14,6 +15,10 @@ import (
 func cmdPrompts(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return usageError{fmt.Errorf("want a subcommand: import --from tot|reflexion|debate|tau-bench SRC --out DIR, or export DIR")}
+	}
+	if isHelp(args[0]) {
+		fmt.Fprintln(stderr, "usage: bench prompts import --from tot|reflexion|debate|tau-bench SRC --out DIR | bench prompts export DIR\n  import  a paper's prompt text from a checkout of its repository, as templates for --prompts DIR\n  export  the bundled templates, to edit (bench prompts import -h for flags)")
+		return flag.ErrHelp
 	}
 	switch args[0] {
 	case "import":
