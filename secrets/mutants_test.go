@@ -23,7 +23,7 @@ func TestRedactEdges(t *testing.T) {
 			t.Errorf("Redact(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
-	if !s.Holds("sk-FROM-FILE-42") || !s.Holds("x " + min + " y") {
+	if !s.Holds("sk-FROM-FILE-42") || !s.Holds("x "+min+" y") {
 		t.Error("Holds misses a key read with a newline, or one of MinLen bytes inside a value")
 	}
 	env := s.Environ([]string{"A=sk-FROM-FILE-42", "B=x" + min, "D=ok"})
