@@ -82,6 +82,7 @@ func Connect(ctx context.Context, servers []Server, task []tasks.ExternalTool) (
 			cfg.Reported = strings.TrimSpace(init.ServerInfo.Name + " " + init.ServerInfo.Version)
 		}
 		cfg.Digest = digest(ts)
+		c.cfg = cfg // Item.key reads the digest from here: a changed tool list is not replayed
 		out[i] = cfg
 		listed = append(listed, ts)
 	}

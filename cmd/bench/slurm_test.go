@@ -9,7 +9,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -264,6 +267,84 @@ func (s *slurmSite) wantCompleted(id string, timeout time.Duration) {
 	}
 }
 
+// log is the output file of a job's array task (shards.sbatch's
+// logs/shard-%A_%a.out).
+func (s *slurmSite) log(job string, task int) string {
+	s.t.Helper()
+	b, err := os.ReadFile(filepath.Join(s.dir, "logs", fmt.Sprintf("shard-%s_%d.out", job, task)))
+	if err != nil {
+		s.logs()
+		s.t.Fatalf("job %s task %d: %v", job, task, err)
+	}
+	return string(b)
+}
+
+// killShardBench kills with SIGKILL the bench process of the running
+// array task whose scratch database is under scratch (shards.sbatch's
+// $SCRATCH/shard.db), found by its command line, at a moment when its
+// write-ahead log holds items the database file does not (bench stopped
+// with SIGSTOP to look): it returns the items stored then, or 0 when the
+// log held none of its own (just checkpointed: bench is let go, to be
+// tried again).
+func killShardBench(t *testing.T, scratch string, task int) int {
+	t.Helper()
+	prefix := filepath.Join(scratch, fmt.Sprintf("rb-shard-%d.", task))
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		args := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
+		i := slices.Index(args, "--db")
+		if len(args) < 2 || args[1] != "run" || i < 0 || i+1 >= len(args) || !strings.HasPrefix(args[i+1], prefix) {
+			continue
+		}
+		pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
+		if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+			t.Fatalf("kill -STOP %d (task %d's bench): %v", pid, task, err)
+		}
+		all := scratchItems(t, scratch, task)
+		main := itemsOf(t, args[i+1])
+		if all <= main {
+			syscall.Kill(pid, syscall.SIGCONT)
+			return 0
+		}
+		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+			t.Fatalf("kill -9 %d (task %d's bench): %v", pid, task, err)
+		}
+		t.Logf("task %d's bench killed with %d items stored, %d of them in the database file", task, all, max(main, 0))
+		return all
+	}
+	t.Fatalf("no bench process runs on %s*", prefix)
+	return 0
+}
+
+// itemsOf counts the items of a database file as it is on disk without
+// its write-ahead log (read from a copy of the file alone): -1 when the
+// file holds no items table yet.
+func itemsOf(t *testing.T, db string) int {
+	t.Helper()
+	b, err := os.ReadFile(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp := filepath.Join(t.TempDir(), "file-alone.db")
+	if err := os.WriteFile(cp, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := sql.Open("sqlite", "file:"+cp+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var n int
+	if err := conn.QueryRow(`SELECT COUNT(*) FROM items`).Scan(&n); err != nil {
+		return -1
+	}
+	return n
+}
+
 // logs prints the jobs' output files, for a failure.
 func (s *slurmSite) logs() {
 	files, _ := filepath.Glob(filepath.Join(s.dir, "logs", "*"))
@@ -307,8 +388,11 @@ func sameRun(t *testing.T, ref, merged string, resumed bool) {
 // 4-task array of the ToT preset with value_cache=item over 40 puzzles and
 // merge.sbatch after it; the merged run is the unsharded run item for item.
 // Then the same with --array=0-3%2 against a slow model server, task 2
-// cancelled with scancel mid-run and resubmitted alone as the doc says: it
-// continues its shard's run, and the merge is again the unsharded run.
+// cancelled with scancel mid-run (its log says SIGTERM, then copies) and
+// task 3's bench killed with SIGKILL (its write-ahead log is folded into
+// the copy: no item it had stored is lost), both resubmitted as the doc
+// says: each continues its shard's run (the same run, started by the first
+// attempt), and the merge is again the unsharded run.
 func TestSlurmArrayMerges(t *testing.T) {
 	t.Parallel() // slow and self-contained: see cli
 	requireSlurm(t)
@@ -352,29 +436,43 @@ func TestSlurmArrayMerges(t *testing.T) {
 		if out, _ := exec.Command("scontrol", "-o", "show", "job", jid).Output(); !strings.Contains(string(out), "ArrayTaskThrottle=2") {
 			t.Errorf("the array is not limited to 2 tasks at once: %s", out)
 		}
-		// Cancel task 2 once its scratch database holds a few items.
-		for deadline := time.Now().Add(3 * time.Minute); ; time.Sleep(100 * time.Millisecond) {
+		// Once its scratch database holds a few items, cancel task 2
+		// (scancel: SIGTERM); kill task 3's bench outright (SIGKILL, as the
+		// kernel's OOM killer does) while its write-ahead log holds items.
+		cancelled, killed := false, 0
+		for deadline := time.Now().Add(3 * time.Minute); !cancelled || killed == 0; time.Sleep(100 * time.Millisecond) {
 			if time.Now().After(deadline) {
 				s.logs()
-				t.Fatalf("task 2 stored no items in 3 minutes: %v", jobStates(t, jid))
+				t.Fatalf("tasks 2 and 3 stored no items in 3 minutes: %v", jobStates(t, jid))
 			}
-			if st := jobStates(t, jid)["2"]; st != "RUNNING" && st != "PENDING" && st != "" {
-				s.logs()
-				t.Fatalf("task 2 is %s before it could be cancelled (is the model server slow enough?)", st)
+			states := jobStates(t, jid)
+			for task, done := range map[string]bool{"2": cancelled, "3": killed > 0} {
+				if st := states[task]; !done && st != "RUNNING" && st != "PENDING" && st != "" {
+					s.logs()
+					t.Fatalf("task %s is %s before it could be stopped (is the model server slow enough?)", task, st)
+				}
 			}
-			if n := scratchItems(t, s.scratch, 2); n >= 2 {
-				break
+			if n := scratchItems(t, s.scratch, 2); !cancelled && n >= 2 {
+				if out, err := exec.Command("scancel", jid+"_2").CombinedOutput(); err != nil {
+					t.Fatalf("scancel: %v: %s", err, out)
+				}
+				cancelled = true
 			}
-		}
-		if out, err := exec.Command("scancel", jid+"_2").CombinedOutput(); err != nil {
-			t.Fatalf("scancel: %v: %s", err, out)
+			if killed == 0 && scratchItems(t, s.scratch, 3) >= 1 {
+				killed = killShardBench(t, s.scratch, 3)
+			}
 		}
 		states := s.waitJob(jid, 5*time.Minute)
-		for task, want := range map[string]string{"0": "COMPLETED", "1": "COMPLETED", "2": "CANCELLED", "3": "COMPLETED"} {
+		for task, want := range map[string]string{"0": "COMPLETED", "1": "COMPLETED", "2": "CANCELLED", "3": "FAILED"} {
 			if states[task] != want {
 				s.logs()
 				t.Fatalf("task %s is %s, want %s (%v)", task, states[task], want, states)
 			}
+		}
+		// The cancelled task says so in its log, then copies its database.
+		log2 := s.log(jid, 2)
+		if i, j := strings.Index(log2, "shard 2/4: SIGTERM, stopping"), strings.Index(log2, "shard 2/4: database copied to"); i < 0 || j < i {
+			t.Errorf("the cancelled task's log lacks its SIGTERM line before the copy:\n%s", log2)
 		}
 		shard2 := filepath.Join(s.dir, "slow", "results", "shard-2.db")
 		runs := storeRuns(t, shard2)
@@ -382,20 +480,44 @@ func TestSlurmArrayMerges(t *testing.T) {
 		if len(runs) != 1 || runs[0].Status == store.StatusDone || kept == 0 || kept >= 10 {
 			t.Fatalf("cancelled shard 2 copied back %d runs, %d items; want its unfinished run with some of its 10 items", len(runs), kept)
 		}
+		// The killed bench's write-ahead log is folded into the copy: every
+		// item it held when killed is there.
+		shard3 := filepath.Join(s.dir, "slow", "results", "shard-3.db")
+		runs3 := storeRuns(t, shard3)
+		if kept3 := len(shardRunItems(t, shard3)[1]); len(runs3) != 1 || runs3[0].Status == store.StatusDone || kept3 < killed || kept3 >= 10 {
+			s.logs()
+			t.Fatalf("killed shard 3 copied back %d runs, %d items; want its unfinished run with at least the %d items it had stored", len(runs3), kept3, killed)
+		}
+		if log3 := s.log(jid, 3); !strings.Contains(log3, "shard 3/4: database copied to") || !strings.Contains(log3, "(bench exit 137)") {
+			t.Errorf("the killed task's log:\n%s", log3)
+		}
+		firstStart := map[string]time.Time{"2": runs[0].StartedAt, "3": runs3[0].StartedAt}
 		first := merge
 		if st := jobStates(t, first)[first]; st != "NEVER" && st != "PENDING" {
 			t.Errorf("the first merge job is %s; want it pending on a dependency never met", st)
 		}
 
-		_, merge = jobIDs(t, s.bash(append(env, "mid="+first), []string{"setup", "resubmit"}, nil))
+		// The doc's resubmit block, for the killed task 3 too.
+		again, merge := jobIDs(t, s.bash(append(env, "mid="+first), []string{"setup", "resubmit"},
+			map[string][2]string{"resubmit": {"--array=2 ", "--array=2,3 "}}))
 		s.wantCompleted(merge, 5*time.Minute)
 		if st := jobStates(t, first)[first]; st != "CANCELLED" {
 			t.Errorf("the first merge job is %s; the doc's resubmit block cancels it", st)
 		}
-		t.Logf("array of 4 (%%2), task 2 cancelled and resubmitted, merged: %.1f s", time.Since(start).Seconds())
-		runs = storeRuns(t, shard2)
-		if len(runs) != 1 || runs[0].Status != store.StatusDone || len(shardRunItems(t, shard2)[1]) != 10 {
-			t.Errorf("resubmitted shard 2 holds %d runs (the first %s); want its one run continued to its 10 items", len(runs), runs[0].Status)
+		t.Logf("array of 4 (%%2), task 2 cancelled, task 3 killed, both resubmitted, merged: %.1f s", time.Since(start).Seconds())
+		// Each resubmitted task continued its shard's run (the run its first
+		// attempt started), not a run of its own from the start.
+		for _, task := range []int{2, 3} {
+			db := filepath.Join(s.dir, "slow", "results", fmt.Sprintf("shard-%d.db", task))
+			runs := storeRuns(t, db)
+			if len(runs) != 1 || runs[0].Status != store.StatusDone || len(shardRunItems(t, db)[1]) != 10 {
+				t.Errorf("resubmitted shard %d holds %d runs (the first %s); want its one run continued to its 10 items", task, len(runs), runs[0].Status)
+			} else if was := firstStart[fmt.Sprint(task)]; !runs[0].StartedAt.Equal(was) {
+				t.Errorf("resubmitted shard %d's run started at %v, its first attempt's at %v: it started over", task, runs[0].StartedAt, was)
+			}
+			if log := s.log(again, task); !strings.Contains(log, fmt.Sprintf("shard %d/4: continuing from %s", task, db)) {
+				t.Errorf("resubmitted task %d's log does not say it continues:\n%s", task, log)
+			}
 		}
 		slowRefDone(t)
 		sameRun(t, slowRef, filepath.Join(s.dir, "slow", "merged.db"), true)

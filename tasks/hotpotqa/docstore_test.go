@@ -3,6 +3,7 @@ package hotpotqa
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -206,16 +207,86 @@ func TestLocalDocstoreCopiesInput(t *testing.T) {
 	}
 }
 
+// TestLocalDocstoreConcurrent: concurrent calls on one docstore behave as
+// some order of the same calls one at a time. Lookups of one keyword on a
+// page of n matching sentences hand out each "(Result k / n)" exactly once
+// (with its own sentence), then "No more results."; mixed with searches,
+// every observation is one a serial call could give. Under -race a
+// missing lock is a reported race; without it, a lost cursor update is a
+// repeated or missing result.
 func TestLocalDocstoreConcurrent(t *testing.T) {
-	d := NewLocalDocstore(testParas())
+	const n, workers, each = 2000, 8, 400
+	var sentences []string
+	for k := range n {
+		sentences = append(sentences, fmt.Sprintf(" Viva fact %d.", k+1))
+	}
+	paras := append(testParas(), Paragraph{Title: "Viva facts", Sentences: sentences})
+	d := NewLocalDocstore(paras)
+	ctx := context.Background()
+	if _, err := d.Search(ctx, "Viva facts"); err != nil {
+		t.Fatal(err)
+	}
+	got := make([][]string, workers)
 	var wg sync.WaitGroup
-	for i := range 8 {
+	for w := range workers {
 		wg.Go(func() {
-			for range 50 {
-				if i%2 == 0 {
-					_, _ = d.Search(context.Background(), "VIVA Media")
-				} else {
-					_, _ = d.Lookup(context.Background(), "viva")
+			for range each {
+				obs, err := d.Lookup(ctx, "viva")
+				if err != nil {
+					obs = "error: " + err.Error()
+				}
+				got[w] = append(got[w], obs)
+			}
+		})
+	}
+	wg.Wait()
+	seen := map[string]int{}
+	for _, g := range got {
+		for _, obs := range g {
+			seen[obs]++
+		}
+	}
+	for k := range n {
+		want := fmt.Sprintf("(Result %d / %d) Viva fact %d.", k+1, n, k+1)
+		if seen[want] != 1 {
+			t.Errorf("%q came %d times, want once", want, seen[want])
+		}
+		delete(seen, want)
+	}
+	if seen[ObsNoMoreResults] != workers*each-n || len(seen) != 1 {
+		t.Errorf("beyond the results: %v, want %d of %q", seen, workers*each-n, ObsNoMoreResults)
+	}
+
+	// Searches and lookups of two pages at once: each observation is a
+	// page's text or a lookup result of one of the pages.
+	d = NewLocalDocstore(testParas())
+	valid := map[string]bool{ObsNoMoreResults: true, ObsNoPage: true}
+	for _, page := range []string{"VIVA Media", "Papa Gino's"} {
+		s := NewLocalDocstore(testParas())
+		text, _ := s.Search(ctx, page)
+		valid[text] = true
+		for {
+			obs, _ := s.Lookup(ctx, "i")
+			if obs == ObsNoMoreResults {
+				break
+			}
+			valid[obs] = true
+		}
+	}
+	for w := range workers {
+		wg.Go(func() {
+			for i := range each {
+				var obs string
+				switch {
+				case i%3 != 0:
+					obs, _ = d.Lookup(ctx, "i")
+				case w%2 == 0:
+					obs, _ = d.Search(ctx, "VIVA Media")
+				default:
+					obs, _ = d.Search(ctx, "Papa Gino's")
+				}
+				if !valid[obs] {
+					t.Errorf("worker %d call %d: %q, which no serial call gives", w, i, obs)
 				}
 			}
 		})
