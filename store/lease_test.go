@@ -1,8 +1,13 @@
 package store
 
 import (
+	"bytes"
 	"context"
+	"database/sql"
 	"errors"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -77,5 +82,34 @@ func TestLeases(t *testing.T) {
 	}
 	if ls, _ := st.Leases(ctx); len(ls) != 0 {
 		t.Errorf("leases of deleted runs remain: %+v", ls)
+	}
+}
+
+// Open refuses a folder and another application's SQLite file, the latter
+// without writing to it.
+func TestOpenRefusesFolderAndForeignFile(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	if _, err := Open(ctx, dir); err == nil || !strings.Contains(err.Error(), "is a folder") {
+		t.Errorf("Open(folder): %v", err)
+	}
+	foreign := filepath.Join(dir, "notes.db")
+	conn, err := sql.Open("sqlite", foreign)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(ctx, `CREATE TABLE notes (x)`); err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+	before, _ := os.ReadFile(foreign)
+	if _, err := Open(ctx, foreign); err == nil || !strings.Contains(err.Error(), "not a reasonbench database") {
+		t.Errorf("Open(foreign): %v", err)
+	}
+	if after, _ := os.ReadFile(foreign); !bytes.Equal(before, after) {
+		t.Error("Open changed the foreign file")
+	}
+	if _, err := os.Stat(foreign + "-wal"); err == nil {
+		t.Error("Open made a WAL beside the foreign file")
 	}
 }
