@@ -2,6 +2,7 @@ package tau
 
 import (
 	"crypto/sha256"
+	"encoding"
 	"encoding/hex"
 	"fmt"
 	"hash"
@@ -20,9 +21,10 @@ type baseTable struct {
 	// The hash text, built once (Domain.hashOnce): keys sorted, and for
 	// each sorted position j the entry "('KEY', <to_hashable(record)>)" at
 	// text[off[j]:off[j+1]-2] (each entry is followed by ", ").
-	sortedKeys []string
-	text       []byte
-	off        []int
+	sortedKeys  []string
+	text        []byte
+	off         []int
+	checkpoints []checkpoint // ascending entries, the first at entry 0
 }
 
 func loadTable(name string, gz []byte) (*baseTable, error) {
@@ -180,62 +182,156 @@ func (t *dbTable) keysValues() ([]string, []pyval.Value) {
 	return keys, t.values()
 }
 
-// Hash is the reference's get_data_hash(): consistent_hash(to_hashable(data)),
-// the SHA-256 hex digest of str() of the data's sorted tuple form, streamed:
-// unchanged records are written from text prepared once per process.
-func (db *DB) Hash() (string, error) {
-	db.dom.hashOnce.Do(func() {
-		for _, t := range db.dom.tables {
-			if err := t.buildHashText(); err != nil && db.dom.hashErr == nil {
-				db.dom.hashErr = fmt.Errorf("tau: %s table %s: %w", db.dom.name, t.name, err)
+// checkpointBytes is the spacing of the SHA-256 states saved along the
+// unchanged data's hash text: a hash resumes from the last one before the
+// first record its DB changed.
+const checkpointBytes = 32 << 10
+
+// checkpoint is the SHA-256 state after the hash text that precedes a
+// table's entry (the separator before it included).
+type checkpoint struct {
+	entry int
+	state []byte
+}
+
+// hashBase prepares, once per domain, the hash text of every record and the
+// checkpoints along the unchanged data's text, and its hash.
+func (d *Domain) hashBase() error {
+	d.hashOnce.Do(func() {
+		for _, t := range d.tables {
+			if err := t.buildHashText(); err != nil {
+				d.hashErr = fmt.Errorf("tau: %s table %s: %w", d.name, t.name, err)
+				return
 			}
 		}
-	})
-	if db.dom.hashErr != nil {
-		return "", db.dom.hashErr
-	}
-	var err error
-	h := sha256.New()
-	var scratch []byte
-	h.Write([]byte{'('})
-	for i := range db.tables {
-		if i > 0 {
-			h.Write([]byte(", "))
+		h := sha256.New()
+		since := 0
+		save := func(t *baseTable, entry int) {
+			st, err := h.(encoding.BinaryMarshaler).MarshalBinary()
+			if err != nil {
+				d.hashErr = err
+				return
+			}
+			t.checkpoints = append(t.checkpoints, checkpoint{entry: entry, state: st})
+			since = 0
 		}
+		h.Write([]byte{'('})
+		for i, t := range d.tables {
+			h.Write(tableHead(i, t.name))
+			save(t, 0)
+			for j := range t.sortedKeys {
+				if since >= checkpointBytes {
+					save(t, j)
+				}
+				n := t.off[j+1] - t.off[j] // the entry and the ", " after it
+				if j == len(t.sortedKeys)-1 {
+					n -= 2
+				}
+				h.Write(t.text[t.off[j] : t.off[j]+n])
+				since += n
+			}
+			h.Write(tableTail(len(t.sortedKeys)))
+		}
+		h.Write(dataTail(len(d.tables)))
+		d.baseHash = hex.EncodeToString(h.Sum(nil))
+	})
+	return d.hashErr
+}
+
+// tableHead is the hash text before a table's first entry.
+func tableHead(i int, name string) []byte {
+	var b []byte
+	if i > 0 {
+		b = append(b, ", "...)
+	}
+	b = pyval.AppendStrRepr(append(b, '('), name)
+	return append(b, ", ("...)
+}
+
+// tableTail closes a table of n entries (a 1-tuple has its comma).
+func tableTail(n int) []byte {
+	if n == 1 {
+		return []byte(",))")
+	}
+	return []byte("))")
+}
+
+func dataTail(tables int) []byte {
+	if tables == 1 {
+		return []byte(",)")
+	}
+	return []byte(")")
+}
+
+// Hash is the reference's get_data_hash(): consistent_hash(to_hashable(data)),
+// the SHA-256 hex digest of str() of the data's sorted tuple form. It is
+// streamed: unchanged records are written from text prepared once per
+// process, and the digest resumes from a state saved just before the first
+// record this DB changed (a DB that changed nothing costs nothing).
+func (db *DB) Hash() (string, error) {
+	d := db.dom
+	if err := d.hashBase(); err != nil {
+		return "", err
+	}
+	first := -1
+	for i := range db.tables {
+		if len(db.tables[i].own) > 0 {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		return d.baseHash, nil
+	}
+	t := &db.tables[first]
+	dirty := t.dirtyKeys()
+	j0 := sort.SearchStrings(t.base.sortedKeys, dirty[0])
+	cps := t.base.checkpoints
+	c := sort.Search(len(cps), func(k int) bool { return cps[k].entry > j0 }) - 1
+	h := sha256.New()
+	if err := h.(encoding.BinaryUnmarshaler).UnmarshalBinary(cps[c].state); err != nil {
+		return "", err
+	}
+	scratch, err := t.writeHash(h, nil, dirty, cps[c].entry)
+	if err != nil {
+		return "", err
+	}
+	for i := first + 1; i < len(db.tables); i++ {
 		t := &db.tables[i]
-		scratch = append(pyval.AppendStrRepr(append(scratch[:0], '('), t.base.name), ", "...)
-		h.Write(scratch)
-		if scratch, err = t.writeHash(h, scratch); err != nil {
+		h.Write(tableHead(i, t.base.name))
+		if scratch, err = t.writeHash(h, scratch, t.dirtyKeys(), 0); err != nil {
 			return "", err
 		}
-		h.Write([]byte{')'})
 	}
-	if len(db.tables) == 1 {
-		h.Write([]byte{','})
-	}
-	h.Write([]byte{')'})
+	h.Write(dataTail(len(db.tables)))
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// writeHash writes to_hashable of the table: its entries in key order, runs
-// of unchanged base records straight from the prepared text.
-func (t *dbTable) writeHash(h hash.Hash, scratch []byte) ([]byte, error) {
-	base := t.base
+// dirtyKeys are the keys of the records this DB holds, sorted.
+func (t *dbTable) dirtyKeys() []string {
 	dirty := make([]string, 0, len(t.own))
 	for k := range t.own {
 		dirty = append(dirty, k)
 	}
 	slices.Sort(dirty)
+	return dirty
+}
+
+// writeHash writes the table's entries in key order from base position
+// from on (the text before it, separator included, is already written),
+// runs of unchanged base records straight from the prepared text, then
+// closes the table.
+func (t *dbTable) writeHash(h hash.Hash, scratch []byte, dirty []string, from int) ([]byte, error) {
+	base := t.base
 	n := len(base.sortedKeys) + len(t.added)
-	h.Write([]byte{'('})
-	first := true
+	first := true // past entry 0 the state already holds the separator
 	sep := func() {
 		if !first {
 			h.Write([]byte(", "))
 		}
 		first = false
 	}
-	pos := 0 // next base position not yet written
+	pos := from // next base position not yet written
 	flush := func(end int) {
 		if end > pos {
 			sep()
@@ -258,9 +354,6 @@ func (t *dbTable) writeHash(h hash.Hash, scratch []byte) ([]byte, error) {
 		}
 	}
 	flush(len(base.sortedKeys))
-	if n == 1 {
-		h.Write([]byte{','})
-	}
-	h.Write([]byte{')'})
+	h.Write(tableTail(n))
 	return scratch, nil
 }

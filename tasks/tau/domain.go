@@ -94,6 +94,7 @@ type Domain struct {
 
 	hashOnce sync.Once // the base tables' hash text, built on first use
 	hashErr  error
+	baseHash string // the unchanged data's hash
 }
 
 // Tool is one tool as the reference's get_info() gives it.

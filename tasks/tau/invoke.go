@@ -83,13 +83,21 @@ func (db *DB) Invoke(name string, args json.RawMessage) (string, error) {
 
 // call runs a tool on parsed keyword arguments, which it may keep (the
 // Python tools store argument lists in the database).
-func (db *DB) call(name string, kw *pyval.Dict) (obs string, err error) {
+func (db *DB) call(name string, kw *pyval.Dict) (string, error) {
+	obs, _, err := db.callDetail(name, kw)
+	return obs, err
+}
+
+// callDetail is call, also reporting whether the observation is a Python
+// exception the tool raised (which may follow writes), as opposed to a
+// result it returned.
+func (db *DB) callDetail(name string, kw *pyval.Dict) (obs string, raised bool, err error) {
 	t := db.dom.toolImpls[name]
 	if t == nil {
-		return "Unknown action " + name, nil
+		return "Unknown action " + name, false, nil
 	}
 	if msg := bindError(t, kw); msg != "" {
-		return "Error: " + msg, nil
+		return "Error: " + msg, true, nil
 	}
 	args := make([]value, len(t.params))
 	for i, p := range t.params {
@@ -98,17 +106,17 @@ func (db *DB) call(name string, kw *pyval.Dict) (obs string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			if e, ok := r.(*pyval.Exception); ok {
-				obs, err = "Error: "+e.Msg, nil
+				obs, raised, err = "Error: "+e.Msg, true, nil
 				return
 			}
-			obs, err = "", fmt.Errorf("tau: %s: internal error: %v", name, r)
+			obs, raised, err = "", false, fmt.Errorf("tau: %s: internal error: %v", name, r)
 		}
 	}()
 	res := t.run(db, args)
 	if res == nil {
-		return "", fmt.Errorf("tau: %s: %w", name, ErrNoObservation)
+		return "", false, fmt.Errorf("tau: %s: %w", name, ErrNoObservation)
 	}
-	return res.(string), nil
+	return res.(string), false, nil
 }
 
 // bindError is the TypeError Python raises binding invoke(data=..., **kw),
