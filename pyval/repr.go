@@ -195,3 +195,14 @@ func Str(v Value) (string, error) {
 	}
 	return Repr(v)
 }
+
+// Round is round(x, ndigits) for a float and ndigits >= 0, as CPython
+// computes it: the decimal string correctly rounded (half to even on x's
+// exact binary value) to ndigits places, read back; inf and nan unchanged.
+func Round(x float64, ndigits int) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) || ndigits > 323 {
+		return x
+	}
+	f, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', max(ndigits, 0), 64), 64)
+	return f
+}

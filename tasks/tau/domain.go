@@ -26,6 +26,13 @@
 // JSON object, a tool that returns None). The database is copy-on-write per
 // record over data parsed once and never mutated; its hash is the
 // reference's consistent_hash(to_hashable(data)), streamed into SHA-256.
+//
+// The episode loop stays with the caller: a "respond" action is a message
+// to the user (the caller's user simulator answers it; "###STOP###" in the
+// answer ends the episode), a call of TerminateTool (transfer_to_human_agents,
+// in both domains) ends it after its observation, and the reference computes
+// the reward only when an episode ends so, not when it reaches its step
+// limit (the reward is then 0, with no reward_info).
 package tau
 
 import (
@@ -414,9 +421,10 @@ func (d *Domain) Tasks(split string) ([]Task, error) {
 func (d *Domain) FewShot() []string { return slices.Clone(d.fewShot) }
 
 // DataDigest is the SHA-256 (hex) of the embedded files this domain was
-// loaded from: for each file of files() in order, its path, a NUL, its
-// length in decimal, a NUL and its bytes. Two loads digest alike exactly
-// when their data are byte-identical.
+// loaded from (data, wiki, tools, rules, tasks, few-shot displays), in a
+// fixed order, each as its path in the reference's layout, a NUL, its
+// length in decimal, a NUL and its bytes: two domains digest alike exactly
+// when their files are byte-identical. A run's dataset hash.
 func (d *Domain) DataDigest() string { return d.digest }
 
 // IsTerminal reports whether a call of the tool ends the episode.
