@@ -269,3 +269,22 @@ func FuzzParseJSON(f *testing.F) {
 		}
 	})
 }
+
+// round(x, 2) as CPython gives it (values from python3.11).
+func TestRound(t *testing.T) {
+	for _, tc := range []struct{ x, want float64 }{
+		{2.675, 2.67}, // 2.67499999999999982236431605997495353221893310546875
+		{0.125, 0.12}, // a tie: half to even
+		{0.375, 0.38},
+		{1.005, 1.0},
+		{-0.001, math.Copysign(0, -1)},
+		{1e300, 1e300},
+		{123456.789, 123456.79},
+		{math.Inf(-1), math.Inf(-1)},
+	} {
+		got := Round(tc.x, 2)
+		if got != tc.want || math.Signbit(got) != math.Signbit(tc.want) {
+			t.Errorf("round(%v, 2) = %v, want %v", tc.x, got, tc.want)
+		}
+	}
+}
