@@ -1,6 +1,9 @@
 package tau
 
 import (
+	"encoding/json"
+	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/reasonbench/reasonbench/pyval"
@@ -71,4 +74,56 @@ func TestHashMatchesDirect(t *testing.T) {
 	if got != want {
 		t.Errorf("edges: Hash %s, direct %s", got, want)
 	}
+}
+
+// Trials share the parsed data: run episodes and rewards at once (under
+// -race this checks that nothing shared is written).
+func TestConcurrentTrials(t *testing.T) {
+	d := mustLoad(t, "airline", Version7362a17)
+	eps := loadLog(t)
+	tasks, _ := d.Tasks("test")
+	want := make([]float64, len(eps))
+	for i, ep := range eps {
+		want[i] = ep.Reward
+	}
+	errs := make(chan error, len(eps))
+	var wg sync.WaitGroup
+	for i, ep := range eps {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			db := d.NewDB()
+			var actions []Action
+			for _, m := range ep.Traj {
+				if m.Role != "assistant" {
+					continue
+				}
+				if len(m.ToolCalls) == 0 {
+					actions = append(actions, Respond(*m.Content))
+					continue
+				}
+				fn := m.ToolCalls[0].Function
+				a := Action{Name: fn.Name, Kwargs: json.RawMessage(fn.Arguments)}
+				actions = append(actions, a)
+				if _, err := db.Invoke(a.Name, a.Kwargs); err != nil {
+					errs <- err
+					return
+				}
+			}
+			r, err := tasks[ep.TaskID].Reward(db, actions)
+			if err != nil {
+				errs <- err
+				return
+			}
+			if string(ep.Info.RewardInfo) != "null" && r.Reward != want[i] {
+				errs <- fmt.Errorf("task %d trial %d: reward %v, logged %v", ep.TaskID, ep.Trial, r.Reward, want[i])
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	checkShared(t, d)
 }
