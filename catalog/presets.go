@@ -23,5 +23,6 @@ func Presets() []Preset {
 	presets = append(presets, reflexionCodePresets()...)
 	presets = append(presets, selfRefinePresets()...)
 	presets = append(presets, debatePresets()...)
+	presets = append(presets, tauPresets()...)
 	return append(presets, LATSPresets()...)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/reasonbench/reasonbench/tasks/gsm8k"
 	"github.com/reasonbench/reasonbench/tasks/hotpotqa"
 	"github.com/reasonbench/reasonbench/tasks/math500"
+	"github.com/reasonbench/reasonbench/tasks/tau"
 )
 
 // TaskSpec declares a bundled task. The simulated model's answers to it
@@ -38,7 +39,7 @@ type TaskProbe struct{ Range string }
 // adding a line here (and, for the simulated model, its responder package
 // under simulator/ and a line in simulator.New).
 func Tasks() []TaskSpec {
-	return []TaskSpec{
+	list := []TaskSpec{
 		{Name: "game24", Doc: "Game of 24: 1362 puzzles from 4nums.com, ranked easy to hard (ToT uses 900:1000)",
 			New: func() tasks.Task { return game24.NewTask() }, Probe: TaskProbe{Range: "900:903"}},
 		{Name: "hotpotqa", Doc: "HotpotQA: 100 hard distractor-setting questions (Reflexion's sample), EM and F1; contexts gold|distractor|none, ReAct over a local docstore",
@@ -60,6 +61,34 @@ func Tasks() []TaskSpec {
 		{Name: "mbpp", Doc: "MBPP: the 397 typed Python problems (MultiPL-E mbpp-py, as in the Reflexion runs; MIT); verdict = the hidden tests pass in the sandbox; rules isolated (default) and reference",
 			New: code.NewMBPP, Probe: TaskProbe{Range: "0:2"}},
 	}
+	return append(list, tauTasks()...)
+}
+
+// tauTasks are τ-bench's domains (tasks/tau): airline's test split, and
+// retail's test, train and dev, at the repository's HEAD (59a200c) and at
+// 7362a17, the version of GPT-4o's logged run (-7362a17).
+func tauTasks() []TaskSpec {
+	splits := map[string][]string{"airline": {"test"}, "retail": {"test", "train", "dev"}}
+	var out []TaskSpec
+	for _, version := range tau.Versions {
+		for _, domain := range tau.Domains {
+			for _, split := range splits[domain] {
+				doc := fmt.Sprintf("τ-bench %s, %s split (sierra-research/tau-bench at %s, MIT): an agent follows the domain's policy, talks with a simulated user (--user-model) and calls tools on its own copy of the database; reward as the reference computes it, pass^k over --set trials=N", domain, split, tau.Commits[version][:7])
+				if version != tau.VersionHead {
+					doc += "; the version of GPT-4o's logged airline run (users' addresses with province, its instructions and reward rule)"
+				}
+				out = append(out, TaskSpec{Name: tau.TaskName(domain, version, split), Doc: doc,
+					New: func() tasks.Task {
+						t, err := tau.NewTask(domain, version, split)
+						if err != nil {
+							panic(err) // embedded data: tested
+						}
+						return t
+					}, Probe: TaskProbe{Range: "0:2"}})
+			}
+		}
+	}
+	return out
 }
 
 // LookupTask finds a task by name.
