@@ -536,7 +536,14 @@ func messageParam(m Message) (openai.ChatCompletionMessageParamUnion, error) {
 	case "user":
 		return openai.UserMessage(m.Content), nil
 	case "tool":
-		return openai.ToolMessage(m.Content, m.ToolCallID), nil
+		p := openai.ToolMessage(m.Content, m.ToolCallID)
+		if m.Name != "" && p.OfTool != nil {
+			// Not in OpenAI's schema, but sent by agents that name the
+			// tool in its result's turn (τ-bench's, through litellm), and
+			// read by servers that template it.
+			p.OfTool.SetExtraFields(map[string]any{"name": m.Name})
+		}
+		return p, nil
 	case "assistant":
 		var a openai.ChatCompletionAssistantMessageParam
 		if m.Content != "" || len(m.ToolCalls) == 0 {

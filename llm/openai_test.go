@@ -254,7 +254,7 @@ func TestOpenAIToolRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(seen[1].ToolCalls, wantCalls) || seen[1].Role != "assistant" {
 		t.Errorf("assistant turn at sampler = %+v", seen[1])
 	}
-	if seen[2].Role != "tool" || seen[2].ToolCallID != "call_7" || seen[2].Content != "4" {
+	if seen[2].Role != "tool" || seen[2].ToolCallID != "call_7" || seen[2].Content != "4" || seen[2].Name != "calc" {
 		t.Errorf("tool turn at sampler = %+v", seen[2])
 	}
 }
