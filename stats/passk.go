@@ -21,3 +21,22 @@ func PassAtK(n, c, k int) float64 {
 	}
 	return 1 - prod
 }
+
+// PassHat is pass^k as the τ-bench paper (Yao et al. 2024) defines it for a
+// task with c successes of n trials: C(c,k)/C(n,k), the chance that k
+// trials drawn without replacement all succeed; averaged over tasks it is
+// the benchmark's pass^k. It panics unless 0 <= c <= n and 1 <= k <= n.
+func PassHat(n, c, k int) float64 {
+	if c < 0 || c > n || k < 1 || k > n {
+		panic("stats.PassHat: want 0 <= c <= n and 1 <= k <= n")
+	}
+	if c < k {
+		return 0
+	}
+	// C(c,k)/C(n,k) = prod_{i<k} (c-i)/(n-i), in floats without overflow.
+	p := 1.0
+	for i := range k {
+		p *= float64(c-i) / float64(n-i)
+	}
+	return p
+}

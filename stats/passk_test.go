@@ -74,3 +74,32 @@ func TestPassAtKPanics(t *testing.T) {
 		}()
 	}
 }
+
+func TestPassHat(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		n, c, k int
+		want    float64
+	}{
+		{4, 4, 4, 1}, {4, 0, 1, 0}, {4, 2, 1, 0.5}, {4, 2, 2, 1.0 / 6}, {4, 3, 2, 0.5}, {4, 3, 3, 0.25}, {4, 3, 4, 0},
+		{1, 1, 1, 1}, {10, 5, 3, 10.0 / 120}, {100, 50, 50, 0},
+	}
+	for _, tc := range cases {
+		if got := PassHat(tc.n, tc.c, tc.k); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("PassHat(%d, %d, %d) = %v, want %v", tc.n, tc.c, tc.k, got, tc.want)
+		}
+	}
+	// pass^1 is the success rate and pass@1 too; pass^k never exceeds pass@k.
+	for n := 1; n <= 8; n++ {
+		for c := 0; c <= n; c++ {
+			if got := PassHat(n, c, 1); math.Abs(got-float64(c)/float64(n)) > 1e-12 || math.Abs(got-PassAtK(n, c, 1)) > 1e-12 {
+				t.Errorf("n=%d c=%d: pass^1 %v, pass@1 %v, rate %v", n, c, got, PassAtK(n, c, 1), float64(c)/float64(n))
+			}
+			for k := 1; k <= n; k++ {
+				if PassHat(n, c, k) > PassAtK(n, c, k)+1e-12 {
+					t.Errorf("n=%d c=%d k=%d: pass^k %v > pass@k %v", n, c, k, PassHat(n, c, k), PassAtK(n, c, k))
+				}
+			}
+		}
+	}
+}

@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/big"
 	"slices"
 	"strings"
 
 	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/stats"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -89,17 +89,13 @@ type ReActEpisodes struct {
 	PassHat   []float64 `json:"pass_hat"`
 }
 
-// PassHat is pass^k as the τ-bench paper defines it for one task with c
-// successes of n trials: C(c,k)/C(n,k), the chance that k trials drawn
-// without replacement all succeed. k is 1..n.
+// PassHat is pass^k of a task with c successes of n trials (stats.PassHat,
+// as the τ-bench paper defines it); 0 outside 1 <= k <= n.
 func PassHat(c, n, k int) float64 {
 	if k < 1 || k > n || c < 0 || c > n {
 		return 0
 	}
-	num := new(big.Int).Binomial(int64(c), int64(k))
-	den := new(big.Int).Binomial(int64(n), int64(k))
-	f, _ := new(big.Rat).SetFrac(num, den).Float64()
-	return f
+	return stats.PassHat(n, c, k)
 }
 
 // successful is run.py's test of a trial's reward.
