@@ -99,6 +99,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	defer st.Close()
 	bar := newProgressBar(stderr)
 	eng := &bench.Engine{Store: st, OnProgress: bar.update}
+	bar.start(cfg.BaseURL)
 	var sum bench.Summary
 	if *cont {
 		sum, err = continueRun(ctx, eng, cfg)
@@ -106,6 +107,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		sum, err = eng.Run(ctx, cfg)
 	}
 	bar.finish()
+	warnToolFailures(stderr, sum)
 	if err != nil {
 		if *cont && sum.RunID == 0 {
 			return fmt.Errorf("%w; run the same command again to continue", err)
@@ -162,8 +164,12 @@ func runExperiment(ctx context.Context, exp bench.Experiment, keys bench.Keys, d
 	fmt.Fprintf(stderr, "experiment %s: %d runs\n", exp.ID, len(exp.Runs))
 	bar := newProgressBar(stderr)
 	eng := &bench.Engine{Store: st, OnProgress: bar.update}
+	if len(exp.Runs) > 0 {
+		bar.start(exp.Runs[0].BaseURL)
+	}
 	sums, err := eng.RunExperiment(ctx, exp, keys)
 	bar.finish()
+	warnToolFailures(stderr, sums...)
 	if err != nil {
 		var rp bench.RejectedParamError
 		if errors.As(err, &rp) {
