@@ -66,8 +66,9 @@ type OpenAIConfig struct {
 }
 
 // DefaultMaxResponseBytes is the response cap when none is configured:
-// far above any answer (128 choices of 128k tokens with log probabilities
-// stay under it), far below what would exhaust a machine.
+// above what answers need (128 choices of 32,000 tokens each are about 16
+// MB of text), far below what would exhaust a machine (a body is copied
+// several times on its way to the store).
 const DefaultMaxResponseBytes = 64 << 20
 
 // ResponseTooLargeError is the error of a call whose response body was over
