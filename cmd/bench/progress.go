@@ -43,7 +43,8 @@ func newProgressBar(w io.Writer) *progressBar {
 // first answer from endpoint ("" for the in-process simulator): a hung
 // endpoint gives no progress for as long as its timeout. A terminal gets
 // the line at once, redrawn every tick; a log gets it after quiet, and
-// again each time the wait doubles.
+// again each time the wait doubles (not for the simulator, which cannot
+// hang on a network).
 func (b *progressBar) start(endpoint string) {
 	what := "the first item"
 	if endpoint != "" {
@@ -62,6 +63,8 @@ func (b *progressBar) start(endpoint string) {
 	}
 	if b.tty {
 		b.draw(line())
+	} else if endpoint == "" {
+		return
 	}
 	go func() {
 		t := time.NewTicker(b.tick)

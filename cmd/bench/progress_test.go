@@ -82,3 +82,16 @@ func TestProgressWhileWaiting(t *testing.T) {
 		}
 	})
 }
+
+// TestProgressSimulatorLogQuiet: a log of a run on the in-process
+// simulator gets no waiting line (it cannot hang on a network).
+func TestProgressSimulatorLogQuiet(t *testing.T) {
+	buf := &syncBuffer{}
+	bar := &progressBar{w: buf, tick: time.Millisecond, quiet: time.Millisecond}
+	bar.start("")
+	time.Sleep(50 * time.Millisecond)
+	bar.finish()
+	if got := buf.String(); got != "" {
+		t.Errorf("got %q", got)
+	}
+}
