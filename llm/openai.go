@@ -59,6 +59,36 @@ type OpenAIConfig struct {
 	// the rest are topped up as for a server that returns fewer. 1 suits
 	// servers that refuse n > 1 (llama.cpp).
 	MaxN int
+	// MaxResponseBytes caps a response body (0: DefaultMaxResponseBytes):
+	// reading stops there and the call fails with ResponseTooLargeError,
+	// so that a server answering without end cannot take bench's memory.
+	MaxResponseBytes int64
+}
+
+// DefaultMaxResponseBytes is the response cap when none is configured:
+// above what answers need (128 choices of 32,000 tokens each are about 16
+// MB of text), far below what would exhaust a machine (a body is copied
+// several times on its way to the store).
+const DefaultMaxResponseBytes = 64 << 20
+
+// ResponseTooLargeError is the error of a call whose response body was over
+// the cap (OpenAIConfig.MaxResponseBytes); Declared is the length the
+// server announced when it did. It is not retried.
+type ResponseTooLargeError struct{ Limit, Declared int64 }
+
+func (e *ResponseTooLargeError) Error() string {
+	if e.Declared > 0 {
+		return fmt.Sprintf("the server announced a response of %d bytes, over the %s limit on a response", e.Declared, byteSize(e.Limit))
+	}
+	return fmt.Sprintf("the response is over the %s limit on a response (reading stopped there)", byteSize(e.Limit))
+}
+
+// byteSize writes n in MiB when it is a whole number of them.
+func byteSize(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d-byte", n)
 }
 
 // MaxChoicesPerRequest is the most choices OpenAI's API takes in one
@@ -162,11 +192,17 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 		tr.MaxIdleConnsPerHost = 64
 		hc = &http.Client{Transport: tr}
 	}
+	limit := cfg.MaxResponseBytes
+	if limit <= 0 {
+		limit = DefaultMaxResponseBytes
+	}
 	opts := []option.RequestOption{
 		option.WithBaseURL(base),
 		option.WithMaxRetries(0), // retrying is the Retry middleware's job
 		option.WithHTTPClient(hc),
 		option.WithMiddleware(keepErrorBody),
+		// Last, so innermost: it caps the body every other reader sees.
+		option.WithMiddleware(capBody(limit)),
 	}
 	if key != "" {
 		opts = append(opts, option.WithAPIKey(key))
@@ -569,7 +605,15 @@ func messageParam(m Message) (openai.ChatCompletionMessageParamUnion, error) {
 // underlying error kept for errors.Is/As, the API key scrubbed from the text.
 func (o *OpenAI) wrapErr(parent, attempt context.Context, err error, res *http.Response) error {
 	var ae *openai.Error
+	var tooLarge *ResponseTooLargeError
 	switch {
+	case errors.As(err, &tooLarge):
+		// The server's failure whatever its status, and no retry: the same
+		// server would send as much again.
+		err = tooLarge
+		if res != nil && res.StatusCode >= 400 {
+			err = fmt.Errorf("HTTP %d: %w", res.StatusCode, tooLarge)
+		}
 	case errors.As(err, &ae):
 		if msg := strings.TrimSpace(ae.Message); msg != "" {
 			err = fmt.Errorf("%w: %s", err, truncate(msg, 500))
@@ -645,6 +689,51 @@ func dropAuthorization(req *http.Request, next option.MiddlewareNext) (*http.Res
 	req.Header.Del("Api-Key")
 	return next(req)
 }
+
+// capBody fails a response whose body is over limit bytes: at once when
+// the server announces as much (Content-Length), else when reading passes
+// the limit (the SDK reads a body whole, error bodies too).
+func capBody(limit int64) option.Middleware {
+	return func(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+		res, err := next(req)
+		if err != nil || res == nil || res.Body == nil {
+			return res, err
+		}
+		if res.ContentLength > limit {
+			res.Body.Close()
+			return nil, &ResponseTooLargeError{Limit: limit, Declared: res.ContentLength}
+		}
+		res.Body = &cappedBody{rc: res.Body, left: limit, limit: limit}
+		return res, nil
+	}
+}
+
+// cappedBody reads at most limit bytes of a body, then fails with
+// ResponseTooLargeError if there is more.
+type cappedBody struct {
+	rc          io.ReadCloser
+	left, limit int64
+}
+
+func (b *cappedBody) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		// A byte more tells a body of exactly limit bytes from a longer one.
+		var one [1]byte
+		n, err := b.rc.Read(one[:])
+		if n > 0 {
+			return 0, &ResponseTooLargeError{Limit: b.limit}
+		}
+		return 0, err
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.rc.Read(p)
+	b.left -= int64(n)
+	return n, err
+}
+
+func (b *cappedBody) Close() error { return b.rc.Close() }
 
 // errorBodyHeader carries the start of an error response's body from
 // keepErrorBody to wrapErr (the SDK consumes the body itself).

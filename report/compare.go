@@ -256,7 +256,8 @@ func numCell(v float64, ok bool) string {
 // countMetrics are the metrics that count things per item (a run's figure
 // is their mean): shown as numbers of things, not as three-decimal rates.
 var countMetrics = map[string]bool{"iterations": true, "trials": true, "states": true, "nodes": true, "steps": true,
-	"propose_calls": true, "check_calls": true, "cache_hits": true, "reflections": true, "attempts": true, "executions": true}
+	"propose_calls": true, "check_calls": true, "cache_hits": true, "reflections": true, "attempts": true, "executions": true,
+	"tool_failures": true} // a run's count (summary.ToolFailures)
 
 // MetricText formats a metric's value for a table: a count with at most two
 // decimals and no trailing zeros ("2", "78.5", "2.25"), any other metric

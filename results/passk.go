@@ -15,7 +15,7 @@ import (
 // C(c,k')/C(n,k'), τ-bench's definition) and pass@k' (BestOf: some of them
 // does, 1 - C(n-c,k')/C(n,k')), each averaged over the items. ok is false
 // for a run of items without trials.
-func PassCurve(ctx context.Context, st *store.Store, row Row) ([]report.SeriesRow, bool, error) {
+func PassCurve(ctx context.Context, st *store.Store, row report.Row) ([]report.SeriesRow, bool, error) {
 	items, err := st.Items(ctx, row.RunID)
 	if err != nil {
 		return nil, false, err

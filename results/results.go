@@ -25,6 +25,9 @@ func RowOf(s summary.Summary) report.Row {
 	if metrics == nil {
 		metrics = map[string]float64{}
 	}
+	if _, ok := metrics["tool_calls"]; ok { // a run that called MCP tools: its count, not a mean
+		metrics[summary.ToolFailuresMetric] = float64(s.ToolFailures)
+	}
 	for i, v := range s.PerTrial {
 		metrics[fmt.Sprintf("%s%d", report.SeriesTrial, i+1)] = v
 	}

@@ -62,20 +62,25 @@ func toolDoc(t tasks.Tool) reactToolDoc {
 }
 
 // toolMetrics are an item's figures of its calls to the run's tools (nil
-// entries are actions on the task's own tools or none): tool_calls, and
-// tool_errors among them.
+// entries are actions on the task's own tools or none): tool_calls,
+// tool_errors among them, and tool_failures among those, the calls its
+// server failed (a crash, a timeout, a broken connection) rather than the
+// tool refused.
 func toolMetrics(calls []*tasks.ToolCall) map[string]float64 {
-	n, failed := 0, 0
+	n, errs, failures := 0, 0, 0
 	for _, c := range calls {
 		if c == nil {
 			continue
 		}
 		n++
 		if c.Error != "" {
-			failed++
+			errs++
+		}
+		if c.ServerFailed {
+			failures++
 		}
 	}
-	return map[string]float64{"tool_calls": float64(n), "tool_errors": float64(failed)}
+	return map[string]float64{"tool_calls": float64(n), "tool_errors": float64(errs), "tool_failures": float64(failures)}
 }
 
 // StepToolCall is a call to a tool of the run's with the step that made it.

@@ -3,6 +3,7 @@ package strategies
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"strings"
 	"testing"
 
@@ -74,5 +75,24 @@ func TestWithExternalReplaces(t *testing.T) {
 	}
 	if strings.Join(host.calls, "|") != `lookup {"Keyword": "x"}` {
 		t.Errorf("host calls %q", host.calls)
+	}
+}
+
+// TestToolMetrics: an item's tool calls, the refused ones (tool_errors)
+// and those its server failed (tool_failures, counted among the errors);
+// actions on the task's own tools (nil) are not counted.
+func TestToolMetrics(t *testing.T) {
+	for _, c := range []struct {
+		calls []*tasks.ToolCall
+		want  map[string]float64
+	}{
+		{nil, map[string]float64{"tool_calls": 0, "tool_errors": 0, "tool_failures": 0}},
+		{[]*tasks.ToolCall{nil, {Result: "5"}}, map[string]float64{"tool_calls": 1, "tool_errors": 0, "tool_failures": 0}},
+		{[]*tasks.ToolCall{{Error: "unknown city"}, {Error: "no answer within 3s", ServerFailed: true}, {Error: "the server failed", ServerFailed: true}, nil},
+			map[string]float64{"tool_calls": 3, "tool_errors": 3, "tool_failures": 2}},
+	} {
+		if got := toolMetrics(c.calls); !maps.Equal(got, c.want) {
+			t.Errorf("%d calls: %v, want %v", len(c.calls), got, c.want)
+		}
 	}
 }

@@ -34,11 +34,17 @@ type Summary struct {
 	CompletionTokens int                `json:"completion_tokens"`
 	// ReasoningTokens is the part of CompletionTokens the model spent
 	// thinking, as the server reported it (0 when it reports none).
-	ReasoningTokens int     `json:"reasoning_tokens,omitempty"`
-	Calls           int     `json:"calls"`
-	Requests        int     `json:"requests"`
-	Cost            float64 `json:"cost"`
-	WallSeconds     float64 `json:"wall_seconds"`
+	ReasoningTokens int `json:"reasoning_tokens,omitempty"`
+	// ToolFailures counts the run's tool calls that failed because their
+	// MCP server did (it crashed, gave no answer in time, broke the
+	// connection): the sum of the items' tool_failures, which it takes out
+	// of Metrics. Their items were scored on what the model made of the
+	// error.
+	ToolFailures int     `json:"tool_failures,omitempty"`
+	Calls        int     `json:"calls"`
+	Requests     int     `json:"requests"`
+	Cost         float64 `json:"cost"`
+	WallSeconds  float64 `json:"wall_seconds"`
 	// Rule is the scoring rule's short name ("game24/paper"); PromptPack
 	// the prompts ("bundled" or "folder:HASH"). Both from the run's spec.
 	Rule       string `json:"rule,omitempty"`
@@ -60,6 +66,10 @@ type Summary struct {
 	// in between) chooses the accuracy's interval (results.RowOf).
 	ItemScores []float64 `json:"-"`
 }
+
+// ToolFailuresMetric is the item metric counting tool calls whose server
+// failed; a run's summary has their sum (ToolFailures), not their mean.
+const ToolFailuresMetric = "tool_failures"
 
 // MarshalJSON flattens the metrics (best_of_k, any_at_b, em, ...) into the
 // top-level object, next to accuracy.
@@ -121,6 +131,10 @@ func Summarize(ctx context.Context, st *store.Store, runID int64) (Summary, erro
 			sums[k] += v
 			counts[k]++
 		}
+	}
+	if _, ok := sums[ToolFailuresMetric]; ok {
+		s.ToolFailures = int(sums[ToolFailuresMetric])
+		delete(sums, ToolFailuresMetric)
 	}
 	if len(items) > 0 {
 		s.Accuracy /= float64(len(items))

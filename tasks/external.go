@@ -50,6 +50,11 @@ type ToolCall struct {
 	Error     string          `json:"error,omitempty"` // why the call failed (the tool's error result, a crash, a timeout)
 	LatencyMS float64         `json:"latency_ms"`      // of the live call (a replay keeps the original)
 	Cached    bool            `json:"cached,omitempty"`
+	// ServerFailed marks a call that failed because its server did (it
+	// crashed, gave no answer within its timeout, broke the connection),
+	// not because the tool refused: counted as a tool failure, never
+	// cached.
+	ServerFailed bool `json:"server_failed,omitempty"`
 }
 
 // NewSchemaTool declares a tool whose arguments are described by a JSON

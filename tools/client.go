@@ -10,7 +10,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"reflect"
 	"regexp"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/reasonbench/reasonbench/tasks"
@@ -37,8 +37,9 @@ type Set struct {
 
 type conn struct {
 	cfg     Server
-	mu      sync.Mutex // guards session, which a crash replaces, and closed
+	mu      sync.Mutex // guards session and proc, which a crash replaces, and closed
 	session *mcp.ClientSession
+	proc    *process // a stdio server's processes; nil over HTTP
 	closed  bool
 	stderr  *tailBuffer
 }
@@ -146,31 +147,48 @@ func jsonEqual(a, b json.RawMessage) bool {
 
 func (c *conn) connect(ctx context.Context) ([]*mcp.Tool, error) {
 	var tr mcp.Transport
+	var proc *process
 	if c.cfg.URL != "" {
 		tr = &mcp.StreamableClientTransport{Endpoint: c.cfg.URL, HTTPClient: &http.Client{}, MaxRetries: -1, DisableStandaloneSSE: true}
 	} else {
-		// Not CommandContext: the server outlives the connect's deadline.
-		cmd := exec.Command(c.cfg.Command, c.cfg.Args...)
-		cmd.Env = environ(c.cfg, os.Getenv)
+		// Not bound to ctx: the server outlives the connect's deadline.
 		c.stderr = &tailBuffer{max: 2048}
-		cmd.Stderr = c.stderr
-		tr = &mcp.CommandTransport{Command: cmd, TerminateDuration: time.Second}
+		var err error
+		if proc, err = startProcess(c.cfg, environ(c.cfg, os.Getenv), c.stderr); err != nil {
+			return nil, err
+		}
+		tr = &mcp.IOTransport{Reader: proc.stdout, Writer: proc.stdin}
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "reasonbench", Version: "1"}, nil)
 	cs, err := client.Connect(ctx, tr, nil)
 	if err != nil {
+		if proc != nil {
+			proc.stop()
+		}
 		return nil, err
 	}
 	var ts []*mcp.Tool
 	for t, err := range cs.Tools(ctx, nil) {
 		if err != nil {
-			cs.Close()
+			end(cs, proc)
 			return nil, fmt.Errorf("listing tools: %w", err)
 		}
 		ts = append(ts, t)
 	}
-	c.session = cs
+	c.session, c.proc = cs, proc
 	return ts, nil
+}
+
+// end closes a session and ends its server's processes (proc nil: a
+// server over HTTP). A hostile server may never answer the goodbye: the
+// session's close is not waited for, the processes' end is.
+func end(cs *mcp.ClientSession, proc *process) error {
+	if proc == nil {
+		return cs.Close()
+	}
+	go cs.Close()
+	proc.stop()
+	return nil
 }
 
 // digest is the SHA-256 of the tool list as listed: names, descriptions,
@@ -215,22 +233,26 @@ func (s *Set) Calls() int64 { return s.calls.Load() }
 // closeWait bounds how long Close waits for a server to say goodbye.
 const closeWait = 5 * time.Second
 
-// Close ends every session (a stdio server's process with it), waiting
-// at most closeWait for servers that do not answer.
+// Close ends every session (a stdio server's process group with it),
+// waiting at most closeWait for servers that do not answer.
 func (s *Set) Close() error {
-	var sessions []*mcp.ClientSession
+	type live struct {
+		cs   *mcp.ClientSession
+		proc *process
+	}
+	var sessions []live
 	for _, c := range s.servers {
 		c.mu.Lock()
 		if c.session != nil {
-			sessions = append(sessions, c.session)
-			c.session = nil
+			sessions = append(sessions, live{c.session, c.proc})
+			c.session, c.proc = nil, nil
 		}
 		c.closed = true
 		c.mu.Unlock()
 	}
 	done := make(chan error, len(sessions))
-	for _, cs := range sessions {
-		go func() { done <- cs.Close() }()
+	for _, l := range sessions {
+		go func() { done <- end(l.cs, l.proc) }()
 	}
 	var errs []error
 	timeout := time.After(closeWait)
@@ -269,6 +291,7 @@ func (s *Set) call(ctx context.Context, t tool, args json.RawMessage, item int) 
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	res, err := cs.CallTool(cctx, &mcp.CallToolParams{Meta: mcp.Meta{MetaItem: item}, Name: t.name, Arguments: args})
+	var refusal *jsonrpc.Error
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return outcome{Error: ctx.Err().Error(), Transient: true}
@@ -276,6 +299,14 @@ func (s *Set) call(ctx context.Context, t tool, args json.RawMessage, item int) 
 		// A hung tool may hold its server: the next call starts anew.
 		t.srv.drop(cs)
 		return outcome{Error: fmt.Sprintf("no answer within %s", timeout), Transient: true}
+	case err != nil && answered(err, &refusal):
+		// The server answered with a JSON-RPC error (-32602 "unknown
+		// city"): the tool refusing its arguments, as an isError result.
+		text := strings.TrimSpace(refusal.Message)
+		if text == "" {
+			text = fmt.Sprintf("(no message; JSON-RPC error %d)", refusal.Code)
+		}
+		res = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}}
 	case err != nil:
 		t.srv.drop(cs)
 		return outcome{Error: "the server failed: " + oneLine(err, t.srv.stderr), Transient: true}
@@ -293,6 +324,29 @@ func (s *Set) call(ctx context.Context, t tool, args json.RawMessage, item int) 
 		return o
 	}
 	return outcome{Result: text}
+}
+
+// JSON-RPC error codes that the SDK makes up on the client's side for a
+// connection that ended or a request the transport rejected: the server
+// said nothing.
+const (
+	codeClientClosing = -32003
+	codeServerClosing = -32004
+	codeRejected      = -32005
+)
+
+// answered reports whether err is the server's JSON-RPC error response to
+// the call (which it sets in *wire), rather than a failure to get one.
+func answered(err error, wire **jsonrpc.Error) bool {
+	if !errors.As(err, wire) {
+		return false
+	}
+	for _, code := range []int64{codeClientClosing, codeServerClosing, codeRejected} {
+		if errors.Is(err, &jsonrpc.Error{Code: code}) {
+			return false
+		}
+	}
+	return true
 }
 
 // live returns the server's session, starting the server again if a
@@ -314,13 +368,14 @@ func (c *conn) live(ctx context.Context) (*mcp.ClientSession, error) {
 	return c.session, nil
 }
 
-// drop ends a session that failed, so that the next call starts anew.
+// drop ends a session that failed and its server's processes, so that
+// the next call starts anew.
 func (c *conn) drop(cs *mcp.ClientSession) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.session == cs {
-		c.session = nil
-		go cs.Close() // a hostile server may never answer the goodbye
+		go end(cs, c.proc)
+		c.session, c.proc = nil, nil
 	}
 }
 

@@ -3,7 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
-	"github.com/reasonbench/reasonbench/secrets"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reasonbench/reasonbench/secrets"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tools/toolstest"
 )
@@ -20,6 +21,9 @@ import (
 const serverEnv = "REASONBENCH_TEST_AS_MCP"
 
 func TestMain(m *testing.M) {
+	if cfg := os.Getenv(hostEnv); cfg != "" {
+		hostMain(cfg)
+	}
 	if v := os.Getenv(serverEnv); v != "" {
 		if err := toolstest.ServeStdio(v); err != nil {
 			os.Exit(1)
@@ -27,6 +31,36 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
+}
+
+// hostEnv makes the test binary a bench stand-in (hostMain): it connects
+// to the server its value describes (JSON), starts a call that hangs (if
+// the server has hang), says "ready GROUP" with the server's process group
+// and waits to be killed.
+const hostEnv = "REASONBENCH_TEST_AS_HOST"
+
+func hostMain(cfg string) {
+	var s Server
+	if err := json.Unmarshal([]byte(cfg), &s); err != nil {
+		fmt.Println("bad server:", err)
+		os.Exit(1)
+	}
+	set, _, err := Connect(context.Background(), []Server{s}, nil)
+	if err != nil {
+		fmt.Println("connect:", err)
+		os.Exit(1)
+	}
+	if _, ok := set.byName["hang"]; ok {
+		go set.ForItem(nil, CacheOff, 1, 0).Call(context.Background(), "hang", json.RawMessage(`{}`))
+		time.Sleep(200 * time.Millisecond) // the call reaches the server
+	}
+	group := 0
+	if p := set.servers[0].proc; p != nil {
+		group = p.cmd.Process.Pid
+	}
+	fmt.Println("ready", group)
+	time.Sleep(time.Minute)
+	os.Exit(0)
 }
 
 // stdio is a server that runs this test binary as toolstest's server.
@@ -86,37 +120,44 @@ func TestBothTransports(t *testing.T) {
 	}
 }
 
-// TestMisbehavingServers: an error result, a hang, a 10 MB result, garbage
-// on the wire and a crash are each an error observation with a one-line
-// reason, and the host goes on.
+// TestMisbehavingServers: an error result, a JSON-RPC error, a hang, a 10
+// MB result, garbage on the wire and a crash are each an error observation
+// with a one-line reason, and the host goes on; the hang, the garbage and
+// the crash are marked as the server's failures.
 func TestMisbehavingServers(t *testing.T) {
 	// A hung tool may stall its server: it has one of its own.
 	hung := stdio("hung")
 	hung.Timeout = 300 * time.Millisecond
 	srv := stdio("bad")
-	srv.Timeout = 20 * time.Second
+	// Generous: 10 MB through a race-built server and client took over 20 s
+	// on the shared machine while another package built.
+	srv.Timeout = time.Minute
 	set, _ := connect(t, []Server{hung, srv})
 	h := set.ForItem(nil, CacheOff, 1, 0)
 	for _, c := range []struct {
-		tool, want string
-		refused    bool
+		tool, want            string
+		refused, serverFailed bool
 	}{
-		{"hung_hang", "Error: no answer within 300ms", true},
-		{"bad_fail", "Error: the tool failed on purpose", true},
-		{"bad_big", "BEGIN xxx", false},
-		{"bad_echo", "Echo: still alive", false},
-		{"bad_garbage", "Error: ", true},
-		{"bad_echo", "Echo: still alive", false}, // the server was started again
-		{"bad_crash", "Error: the server failed", true},
-		{"bad_echo", "Echo: still alive", false},
+		{"hung_hang", "Error: no answer within 300ms", true, true},
+		{"bad_fail", "Error: the tool failed on purpose", true, false},
+		{"bad_get-weather", "Error: unknown city: Atlantis", true, false},
+		{"bad_big", "BEGIN xxx", false, false},
+		{"bad_echo", "Echo: still alive", false, false},
+		{"bad_garbage", "Error: ", true, true},
+		{"bad_echo", "Echo: still alive", false, false}, // the server was started again
+		{"bad_crash", "Error: the server failed", true, true},
+		{"bad_echo", "Echo: still alive", false, false},
 	} {
 		args := `{}`
-		if c.tool == "bad_echo" {
+		switch c.tool {
+		case "bad_echo":
 			args = `{"message": "still alive"}`
+		case "bad_get-weather":
+			args = `{"city": "Atlantis"}`
 		}
 		res := call(t, h, c.tool, args)
-		if !strings.HasPrefix(res.Observation, c.want) || res.Refused != c.refused || res.Call.Error == "" == c.refused {
-			t.Errorf("%s: %q refused=%v error=%q", c.tool, clip(res.Observation, 200), res.Refused, res.Call.Error)
+		if !strings.HasPrefix(res.Observation, c.want) || res.Refused != c.refused || res.Call.Error == "" == c.refused || res.Call.ServerFailed != c.serverFailed {
+			t.Errorf("%s: %q refused=%v error=%q server failed=%v", c.tool, clip(res.Observation, 200), res.Refused, res.Call.Error, res.Call.ServerFailed)
 		}
 		t.Logf("%s: %s", c.tool, clip(res.Observation, 160))
 		if strings.Contains(res.Call.Error, "\n") || len(res.Observation) > MaxObservation+100 {
@@ -126,6 +167,46 @@ func TestMisbehavingServers(t *testing.T) {
 			!strings.Contains(res.Observation, "bytes cut")) {
 			t.Errorf("big: the end or the image's line is missing: %q", clip(res.Observation, 300))
 		}
+	}
+}
+
+// TestJSONRPCErrorIsAnObservation: a tool that refuses its arguments with
+// a JSON-RPC error (-32602, "unknown city") gives an error observation, as
+// an isError result does: the server is not restarted (6 calls, 1 start),
+// and the refusal is cached and replayed like any answer.
+func TestJSONRPCErrorIsAnObservation(t *testing.T) {
+	pids := filepath.Join(t.TempDir(), "pids")
+	srv := stdio("w")
+	srv.Env[toolstest.PidsEnv] = pids
+	set, _ := connect(t, []Server{srv})
+	h := set.ForItem(nil, CacheOff, 1, 0)
+	for i := range 6 {
+		res := call(t, h, "get-weather", `{"city": "Atlantis"}`)
+		if !res.Refused || res.Observation != "Error: unknown city: Atlantis" || !strings.Contains(res.Call.Error, "unknown city") || res.Call.ServerFailed {
+			t.Errorf("call %d: %q refused=%v %+v", i, res.Observation, res.Refused, res.Call)
+		}
+	}
+	if res := call(t, h, "get-weather", `{"city": "Paris"}`); res.Refused || res.Observation != "Paris: sunny, 21 C" {
+		t.Errorf("a known city: %+v", res)
+	}
+	b, err := os.ReadFile(pids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), "server "); n != 1 {
+		t.Errorf("the server was started %d times for 7 calls, want 1", n)
+	}
+
+	// Cached and replayed, over streamable HTTP too.
+	s, ts := toolstest.HTTP("1.0")
+	defer ts.Close()
+	hs, _ := connect(t, []Server{{Name: "x", URL: ts.URL}})
+	cache := &memCache{m: map[string]json.RawMessage{}}
+	first := call(t, hs.ForItem(cache, CacheReadWrite, 7, 0), "get-weather", `{"city": "Atlantis"}`)
+	n := s.Calls()
+	again := call(t, hs.ForItem(cache, CacheReadWrite, 7, 0), "get-weather", `{"city": "Atlantis"}`)
+	if !first.Refused || first.Call.Cached || !again.Call.Cached || again.Observation != first.Observation || again.Call.Error != first.Call.Error || s.Calls() != n {
+		t.Errorf("not replayed: first %+v, again %+v, %d calls", first.Call, again.Call, s.Calls()-n)
 	}
 }
 

@@ -29,7 +29,9 @@ var CacheModes = []string{CacheReadWrite, CacheOff}
 // identical calls in order, and is answered from the cache under that
 // identity, the item's seed and the server's tool digest when it was
 // recorded before, so a rerun or resume replays it with no call at any
-// concurrency. Failures of the server (crash, hang) are not cached.
+// concurrency. A tool's refusal (an isError result, a JSON-RPC error) is
+// an answer, cached like any; failures of the server (crash, hang, broken
+// connection) are marked ServerFailed and not cached.
 type Item struct {
 	set   *Set
 	cache llm.ResponseCache // nil: none
@@ -90,6 +92,7 @@ func (it *Item) Call(ctx context.Context, name string, args json.RawMessage) (ta
 		o.Result = "Error: " + o.Error
 	}
 	rec.Result, rec.Error, rec.LatencyMS = o.Result, o.Error, float64(lat.Microseconds())/1000
+	rec.ServerFailed = o.Transient
 	if it.cache != nil && !o.Transient {
 		req, _ := json.Marshal(struct {
 			Server, Tool, ID string

@@ -287,9 +287,23 @@ func TestMCPMisbehavingServerAndSecrets(t *testing.T) {
 	db := filepath.Join(dir, "b.db")
 	args := []string{"run", "--db", db, "--base-url", srv.URL + "/v1", "--task", "file:" + q, "--strategy", "react",
 		"--set", "protocol=tools", "--set", "max_steps=2", "--mcp-config", config, "--concurrency", "1", "--json"}
-	sum, m := runFlat(t, "misbehaving", args...)
+	code, out, stderr := cli(t, args...)
+	var sum bench.Summary
+	var m map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &sum) != nil || json.Unmarshal([]byte(out), &m) != nil {
+		t.Fatalf("misbehaving: exit %d: %s %s", code, out, stderr)
+	}
 	if sum.N != 7 || sum.Status != "done" || sum.Accuracy < 1.0/7-1e-9 || m["tool_errors"].(float64) == 0 {
 		t.Fatalf("run: %+v %v", sum, m)
+	}
+	// The hang, the garbage and the crash failed their server: counted in
+	// the summary and warned about, the tool's own refusal not.
+	warning := fmt.Sprintf("warning: run %d: 3 tool calls failed", sum.RunID)
+	if sum.ToolFailures != 3 || m["tool_failures"] != 3.0 || !strings.Contains(stderr, warning) {
+		t.Errorf("tool failures %d (%v in the JSON), stderr %q, want 3 and %q", sum.ToolFailures, m["tool_failures"], stderr, warning)
+	}
+	if code, out, _ := cli(t, "report", "--db", db, "--format", "csv"); code != 0 || !strings.Contains(out, "tool_failures") {
+		t.Errorf("report: exit %d, no tool_failures column:\n%s", code, out)
 	}
 	calls := itemToolCalls(t, db, sum.RunID)
 	for i, want := range []string{"failed on purpose", "no answer within 3s", "", "the server failed", "the server failed", "", ""} {
@@ -307,7 +321,7 @@ func TestMCPMisbehavingServerAndSecrets(t *testing.T) {
 		}
 	}
 	// bench report --by tool: per tool of the run, and (all).
-	code, out, stderr := cli(t, "report", "--db", db, "--by", "tool", "--format", "json")
+	code, out, stderr = cli(t, "report", "--db", db, "--by", "tool", "--format", "json")
 	var rows []report.ToolRow
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
 		t.Fatalf("report --by tool: exit %d %s %s", code, out, stderr)

@@ -71,8 +71,14 @@ func cmdResume(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	opts.NamedKeys = bench.EndpointKeys(opts.Endpoints, os.Getenv)
 	bar := newProgressBar(stderr)
 	eng := &bench.Engine{Store: st, OnProgress: bar.update, Force: *force}
+	endpoint := *baseURL
+	if r, err := st.GetRun(ctx, runID); err == nil && endpoint == "" {
+		endpoint = r.Endpoint // without credentials
+	}
+	bar.start(endpoint)
 	sum, err := eng.ResumeWith(ctx, runID, opts)
 	bar.finish()
+	warnToolFailures(stderr, sum)
 	if err != nil {
 		return stopped(sum, *db, err)
 	}

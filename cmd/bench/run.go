@@ -101,6 +101,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	defer st.Close()
 	bar := newProgressBar(stderr)
 	eng := &bench.Engine{Store: st, OnProgress: bar.update, Force: *force}
+	bar.start(cfg.BaseURL)
 	var sum bench.Summary
 	if *cont {
 		sum, err = continueRun(ctx, eng, cfg)
@@ -108,6 +109,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		sum, err = eng.Run(ctx, cfg)
 	}
 	bar.finish()
+	warnToolFailures(stderr, sum)
 	if err != nil {
 		if *cont && sum.RunID == 0 {
 			return fmt.Errorf("%w; run the same command again to continue", err)
@@ -164,8 +166,12 @@ func runExperiment(ctx context.Context, exp bench.Experiment, keys bench.Keys, d
 	fmt.Fprintf(stderr, "experiment %s: %d runs\n", exp.ID, len(exp.Runs))
 	bar := newProgressBar(stderr)
 	eng := &bench.Engine{Store: st, OnProgress: bar.update, Force: force}
+	if len(exp.Runs) > 0 {
+		bar.start(exp.Runs[0].BaseURL)
+	}
 	sums, err := eng.RunExperiment(ctx, exp, keys)
 	bar.finish()
+	warnToolFailures(stderr, sums...)
 	if err != nil {
 		var rp bench.RejectedParamError
 		if errors.As(err, &rp) {

@@ -1,7 +1,10 @@
 // Package toolstest holds small MCP servers for tests, well-behaved and
 // not: get-sum, echo and get-env as server-everything has them, and tools
-// that fail (an error result), crash the server, hang, answer garbage or
-// return 10 MB. Calls counts the calls each server answered.
+// that fail (an error result), refuse their arguments (a JSON-RPC error),
+// crash the server, hang, answer garbage or return 10 MB. Calls counts the
+// calls each server answered. A stdio server can fork children that
+// outlive it unless killed (ForkEnv) and write the pids of its processes
+// to a file (PidsEnv).
 package toolstest
 
 import (
@@ -11,12 +14,17 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
+	"os/signal"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -44,6 +52,18 @@ type echoArgs struct {
 }
 
 type none struct{}
+
+type cityArgs struct {
+	City string `json:"city" jsonschema:"the city"`
+}
+
+// weather is what get-weather knows; any other city is refused with a
+// JSON-RPC error, as weather servers refuse an unknown city.
+var weather = map[string]string{"Paris": "sunny, 21 C", "Oslo": "snow, -3 C"}
+
+// UnknownCity is the JSON-RPC error code of get-weather's refusal
+// (invalid params).
+const UnknownCity = jsonrpc.CodeInvalidParams
 
 func text(s string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
@@ -88,6 +108,15 @@ func New(version string) *Server {
 			count()
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "the tool failed on purpose"}}}, nil, nil
 		})
+	add(s, &mcp.Tool{Name: "get-weather", Description: "Returns the weather in a city"},
+		func(_ context.Context, _ *mcp.CallToolRequest, a cityArgs) (*mcp.CallToolResult, any, error) {
+			count()
+			w, ok := weather[a.City]
+			if !ok {
+				return nil, nil, &jsonrpc.Error{Code: UnknownCity, Message: "unknown city: " + a.City}
+			}
+			return text(a.City + ": " + w), nil, nil
+		})
 	add(s, &mcp.Tool{Name: "hang", Description: "Never answers"},
 		func(ctx context.Context, _ *mcp.CallToolRequest, _ none) (*mcp.CallToolResult, any, error) {
 			count()
@@ -130,8 +159,22 @@ func New(version string) *Server {
 }
 
 // ServeStdio runs a server on standard input and output until the client
-// closes it (a test binary's child mode).
+// closes it (a test binary's child mode). With ForkEnv it first starts
+// that many children of the same binary, which wait (ChildLife; the first
+// ignoring SIGTERM) and hold none of its standard streams, as helpers a
+// server forks do; with PidsEnv it appends "server PID" and "child PID"
+// lines to that file. A child (ChildEnv set) only waits.
 func ServeStdio(version string) error {
+	if os.Getenv(ChildEnv) != "" {
+		if os.Getenv(ChildEnv) == "stubborn" {
+			signal.Ignore(syscall.SIGTERM)
+		}
+		time.Sleep(ChildLife)
+		return nil
+	}
+	if err := fork(); err != nil {
+		return err
+	}
 	s := New(version)
 	s.keep(os.Getenv(OnlyEnv), os.Getenv(WithoutEnv))
 	s.garbage = func() { os.Stdout.WriteString("\x00\x01 this is not JSON {{{\n") }
@@ -145,6 +188,52 @@ const (
 	OnlyEnv    = "TOOLSTEST_ONLY"
 	WithoutEnv = "TOOLSTEST_WITHOUT"
 )
+
+// ForkEnv is how many children a stdio server forks (ServeStdio); PidsEnv
+// the file it lists its processes in; ChildEnv marks a child ("stubborn"
+// for one that ignores SIGTERM).
+const (
+	ForkEnv  = "TOOLSTEST_FORK"
+	PidsEnv  = "TOOLSTEST_PIDS"
+	ChildEnv = "TOOLSTEST_CHILD"
+)
+
+// ChildLife bounds a forked child's wait, so that a test that fails to
+// end it leaves no process for long.
+const ChildLife = 2 * time.Minute
+
+// fork starts ForkEnv children and lists the server and them in PidsEnv.
+func fork() error {
+	n, _ := strconv.Atoi(os.Getenv(ForkEnv))
+	pids := []string{fmt.Sprintf("server %d", os.Getpid())}
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	for i := range n {
+		cmd := exec.Command(exe)
+		kind := "1"
+		if i == 0 {
+			kind = "stubborn"
+		}
+		cmd.Env = append(os.Environ(), ChildEnv+"="+kind)
+		if err := cmd.Start(); err != nil {
+			return fmt.Errorf("fork: %w", err)
+		}
+		pids = append(pids, fmt.Sprintf("child %d", cmd.Process.Pid))
+	}
+	if path := os.Getenv(PidsEnv); path != "" {
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if _, err := f.WriteString(strings.Join(pids, "\n") + "\n"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // add adds a tool to the server and its name to the server's list.
 func add[In any](s *Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, any]) {
