@@ -76,7 +76,7 @@ func (p *plan) client(model, baseURL string) (*llm.OpenAI, error) {
 // (never $OPENAI_API_KEY, the run's).
 func (p *plan) clientWithKey(model, baseURL, key string) (*llm.OpenAI, error) {
 	return llm.NewOpenAI(llm.OpenAIConfig{BaseURL: baseURL, APIKey: key, NoKey: key == "" && baseURL != p.cfg.BaseURL, Model: model, Timeout: p.cfg.Timeout,
-		API: p.cfg.API, MaxTokensField: p.cfg.MaxTokensField, MaxN: p.cfg.MaxN})
+		API: p.cfg.API, MaxTokensField: p.cfg.MaxTokensField, MaxN: p.cfg.MaxN, MaxResponseBytes: p.cfg.MaxResponseBytes})
 }
 
 // retry is the run's retry policy (--retries) as a middleware.

@@ -95,6 +95,10 @@ type Config struct {
 	JudgeBaseURL string `json:"judge_base_url,omitempty"`
 	// Verify is the verifier role (--verifier-*, verifier.go).
 	Verify VerifierConfig `json:"verifier,omitzero"`
+	// MaxResponseBytes caps a response's body (--max-response-bytes; 0:
+	// llm.DefaultMaxResponseBytes): a larger one fails its call as the
+	// server's error instead of filling memory.
+	MaxResponseBytes int64 `json:"max_response_bytes,omitempty"`
 	// UserModel is the model of an episode's simulated user (tau-*;
 	// --user-model MODEL[@NAME]); "" for the run's own model and endpoint.
 	UserModel string `json:"user_model,omitempty"`

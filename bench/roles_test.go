@@ -2,9 +2,11 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -138,6 +140,30 @@ func TestEveryRoleIsLimitedMeteredAndCosted(t *testing.T) {
 	for name := range servers {
 		if name != "model" && !seen[name] {
 			t.Errorf("role %s was not built", name)
+		}
+	}
+}
+
+// Config.MaxResponseBytes (--max-response-bytes) reaches the client: a run
+// whose endpoint answers with more fails its call as the server's error.
+func TestMaxResponseBytesReachesTheClient(t *testing.T) {
+	t.Parallel()
+	big := strings.Repeat("x", 64<<10)
+	srv := httptest.NewServer(llm.NewServer(llm.SamplerFunc(func(context.Context, llm.Request) (llm.Response, error) {
+		return llm.Response{Choices: []llm.Choice{{Content: big}}}, nil
+	}), llm.ServerOptions{}))
+	defer srv.Close()
+	cfg := cotConfig(1, "900:901")
+	cfg.Model, cfg.BaseURL, cfg.Retries = "m", srv.URL+"/v1", 0
+	for _, c := range []struct {
+		cap  int64
+		fail bool
+	}{{16 << 10, true}, {0, false}} {
+		cfg.MaxResponseBytes = c.cap
+		_, err := (&Engine{Store: tempStore(t)}).Run(context.Background(), cfg)
+		var tooLarge *llm.ResponseTooLargeError
+		if got := errors.As(err, &tooLarge); got != c.fail {
+			t.Errorf("cap %d: err %v; want a ResponseTooLargeError %v", c.cap, err, c.fail)
 		}
 	}
 }

@@ -46,7 +46,11 @@ func WriteSeries(w io.Writer, format, unit string, rows []SeriesRow) error {
 	header := []string{"run", "task", "strategy", "params", "model", "n", unit, "ran", "accuracy", "gain"}
 	curve := len(rows) > 0 && rows[0].BestOf != nil
 	rounds := curve && unit == "round" // debate: the majority after each round
+	trials := curve && unit == "trials" // episodes: pass^k and pass@k
 	switch {
+	case trials:
+		header[6], header[8] = "k", "pass^k"
+		header = append(header, "pass@k")
 	case rounds:
 		header[8] = "majority accuracy"
 		header = append(header, "any agent right")
@@ -60,7 +64,7 @@ func WriteSeries(w io.Writer, format, unit string, rows []SeriesRow) error {
 			modelText(r.Model, r.Simulated), fmt.Sprint(r.N),
 			fmt.Sprint(r.Step), fmt.Sprint(r.Ran), fmt.Sprintf("%.3f", r.Accuracy), fmt.Sprintf("%+.3f", r.Gain)}
 		switch {
-		case rounds:
+		case rounds, trials:
 			line = append(line, fmtOpt(r.BestOf, "%.3f"))
 		case curve:
 			se := "exact"

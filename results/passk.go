@@ -26,7 +26,7 @@ func PassCurve(ctx context.Context, st *store.Store, row report.Row) ([]report.S
 			return nil, false, nil
 		}
 		t := 0
-		for it.Metrics[fmt.Sprintf("pass^%d", t+1)] != 0 || hasKey(it.Metrics, fmt.Sprintf("pass^%d", t+1)) {
+		for hasKey(it.Metrics, fmt.Sprintf("pass^%d", t+1)) {
 			t++
 		}
 		if n != 0 && t != n {

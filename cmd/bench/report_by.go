@@ -34,6 +34,7 @@ func writeSeriesReport(ctx context.Context, st *store.Store, runs []store.Run, b
 	}
 	var rows []report.SeriesRow
 	var notes []string
+	episodes := false // a run of episodes with trials: pass^k and pass@k
 	for _, r := range runs {
 		s, err := bench.Summarize(ctx, st, r.ID)
 		if err != nil {
@@ -51,6 +52,13 @@ func writeSeriesReport(ctx context.Context, st *store.Store, runs []store.Run, b
 			rows = append(rows, seriesRows(s, by)...)
 			continue
 		}
+		if pass, ok, err := results.PassCurve(ctx, st, results.RowOf(s)); err != nil {
+			return err
+		} else if ok {
+			rows = append(rows, pass...)
+			episodes = true
+			continue
+		}
 		curve, note, ok, err := results.VoteCurve(ctx, st, results.RowOf(s), stats.DefaultCurveOptions)
 		if err != nil {
 			return err
@@ -64,22 +72,31 @@ func writeSeriesReport(ctx context.Context, st *store.Store, runs []store.Run, b
 	}
 	if len(rows) == 0 {
 		if by == byK {
-			return usageError{errors.New("--by k: no selected run has CoT-SC samples (pick cotsc runs with --runs)")}
+			return usageError{errors.New("--by k: no selected run has CoT-SC samples or episodes with trials (pick cotsc runs, or tau-* runs with --set trials=N, with --runs)")}
 		}
 		if by == byRound {
 			return usageError{errors.New("--by round: no selected run has a debate transcript (pick debate runs with --runs)")}
 		}
 		return usageError{fmt.Errorf("--by %s: no selected run has a per-%s series (reflexion runs have trials, selfrefine runs iterations)", by, by)}
 	}
-	if err := report.WriteSeries(stdout, format, by, rows); err != nil {
+	unit := by
+	if episodes && len(rows) > 0 && rows[0].TokensPerItem == nil && rows[0].MCSE == nil {
+		unit = "trials" // every row a pass curve's
+	}
+	if err := report.WriteSeries(stdout, format, unit, rows); err != nil {
 		return usageError{err}
 	}
 	if by == byRound && format == "md" {
 		fmt.Fprintln(stdout, "\n- round: the majority of the agents' answers after that round under the run's vote key (ties to the answer seen first), as if the debate had stopped there; any agent right: some agent's answer of that round is right.")
 	}
-	if by == byK && format == "md" {
+	if by == byK && format == "md" && episodes {
+		notes = append(notes, "k (episodes): accuracy is pass^k', τ-bench's: per task with c successes of n trials C(c,k')/C(n,k'), the chance that k' trials drawn without replacement all succeed, averaged over tasks; pass@k is 1 - C(n-c,k')/C(n,k'), some of them does.")
+	}
+	if by == byK && format == "md" && unit == by {
 		notes = append(notes, fmt.Sprintf("k: k' samples of each item's k, every k'-subset weighted alike (enumerated when an item has at most %g of them; otherwise %d random subsets, mc_se their Monte Carlo standard error); the vote is CoT-SC's (most frequent answer, ties to the one seen first, unanswered samples abstain); best-of-k': any sample of the subset right; tokens/item: the prompt once plus k'/k of the completions.",
 			stats.DefaultCurveOptions.MaxSubsets, stats.DefaultCurveOptions.Draws))
+	}
+	if by == byK && format == "md" {
 		for _, n := range notes {
 			fmt.Fprintf(stdout, "\n- %s", n)
 		}

@@ -33,6 +33,7 @@ func backendFlags(fs *flag.FlagSet, cfg *bench.Config) *backendOpts {
 	fs.Int64Var(&cfg.Seed, "seed", cfg.Seed, "seed sent with every request")
 	fs.DurationVar(&cfg.Timeout, "timeout", cfg.Timeout, "per-request timeout")
 	fs.IntVar(&cfg.Retries, "retries", cfg.Retries, "extra attempts per request on 429, 5xx, timeouts (exponential backoff with jitter)")
+	fs.Int64Var(&cfg.MaxResponseBytes, "max-response-bytes", 0, "largest response body read from an endpoint; a larger one fails its call (0: 64 MiB)")
 	fs.StringVar(&cfg.Cache, "cache", cfg.Cache, "response cache: readwrite, read or off (a rerun of a finished run then makes no model calls)")
 	fs.StringVar(&cfg.Experiment, "experiment", "", "group the run(s) under this experiment id (default with --repeats: repeats-<time>)")
 	o.sim = simFlags(fs)
