@@ -45,7 +45,7 @@ var SeriesFormats = []string{"md", "csv", "json"}
 func WriteSeries(w io.Writer, format, unit string, rows []SeriesRow) error {
 	header := []string{"run", "task", "strategy", "params", "model", "n", unit, "ran", "accuracy", "gain"}
 	curve := len(rows) > 0 && rows[0].BestOf != nil
-	rounds := curve && unit == "round" // debate: the majority after each round
+	rounds := curve && unit == "round"  // debate: the majority after each round
 	trials := curve && unit == "trials" // episodes: pass^k and pass@k
 	switch {
 	case trials:
