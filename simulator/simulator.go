@@ -1,7 +1,8 @@
 // Package simulator is the home of the simulated model's task knowledge:
 // one responder package per task (simulator/game24, simulator/hotpotqa,
 // simulator/qa for file tasks and GSM8K, simulator/crosswords,
-// simulator/creative, simulator/code for HumanEval, MBPP and code file tasks), over the core in llm/sim (seeds,
+// simulator/creative, simulator/code for HumanEval, MBPP and code file tasks,
+// simulator/tau for τ-bench's agent and user), over the core in llm/sim (seeds,
 // noise parameters, the Responder interface) and the shared prompt reader
 // simulator/reading. A task package is the real task only and never
 // imports this tree; a responder may import its task for what a model
@@ -24,6 +25,7 @@ import (
 	"github.com/reasonbench/reasonbench/simulator/hotpotqa"
 	"github.com/reasonbench/reasonbench/simulator/math500"
 	"github.com/reasonbench/reasonbench/simulator/qa"
+	"github.com/reasonbench/reasonbench/simulator/tau"
 	"github.com/reasonbench/reasonbench/simulator/tooluser"
 	"github.com/reasonbench/reasonbench/simulator/verifier"
 )
@@ -37,6 +39,7 @@ import (
 func New(p sim.Params) (*sim.Model, error) {
 	tasks := []sim.Responder{
 		verifier.Responder{}, // first: it answers only reward requests and its own judge prompt
+		tau.Responder{},      // τ-bench's agent, user and supervisor: a domain policy or a user prompt as the system turn
 		qa.ArithResponder{},  // before qa: its expressions are questions qa's reader cannot work out
 		tooluser.Responder{}, // the agent templates of runs whose tools are MCP servers'
 		qa.Responder{},
