@@ -106,6 +106,15 @@ func extraIdentityConfigs() []identityConfig {
 		{"debate-hotpotqa-2x3", mk("hotpotqa", "debate", "0:5", map[string]any{"agents": 2, "rounds": 3, "temperature": t07})},
 		{"react-json", mk("hotpotqa", "react", "0:6", map[string]any{"protocol": "json", "temperature": t07})},
 		{"react-tools", mk("hotpotqa", "react", "0:6", map[string]any{"protocol": "tools", "temperature": t07})},
+		{"react-xml", mk("hotpotqa", "react", "0:6", map[string]any{"protocol": "xml", "temperature": t07})},
+		// τ-bench's agents on episodes with the simulated user: trials,
+		// the user's setup calls and its own role's calls (identity
+		// t<trial>/user/...), the few-shot draw.
+		{"tau-tool-calling", codePreset("tau-airline/tool-calling", "0:4", map[string]any{"trials": 2, "temperature": t07})},
+		{"tau-act-retail", codePreset("tau-retail/act", "0:3", map[string]any{"trials": 2, "temperature": t07})},
+		{"tau-react-user", codePreset("tau-airline/react", "0:3", map[string]any{"user": "react", "temperature": t07})},
+		{"tau-xml-verify-user", mk("tau-retail", "react", "0:3", map[string]any{"protocol": "xml", "max_steps": 30, "user": "verify", "temperature": t07})},
+		{"tau-few-shot-reflection-user", codePreset("tau-airline/few-shot", "0:3", map[string]any{"user": "reflection", "temperature": t07})},
 		{"reflexion-none", mk("hotpotqa", "reflexion", "0:6", map[string]any{"reflection": "none", "trials": 3, "temperature": t07})},
 		{"reflexion-last-attempt", mk("hotpotqa", "reflexion", "0:6", map[string]any{"reflection": "last_attempt", "trials": 3, "temperature": t07})},
 		{"reflexion-react-both", mk("hotpotqa", "reflexion", "0:3", map[string]any{"actor": "react", "reflection": "last_attempt_and_reflexion", "trials": 3, "temperature": t07})},

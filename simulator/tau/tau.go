@@ -77,7 +77,6 @@ const (
 	reactMarker   = "Thought:"
 	stopMarker    = "###STOP###"
 	reactUser     = "User Response:"
-	supervisor    = "You are a supervisor of the Agent"
 )
 
 // Responder answers τ-bench's agent, user and supervisor prompts.
@@ -98,7 +97,10 @@ func (Responder) Respond(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm.C
 		}
 		return llm.Choice{}, false
 	}
-	if len(p.Messages) == 1 && first.Role == "user" && strings.HasPrefix(first.Content, supervisor) {
+	// The supervisor's prompts are known by their structure (a transcript,
+	// a response, then the label to answer), not by their wording, which
+	// is the reference's or the bundled templates'.
+	if len(p.Messages) == 1 && first.Role == "user" && strings.Contains(first.Content, "Transcript:") {
 		switch {
 		case strings.Contains(first.Content, "Reflection:"):
 			return llm.Choice{Content: reflection(first.Content, rng, params)}, true

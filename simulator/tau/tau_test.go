@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/prompts"
 	"github.com/reasonbench/reasonbench/llm/sim"
 )
 
@@ -327,8 +328,10 @@ func TestUserAnswers(t *testing.T) {
 }
 
 // TestSupervisor: the verify user's supervisor passes a one-line response
-// and fails a two-line one; the reflection answers in its format.
+// and fails a two-line one; the reflection answers in its format; in the
+// reference's wording and in the bundled templates'.
 func TestSupervisor(t *testing.T) {
+	const supervisor = "You are a supervisor of the Agent"
 	m := model(t, exact())
 	ask := func(prompt string) string {
 		resp, err := m.Sample(context.Background(), llm.Request{Messages: []llm.Message{{Role: "user", Content: prompt}}})
@@ -345,6 +348,20 @@ func TestSupervisor(t *testing.T) {
 	}
 	if got := ask(verify("Sure.\nMy user id is mia_li_3668.")); got != "false" {
 		t.Errorf("two-line response judged %q", got)
+	}
+	lib, err := prompts.Bundled()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"tau/user_verify", "tau/user_reflect"} {
+		text, err := lib.Render(name, map[string]string{"Transcript": "Agent: Hi", "Response": "My user id is mia_li_3668."})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ask(text)
+		if name == "tau/user_verify" && got != "true" || name == "tau/user_reflect" && !strings.HasPrefix(got, "Reflection:") {
+			t.Errorf("the bundled %s answered %q", name, got)
+		}
 	}
 	got := ask(supervisor + " in the conversation.\n\n# Transcript:\nAgent: Hi\n\n# Response:\nHello there\n\n# Format:\n\nReflection:\n<the reflection>\n\nResponse:\n<the response>")
 	if _, r, ok := strings.Cut(got, "Response:"); !strings.HasPrefix(got, "Reflection:") || !ok || strings.TrimSpace(r) != "Hello there" {

@@ -637,16 +637,27 @@ func misreadText(s string, rng *rand.Rand) string {
 	return string(b)
 }
 
-var responseRE = regexp.MustCompile(`(?s)# Response:\n(.*?)\n\n-----`)
+// supervisedResponse is the response a supervisor prompt shows: the
+// paragraph after the first "Response:" label that follows the transcript,
+// in the reference's wording ("# Response:") and in the bundled one.
+func supervisedResponse(prompt string) string {
+	_, rest, ok := strings.Cut(prompt, "Transcript:")
+	if !ok {
+		return ""
+	}
+	_, rest, ok = strings.Cut(rest, "Response:\n")
+	if !ok {
+		return ""
+	}
+	para, _, _ := strings.Cut(rest, "\n\n")
+	return strings.TrimSpace(para)
+}
 
 // classify is the verify user's supervisor: a response is satisfactory
 // when it is one line (###STOP### alone), judged wrongly with probability
 // Misjudge.
 func classify(prompt string, rng *rand.Rand, params sim.Params) string {
-	resp := ""
-	if mm := responseRE.FindStringSubmatch(prompt); mm != nil {
-		resp = strings.TrimSpace(mm[1])
-	}
+	resp := supervisedResponse(prompt)
 	ok := resp != "" && !strings.Contains(resp, "\n") && (!strings.Contains(resp, stopMarker) || resp == stopMarker)
 	if rng.Float64() < params.Misjudge {
 		ok = !ok
@@ -657,16 +668,11 @@ func classify(prompt string, rng *rand.Rand, params sim.Params) string {
 	return "false"
 }
 
-var reflectRespRE = regexp.MustCompile(`(?s)# Response:\n(.*?)\n\n# Format:`)
 
 // reflection is the reflection user's supervisor: it keeps the response's
 // first line.
 func reflection(prompt string, rng *rand.Rand, params sim.Params) string {
-	resp := ""
-	if mm := reflectRespRE.FindStringSubmatch(prompt); mm != nil {
-		resp = strings.TrimSpace(mm[1])
-	}
-	line, _, _ := strings.Cut(resp, "\n")
+	line, _, _ := strings.Cut(supervisedResponse(prompt), "\n")
 	if line == "" {
 		line = "Could you please repeat that?"
 	}
