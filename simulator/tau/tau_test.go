@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/reasonbench/reasonbench/llm"
-	"github.com/reasonbench/reasonbench/prompts"
 	"github.com/reasonbench/reasonbench/llm/sim"
+	"github.com/reasonbench/reasonbench/prompts"
 )
 
 func model(t testing.TB, p sim.Params) *sim.Model {

@@ -668,7 +668,6 @@ func classify(prompt string, rng *rand.Rand, params sim.Params) string {
 	return "false"
 }
 
-
 // reflection is the reflection user's supervisor: it keeps the response's
 // first line.
 func reflection(prompt string, rng *rand.Rand, params sim.Params) string {
