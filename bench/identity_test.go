@@ -115,6 +115,7 @@ func extraIdentityConfigs() []identityConfig {
 		{"tau-react-user", codePreset("tau-airline/react", "0:3", map[string]any{"user": "react", "temperature": t07})},
 		{"tau-xml-verify-user", mk("tau-retail", "react", "0:3", map[string]any{"protocol": "xml", "max_steps": 30, "user": "verify", "temperature": t07})},
 		{"tau-few-shot-reflection-user", codePreset("tau-airline/few-shot", "0:3", map[string]any{"user": "reflection", "temperature": t07})},
+		{"tau-reflexion", mk("tau-airline", "reflexion", "0:3", map[string]any{"actor": "react", "protocol": "tools", "trials": 2, "reflection": "last_attempt_and_reflexion", "max_steps": 30, "temperature": t07})},
 		{"reflexion-none", mk("hotpotqa", "reflexion", "0:6", map[string]any{"reflection": "none", "trials": 3, "temperature": t07})},
 		{"reflexion-last-attempt", mk("hotpotqa", "reflexion", "0:6", map[string]any{"reflection": "last_attempt", "trials": 3, "temperature": t07})},
 		{"reflexion-react-both", mk("hotpotqa", "reflexion", "0:3", map[string]any{"actor": "react", "reflection": "last_attempt_and_reflexion", "trials": 3, "temperature": t07})},

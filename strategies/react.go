@@ -138,7 +138,7 @@ func (s *react) CheckTask(t tasks.Task) error {
 	switch {
 	case s.protocol == ProtocolAct || s.protocol == ProtocolReAct:
 		return fmt.Errorf("protocol=%s is τ-bench's text agent, for tasks with a simulated user (tau-*); on %s use text, json, tools or xml", s.protocol, t.Name())
-	case s.trials != 1 || s.fewShot != 0:
+	case s.trials > 1 || s.fewShot != 0:
 		return fmt.Errorf("trials and fewshot are for tasks with a simulated user (tau-*); task %s has none", t.Name())
 	}
 	if _, ok := t.(tasks.Toolbox); !ok && s.tools != ToolsPython && !s.external {

@@ -202,7 +202,7 @@ type episodeError struct{ error }
 // systemPrompt is the agent's system turn: template react_<protocol> of
 // the task's folder (for tools the policy, and the examples with fewshot).
 func (a *episodeAgent) systemPrompt(inst tasks.Instance) (string, error) {
-	data := episodePromptData{Policy: a.ep.Policy(), ToolsJSON: a.ep.ToolsJSON()}
+	data := episodePromptData{Policy: a.ep.Policy(), ToolsJSON: a.ep.ToolsJSON(), LastAttempt: a.s.lastAttempt, Reflections: a.s.reflections}
 	if a.s.fewShot > 0 {
 		shots, ok := a.env.Task.(tasks.FewShotter)
 		if !ok {
@@ -214,7 +214,11 @@ func (a *episodeAgent) systemPrompt(inst tasks.Instance) (string, error) {
 		}
 		data.Examples = ex
 	}
-	return render(a.env, "react_"+a.s.protocol, data)
+	name := "react_" + a.s.protocol
+	if a.s.template != "" { // Reflexion's actor: the same with its memory
+		name = a.s.template
+	}
+	return render(a.env, name, data)
 }
 
 // episodePromptData is what the react_<protocol> templates of an
@@ -223,6 +227,33 @@ type episodePromptData struct {
 	Policy    string // the domain's policy
 	ToolsJSON string // json.dumps of the tools' specs, as τ-bench's text agents show them
 	Examples  string // fewshot: the example dialogues, "Example 1:\n..." joined by blank lines
+	// Reflexion's actor (templates reflexion_react_<protocol>): the last
+	// trial's conversation and the reflections shown, oldest first.
+	LastAttempt string
+	Reflections []string
+}
+
+// Transcript is the trial's conversation as text, for Reflexion's
+// reflection on it: one line a turn.
+func (tr EpisodeTrial) Transcript() string {
+	var b strings.Builder
+	for _, t := range tr.Turns {
+		switch t.Role {
+		case "tool":
+			fmt.Fprintf(&b, "Agent called %s %s: %s\n", t.Tool, clip(string(t.Arguments), maxCallText), clip(t.Result, maxObservation/4))
+		case "agent":
+			fmt.Fprintf(&b, "Agent: %s\n", t.Content)
+		default:
+			fmt.Fprintf(&b, "User: %s\n", t.Content)
+		}
+	}
+	if tr.HitLimit {
+		b.WriteString("(the agent's steps ran out)\n")
+	}
+	if tr.Error != "" {
+		fmt.Fprintf(&b, "(the episode failed: %s)\n", tr.Error)
+	}
+	return strings.TrimSpace(b.String())
 }
 
 // turn asks the agent for one step and carries out its action.
@@ -403,7 +434,7 @@ func (s *react) checkEpisodes(t tasks.Task, e tasks.Environment) error {
 	if !slices.Contains(e.UserStrategies(), s.user) {
 		return fmt.Errorf("user=%s: task %s's simulated user is one of %s", s.user, t.Name(), strings.Join(e.UserStrategies(), ", "))
 	}
-	if s.tools != ToolsTask {
+	if s.tools != ToolsTask && s.tools != "" {
 		return fmt.Errorf("tools=%s: an episode acts with its environment's tools only", s.tools)
 	}
 	if s.fewShot > 0 {

@@ -94,8 +94,10 @@ var reflexionParams = []Param{
 	temperatureParam("temperature", 0.0, "sampling temperature of every call (the reference used 0)"),
 	{Name: "max_tokens", Kind: Int, Default: 0, Min: Bound(0), Doc: "completion token limit per call (0: server default)"},
 	contextParam,
-	{Name: "protocol", Kind: String, Default: ProtocolText, Allowed: []string{ProtocolText, ProtocolJSON, ProtocolTools},
-		Doc: "actor=react: how actions are written (text, json, tools)"},
+	{Name: "protocol", Kind: String, Default: ProtocolText, Allowed: []string{ProtocolText, ProtocolJSON, ProtocolTools, ProtocolXML, ProtocolAct, ProtocolReAct},
+		Doc: "actor=react: how actions are written (text, json, tools, xml; on tasks with a simulated user, tau-*: tools, act, react or xml)"},
+	{Name: "user", Kind: String, Default: "llm", Late: true,
+		Doc: "actor=react on a task with a simulated user (tau-*): the simulated user's strategy (llm, react, verify, reflection)"},
 	{Name: "max_steps", Kind: Int, Default: 6, Min: Bound(1), Max: Bound(100), Doc: "actor=react: model turns per trial (the reference used 6)"},
 }
 
@@ -123,7 +125,7 @@ func newReflexion(v Values) (Strategy, error) {
 		temperature: v.Temperature("temperature"), maxTokens: v.Int("max_tokens"), context: v.String("context"),
 	}
 	s.react = react{protocol: v.String("protocol"), maxSteps: v.Int("max_steps"), temperature: s.temperature, maxTokens: s.maxTokens,
-		template: "reflexion_react_" + v.String("protocol")}
+		template: "reflexion_react_" + v.String("protocol"), trials: 1, user: v.WithDefaults(reflexionParams).String("user")}
 	return s, nil
 }
 
@@ -324,8 +326,28 @@ func (s *reflexion) trial(ctx context.Context, env Env, inst tasks.Instance, dat
 	last, shown := s.shown(t, prev, reflections)
 	tracer := &stepCounter{Tracer: env.tracer()}
 	tr := ReflexionTrial{Trial: t + 1, ShownReflections: len(shown), ShownLastAttempt: last != ""}
-	switch s.actor {
-	case ActorReAct:
+	envTask, episodes := env.Task.(tasks.Environment)
+	var sc tasks.Score
+	switch {
+	case s.actor == ActorReAct && episodes:
+		// A trial is an episode (its own draws, identities t<trial>/...)
+		// on a fresh copy of the environment; it succeeds with reward 1.
+		r := s.react
+		r.lastAttempt, r.reflections = last, shown
+		ep, err := envTask.Episode(ctx, inst, t, tasks.User{Sampler: env.User, Prompts: env.Prompts, Strategy: r.user, Setup: r.userSetup})
+		if err != nil {
+			return tr, err
+		}
+		aenv := env
+		aenv.Trace = tracer
+		et, err := r.episode(ctx, aenv, ep, inst, t)
+		if err != nil {
+			return tr, err
+		}
+		tr.Trajectory = et.Transcript()
+		tr.Output = fmt.Sprintf("reward %g", et.Reward)
+		sc = tasks.Score{Correct: successful(et.Reward), Answer: tr.Output, Metrics: map[string]float64{"reward": et.Reward}}
+	case s.actor == ActorReAct:
 		r := s.react
 		r.lastAttempt, r.reflections = last, shown
 		aenv := env
@@ -353,7 +375,9 @@ func (s *reflexion) trial(ctx context.Context, env Env, inst tasks.Instance, dat
 			return tr, err
 		}
 	}
-	sc := env.Task.Score(inst, tr.Output)
+	if !episodes || s.actor != ActorReAct {
+		sc = env.Task.Score(inst, tr.Output)
+	}
 	tr.Answer, tr.Correct, tr.Metrics = sc.Answer, sc.Correct, sc.Metrics
 	rd := reflectPromptData{Input: data.Input, Context: data.Context, Actor: s.actor,
 		Trajectory: truncateTrajectory(tr.Trajectory, s.reflectTokens), Answer: sc.Answer}
@@ -440,6 +464,10 @@ func (s *reflexion) result(env Env, inst tasks.Instance, st reflexionState, seed
 		m["judge_accuracy"] = float64(agree) / float64(len(st.Trials))
 	}
 	sc := env.Task.Score(inst, final.Output)
+	if _, episodes := env.Task.(tasks.Environment); episodes && s.actor == ActorReAct {
+		// An episode is scored by its reward, which the trial kept.
+		sc = tasks.Score{Correct: final.Correct, Answer: final.Answer, Metrics: final.Metrics}
+	}
 	return Result{
 		Output: final.Output, Score: sc, Accuracy: boolFloat(sc.Correct), Metrics: mergeMetrics(m, sc.Metrics),
 		Detail: ReflexionDetail{Actor: s.actor, Reflection: s.reflection, Evaluator: s.evaluator,
