@@ -66,6 +66,7 @@ var fileStrategies = []struct {
 	{"react", map[string]any{"protocol": "text"}},
 	{"react", map[string]any{"protocol": "json"}},
 	{"react", map[string]any{"protocol": "tools"}},
+	{"react", map[string]any{"protocol": "xml"}},
 	{"reflexion", map[string]any{"actor": "cot", "evaluator": "oracle", "trials": 3}},
 	{"reflexion", map[string]any{"actor": "react", "evaluator": "self", "trials": 2, "max_steps": 4}},
 	{"selfrefine", map[string]any{"iterations": 2}},

@@ -232,13 +232,14 @@ type reactToolDoc struct {
 	Syntax      string // "Search[entity]"
 	Description string
 	Schema      string // an external tool's arguments schema (the agent_ templates show it)
+	XML         string // the call as the xml protocol writes it: <search><entity>...</entity></search>
 }
 
 // reactPromptData is what the react_<protocol> templates see.
 type reactPromptData struct {
 	Input       string
 	MaxSteps    int
-	Protocol    string // text, json or tools
+	Protocol    string // text, json, xml or tools
 	Tools       []reactToolDoc
 	LastAttempt string   // Reflexion: the previous trial's trajectory
 	Reflections []string // Reflexion: reflections shown, oldest first
@@ -382,6 +383,10 @@ func (a *agent) lastStepNotice() string {
 	case ProtocolJSON:
 		if a.final != nil {
 			return fmt.Sprintf(`This is the last step: give your final answer now with {"thought": "...", "action": %q, "input": ...}.`, a.final.Name)
+		}
+	case ProtocolXML:
+		if a.final != nil {
+			return fmt.Sprintf("This is the last step: give your final answer now with %s.", xmlSyntax(*a.final))
 		}
 	default:
 		if a.final != nil {

@@ -54,7 +54,7 @@ func agentOnly(env Env) bool {
 // toolDoc describes a tool to the templates; an external tool (made by
 // NewSchemaTool) with its schema.
 func toolDoc(t tasks.Tool) reactToolDoc {
-	d := reactToolDoc{Name: t.Name, Syntax: textSyntax(t), Description: t.Description}
+	d := reactToolDoc{Name: t.Name, Syntax: textSyntax(t), Description: t.Description, XML: xmlSyntax(t)}
 	if t.External() {
 		d.Schema = string(t.Schema())
 	}

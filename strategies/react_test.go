@@ -524,8 +524,11 @@ func TestReActNeedsTools(t *testing.T) {
 			t.Errorf("%s: %v", task.Name(), err)
 		}
 	}
-	if _, err := Resolve(reactParams, map[string]any{"protocol": "xml"}); err == nil {
-		t.Error("protocol=xml accepted")
+	if _, err := Resolve(reactParams, map[string]any{"protocol": "yaml"}); err == nil {
+		t.Error("protocol=yaml accepted")
+	}
+	if _, err := Resolve(reactParams, map[string]any{"protocol": "xml"}); err != nil {
+		t.Errorf("protocol=xml refused: %v", err)
 	}
 	if _, err := Resolve(reactParams, map[string]any{"max_steps": "0"}); err == nil {
 		t.Error("max_steps=0 accepted")

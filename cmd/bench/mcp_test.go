@@ -196,7 +196,7 @@ func TestMCPToolsAnswerAndReplay(t *testing.T) {
 	}
 }
 
-// TestMCPToolsEveryAgent: react's text and JSON protocols (the tools
+// TestMCPToolsEveryAgent: react's text, JSON and XML protocols (the tools
 // described in the prompt from the server's schema), reflexion with a
 // react actor and lats answer the sums with the server's get-sum, and a
 // rerun replays every tool call.
@@ -213,6 +213,7 @@ func TestMCPToolsEveryAgent(t *testing.T) {
 	}{
 		{"react text", []string{"--strategy", "react", "--set", "protocol=text"}},
 		{"react json", []string{"--strategy", "react", "--set", "protocol=json"}},
+		{"react xml", []string{"--strategy", "react", "--set", "protocol=xml"}},
 		{"reflexion react", []string{"--strategy", "reflexion", "--set", "actor=react", "--set", "protocol=tools"}},
 		{"lats", []string{"--strategy", "lats", "--set", "iterations=2", "--set", "n_generate=1"}},
 	} {

@@ -9,13 +9,21 @@ import (
 	"github.com/reasonbench/reasonbench/llm"
 )
 
+// MarkerReActXML is the phrase of every bundled react_xml and agent_xml
+// template (tool calls as XML tags); the responders' tests check the
+// templates carry it.
+const MarkerReActXML = "one tool call written as XML tags"
+
 // ReActProtocol tells which protocol a ReAct conversation uses from its
 // first user turn: "tools" when tools are offered or the turn carries
-// toolsMarker, "json" when it carries jsonMarker, else "text".
+// toolsMarker, "xml" when it carries MarkerReActXML, "json" when it carries
+// jsonMarker, else "text".
 func ReActProtocol(p Prompt, first, toolsMarker, jsonMarker string) string {
 	switch {
 	case len(p.Tools) > 0 || strings.Contains(first, toolsMarker):
 		return "tools"
+	case strings.Contains(first, MarkerReActXML):
+		return "xml"
 	case strings.Contains(first, jsonMarker):
 		return "json"
 	}
@@ -30,9 +38,13 @@ func ReActProtocol(p Prompt, first, toolsMarker, jsonMarker string) string {
 //     reasoning content; on the last step, when the tools are withdrawn,
 //     "Answer: <input>" in text;
 //   - "json": one object {"thought", "action", "input"};
+//   - "xml": the thought in <thinking> tags, then the call as XML tags
+//     (XMLCall);
 //   - otherwise text: "Thought: ...\nAction: Action[input]".
 func ReActTurn(proto string, last bool, turn int, thought, action, argName, input string, rng *rand.Rand) llm.Choice {
 	switch proto {
+	case "xml":
+		return llm.Choice{Content: XMLCall(thought, action, [][2]string{{argName, input}})}
 	case "tools":
 		if last {
 			return llm.Choice{Reasoning: thought, Content: "Answer: " + input}
@@ -63,4 +75,94 @@ func Mistype(s string, rng *rand.Rand) string {
 	}
 	i := 1 + rng.IntN(len(r)-2)
 	return string(r[:i]) + string(r[i+1:])
+}
+
+// XMLCall writes a tool call as the xml protocol reads it: the thought in
+// <thinking> tags (none when empty), then
+//
+//	<action>
+//	<name>value</name>
+//	</action>
+func XMLCall(thought, action string, args [][2]string) string {
+	var b strings.Builder
+	if thought != "" {
+		fmt.Fprintf(&b, "<thinking>%s</thinking>\n", thought)
+	}
+	fmt.Fprintf(&b, "<%s>\n", action)
+	for _, a := range args {
+		fmt.Fprintf(&b, "<%s>%s</%s>\n", a[0], a[1], a[0])
+	}
+	fmt.Fprintf(&b, "</%s>", action)
+	return b.String()
+}
+
+// ReadXMLCall reads back the first tool call of an xml reply (the
+// simulated model reading its own earlier turns): the element's name and
+// its parameters' names and values, trimmed. A <thinking> element is
+// skipped. Only the first maxXMLRead bytes are read.
+func ReadXMLCall(text string) (name string, args [][2]string, ok bool) {
+	text = text[:min(len(text), maxXMLRead)]
+	pos := 0
+	for {
+		n, inner, end, found := xmlElement(text, pos)
+		if !found {
+			return "", nil, false
+		}
+		pos = end
+		if n == "thinking" || n == "thought" {
+			continue
+		}
+		for p := 0; ; {
+			pn, value, pend, found := xmlElement(inner, p)
+			if !found {
+				break
+			}
+			args = append(args, [2]string{pn, strings.TrimSpace(value)})
+			p = pend
+		}
+		return n, args, true
+	}
+}
+
+const maxXMLRead = 8000
+
+// xmlElement finds <name>inner</name> at or after pos.
+func xmlElement(s string, pos int) (name, inner string, end int, ok bool) {
+	for pos < len(s) {
+		i := strings.IndexByte(s[pos:], '<')
+		if i < 0 {
+			return "", "", 0, false
+		}
+		open := pos + i
+		j := strings.IndexByte(s[open:], '>')
+		if j < 0 {
+			return "", "", 0, false
+		}
+		name = s[open+1 : open+j]
+		if !xmlTag(name) {
+			pos = open + 1
+			continue
+		}
+		body := open + j + 1
+		k := strings.Index(s[body:], "</"+name+">")
+		if k < 0 {
+			pos = open + 1
+			continue
+		}
+		return name, s[body : body+k], body + k + len(name) + 3, true
+	}
+	return "", "", 0, false
+}
+
+func xmlTag(s string) bool {
+	if s == "" || len(s) > 100 {
+		return false
+	}
+	for i, r := range s {
+		letter := r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+		if !letter && (i == 0 || !(r >= '0' && r <= '9' || r == '-' || r == '.')) {
+			return false
+		}
+	}
+	return true
 }

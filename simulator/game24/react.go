@@ -20,7 +20,7 @@ const (
 	markerReActLast = "last step" // what the react strategy says on its last step
 )
 
-// respondReAct answers the ReAct prompts (text, JSON and tools protocols)
+// respondReAct answers the ReAct prompts (text, JSON, XML and tools protocols)
 // for the simulated model.
 //
 // Policy: the model replays the board from its trajectory (the puzzle's
@@ -54,6 +54,8 @@ func (c *moveCache) respondReAct(p sim.Prompt, rng *rand.Rand, params sim.Params
 	}
 	proto := "text"
 	switch {
+	case len(p.Tools) == 0 && strings.Contains(first, sim.MarkerReActXML):
+		proto = "xml"
 	case len(p.Tools) > 0 || !strings.Contains(first, markerReActText) && !strings.Contains(first, markerReActJSON):
 		proto = "tools"
 	case strings.Contains(first, markerReActJSON):
@@ -127,6 +129,16 @@ func renderReActTurn(proto string, last bool, turn int, thought, name string, ar
 		b, _ := json.Marshal(args)
 		id := fmt.Sprintf("call_%d_%04x", turn, rng.IntN(1<<16))
 		return llm.Choice{Reasoning: thought, ToolCalls: []llm.ToolCall{{ID: id, Name: name, Arguments: string(b)}}}
+	case "xml":
+		keys := []string{"a", "b"}
+		if name == game24.ToolFinish {
+			keys = []string{"expression"}
+		}
+		var kv [][2]string
+		for _, k := range keys {
+			kv = append(kv, [2]string{k, args[k]})
+		}
+		return llm.Choice{Content: sim.XMLCall(thought, name, kv)}
 	case "json":
 		var in any = args
 		if name == game24.ToolFinish {

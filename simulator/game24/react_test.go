@@ -22,6 +22,7 @@ func TestReActTemplatesCarryTheMarkers(t *testing.T) {
 		"react_text":  {markerReAct, markerReActText, "Add[a, b]", "Finish[expression]"},
 		"react_json":  {markerReAct, markerReActJSON},
 		"react_tools": {markerReAct},
+		"react_xml":   {markerReAct, sim.MarkerReActXML, "<finish><expression>"},
 	} {
 		text, ok := lib.Text("game24/" + name)
 		if !ok {

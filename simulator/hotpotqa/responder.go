@@ -84,7 +84,7 @@ func (Responder) Respond(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm.C
 	}
 	first := reading.FirstUser(p)
 	if strings.Contains(first, markerReAct) && (len(p.Tools) > 0 || strings.Contains(first, markerReActText) ||
-		strings.Contains(first, markerReActJSON) || strings.Contains(first, markerReActTools)) {
+		strings.Contains(first, markerReActJSON) || strings.Contains(first, markerReActTools) || strings.Contains(first, sim.MarkerReActXML)) {
 		return respondReAct(p, first, rng, params, avoid)
 	}
 	text := p.Last("user")

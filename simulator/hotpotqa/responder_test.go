@@ -62,6 +62,7 @@ func TestTemplatesCarryTheMarkers(t *testing.T) {
 		"react_text":  {markerReAct, markerReActText, "Search[entity]", "Lookup[keyword]", "Finish[answer]"},
 		"react_json":  {markerReAct, markerReActJSON},
 		"react_tools": {markerReAct, markerReActTools},
+		"react_xml":   {markerReAct, sim.MarkerReActXML, "<search><entity>", "<lookup><keyword>", "<finish><answer>"},
 	}
 	for name, markers := range want {
 		text, ok := lib.Text("hotpotqa/" + name)

@@ -27,6 +27,7 @@ func TestTemplatesCarryTheMarkers(t *testing.T) {
 		"qa/react_text":            {markerDocstore, markerReActText},
 		"qa/react_json":            {markerDocstore, markerReActJSON},
 		"qa/react_tools":           {markerDocstore, markerReActTools},
+		"qa/react_xml":             {markerDocstore, sim.MarkerReActXML},
 		"qa/reflexion_react_text":  {markerDocstore, markerReActText},
 		"qa/reflexion_react_json":  {markerDocstore, markerReActJSON},
 		"qa/reflexion_react_tools": {markerDocstore, markerReActTools},

@@ -106,8 +106,8 @@ func (t *Turn) finish(last bool) {
 
 // StepsFromChat reads the steps of a conversation after its first user
 // turn: an action from each assistant turn (text "Action: Search[x]", a
-// JSON object, or a tool call), the observation from the user or tool
-// turns that follow.
+// JSON object, XML tags, or a tool call), the observation from the user or
+// tool turns that follow.
 func StepsFromChat(msgs []llm.Message) []Step {
 	var out []Step
 	for _, m := range msgs {
@@ -160,10 +160,21 @@ func StepsFromText(text string) []Step {
 	return out
 }
 
-// parseAction reads the action of an assistant turn: an "Action:" line or
-// a JSON object {"action", "input"}.
+// parseAction reads the action of an assistant turn: an "Action:" line, a
+// JSON object {"action", "input"}, or a call written as XML tags (its first
+// parameter the input).
 func parseAction(content string) Step {
 	content = strings.TrimSpace(content)
+	if strings.HasPrefix(content, "<") {
+		if name, args, ok := sim.ReadXMLCall(content); ok {
+			st := Step{Action: strings.ToLower(name)}
+			if len(args) > 0 {
+				st.Input = args[0][1]
+			}
+			return st
+		}
+		return Step{}
+	}
 	if strings.HasPrefix(content, "{") {
 		var obj struct {
 			Action string          `json:"action"`

@@ -185,10 +185,12 @@ func TestSteps(t *testing.T) {
 		{Role: "tool", Content: "(Result 1 / 1) She opened a shop in Lindau."},
 		{Role: "assistant", Content: "garbage"},
 		{Role: "user", Content: "Observation: Invalid action."},
+		{Role: "assistant", Content: "<thinking>t</thinking>\n<Search>\n<entity> Lindau </entity>\n</Search>"},
+		{Role: "user", Content: "Observation: Lindau is a town."},
 	}
 	want := []Step{{"search", "Anna Berg", "Could not find Anna Berg. Similar: ['Anna Berg (clockmaker)', \"O'Hara\"]."},
 		{"search", "Anna Berg (clockmaker)", "Anna Berg was a clockmaker."}, {"lookup", "shop", "(Result 1 / 1) She opened a shop in Lindau."},
-		{"", "", "Invalid action."}}
+		{"", "", "Invalid action."}, {"search", "Lindau", "Lindau is a town."}}
 	steps := StepsFromChat(chat)
 	if !reflect.DeepEqual(steps, want) {
 		t.Fatalf("StepsFromChat:\n got %q\nwant %q", steps, want)
@@ -197,7 +199,8 @@ func TestSteps(t *testing.T) {
 		t.Errorf("Similar: %q", got)
 	}
 	obs := Observed(steps)
-	if len(obs) != 2 || obs[0].Title != "Anna Berg (clockmaker)" || obs[1].Text != "She opened a shop in Lindau." || obs[1].Title != "Anna Berg (clockmaker)" {
+	if len(obs) != 3 || obs[0].Title != "Anna Berg (clockmaker)" || obs[1].Text != "She opened a shop in Lindau." || obs[1].Title != "Anna Berg (clockmaker)" ||
+		obs[2].Title != "Lindau" {
 		t.Errorf("Observed: %+v", obs)
 	}
 	pad := "Thought 1: t\nAction 1: Search[Lindau]\nObservation 1: Lindau is a town.\nAction 2: search {\"entity\": \"Amper\"}\nObservation 2: Could not find Amper."

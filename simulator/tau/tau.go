@@ -38,9 +38,11 @@
 //   - Slip: each tool call has one argument misread with probability Slip
 //     (a digit of an id, a count, another enum value);
 //   - in the text protocols (act, react, xml) a tool call is written
-//     malformed with probability Slip/2 (a closing brace or tag lost);
-//     native tool calls are always well-formed, as the API's function
-//     calling returns them.
+//     malformed with probability Slip/2: a closing brace lost (the episode
+//     loop says the text to the user) or the tool's closing tag lost (the
+//     loop reads its first parameter as a call of an unknown tool); native
+//     tool calls are always well-formed, as the API's function calling
+//     returns them.
 //
 // The user (user.go) splits its instruction into sentences: who it is
 // (user id, name, zip code, email), what it wants (sentences with a request

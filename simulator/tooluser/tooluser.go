@@ -1,6 +1,7 @@
 // Package tooluser is the declared simulated tool user: the simulated
 // model's answer to the agent_<protocol> templates (an agent whose tools
-// come from MCP servers, prompts/qa/agent_*.txt), from the prompt alone.
+// come from MCP servers, prompts/qa/agent_*.txt: text, JSON, XML tags and
+// native tools), from the prompt alone.
 //
 // Policy, per turn:
 //
@@ -16,7 +17,8 @@
 //     probability Slip a number is off by one.
 //
 // The tools are read from the request (native tool specs) or from the
-// template's list with each tool's JSON schema (text and JSON protocols).
+// template's list with each tool's JSON schema (text, JSON and XML
+// protocols).
 package tooluser
 
 import (
@@ -58,6 +60,8 @@ func (Responder) Respond(p sim.Prompt, rng *rand.Rand, params sim.Params) (llm.C
 	first := p.Messages[0].Content
 	proto := "text"
 	switch {
+	case len(p.Tools) == 0 && strings.Contains(first, sim.MarkerReActXML):
+		proto = "xml"
 	case len(p.Tools) > 0 || !strings.Contains(first, markerText) && !strings.Contains(first, markerJSON):
 		proto = "tools"
 	case strings.Contains(first, markerJSON):
@@ -253,6 +257,12 @@ func call(proto string, turn int, t tool, args []any, rng *rand.Rand) llm.Choice
 	case "tools":
 		id := fmt.Sprintf("call_%d_%04x", turn, rng.IntN(1<<16))
 		return llm.Choice{Reasoning: thought, ToolCalls: []llm.ToolCall{{ID: id, Name: t.name, Arguments: string(b)}}}
+	case "xml":
+		kv := make([][2]string, len(t.params))
+		for i, p := range t.params {
+			kv[i] = [2]string{p.name, fmt.Sprint(args[i])}
+		}
+		return llm.Choice{Content: sim.XMLCall(thought, t.name, kv)}
 	case "json":
 		out, _ := json.Marshal(struct {
 			Thought string          `json:"thought"`

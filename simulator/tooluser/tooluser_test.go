@@ -12,7 +12,7 @@ import (
 )
 
 type toolDoc struct {
-	Name, Syntax, Description, Schema string
+	Name, Syntax, Description, Schema, XML string
 }
 
 const (
@@ -35,15 +35,18 @@ func render(t *testing.T, protocol, question string) string {
 		LastAttempt string
 		Reflections []string
 	}{Input: question, MaxSteps: 5, Protocol: protocol, Tools: []toolDoc{
-		{"echo", "Echo[message]", "Echoes back the input message", echoSchema},
-		{"get-sum", "Get-sum[a, b]", "Returns the sum of two numbers", sumSchema},
-		{"finish", "Finish[answer]", "Give the final answer.", ""},
+		{"echo", "Echo[message]", "Echoes back the input message", echoSchema, "<echo><message>...</message></echo>"},
+		{"get-sum", "Get-sum[a, b]", "Returns the sum of two numbers", sumSchema, "<get-sum><a>...</a><b>...</b></get-sum>"},
+		{"finish", "Finish[answer]", "Give the final answer.", "", "<finish><answer>...</answer></finish>"},
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out, MarkerAgent) {
 		t.Fatalf("qa/agent_%s lacks the marker %q", protocol, MarkerAgent)
+	}
+	if (protocol == "xml") != strings.Contains(out, sim.MarkerReActXML) {
+		t.Fatalf("qa/agent_%s: the xml marker %q present: %v", protocol, sim.MarkerReActXML, !(protocol == "xml"))
 	}
 	return out
 }
@@ -83,6 +86,9 @@ func TestToolUser(t *testing.T) {
 		{"json", nil, `"action":"get-sum","input":{"a":17,"b":25}`, func(o string) []llm.Message {
 			return []llm.Message{{Role: "assistant", Content: "{}"}, {Role: "user", Content: "Observation: " + o}}
 		}, `"action":"finish","input":"42"`},
+		{"xml", nil, "<get-sum>\n<a>17</a>\n<b>25</b>\n</get-sum>", func(o string) []llm.Message {
+			return []llm.Message{{Role: "assistant", Content: "<get-sum>\n<a>17</a>\n<b>25</b>\n</get-sum>"}, {Role: "user", Content: "Observation: " + o}}
+		}, "<finish>\n<answer>42</answer>\n</finish>"},
 	} {
 		first := []llm.Message{{Role: "user", Content: render(t, c.protocol, q)}}
 		got := text(respond(t, sim.Prompt{Messages: first, Tools: c.tools}))
