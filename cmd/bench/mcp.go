@@ -41,6 +41,9 @@ func cmdMCP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return usageError{err}
 	}
 	box, ok := t.(tasks.Toolbox)
+	if tb, isEnv := t.(interface{ Toolbox() tasks.Toolbox }); isEnv { // an environment's tools, a database per session
+		box, ok = tb.Toolbox(), true
+	}
 	if !ok {
 		return usageError{fmt.Errorf("bench mcp serve: task %s offers no tools", t.Name())}
 	}
