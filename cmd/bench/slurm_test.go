@@ -126,7 +126,11 @@ func newSlurmSite(t *testing.T) *slurmSite {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, target := range map[string]string{"bench": benchBinary(t), "examples": examples} {
+	// As a checkout after make build: bin/bench and examples/.
+	if err := os.Mkdir(filepath.Join(dir, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, target := range map[string]string{"bin/bench": benchBinary(t), "examples": examples} {
 		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
 			t.Fatal(err)
 		}
@@ -415,9 +419,9 @@ func TestSlurmArrayMerges(t *testing.T) {
 		t.Logf("4-task array and merge: %.1f s", time.Since(start).Seconds())
 		refDone(t)
 		sameRun(t, ref, filepath.Join(s.dir, "merged.db"), false)
-		shards, _ := filepath.Glob(filepath.Join(s.dir, "results", "*"))
+		shards, _ := filepath.Glob(filepath.Join(s.dir, "shards", "*"))
 		if len(shards) != 4 {
-			t.Errorf("results/ holds %v; want shard-0.db to shard-3.db only", shards)
+			t.Errorf("shards/ holds %v; want shard-0.db to shard-3.db only (and no holder file left)", shards)
 		}
 	})
 
@@ -426,7 +430,7 @@ func TestSlurmArrayMerges(t *testing.T) {
 		// shard takes seconds, so that scancel lands mid-run.
 		url, _ := startServeSimProcess(t, "--latency", "20ms")
 		model := []string{"--base-url", url}
-		env := []string{"OVERRIDE_OUT=" + filepath.Join(s.dir, "slow", "results"),
+		env := []string{"OVERRIDE_OUT=" + filepath.Join(s.dir, "slow", "shards"),
 			"OVERRIDE_BENCH_ARGS=" + strings.Join(append(append(args[:len(args):len(args)], model...), "--concurrency", "2"), " ")}
 		start := time.Now()
 		jid, merge := jobIDs(t, s.bash(env, []string{"setup", "submit"},
@@ -474,7 +478,7 @@ func TestSlurmArrayMerges(t *testing.T) {
 		if i, j := strings.Index(log2, "shard 2/4: SIGTERM, stopping"), strings.Index(log2, "shard 2/4: database copied to"); i < 0 || j < i {
 			t.Errorf("the cancelled task's log lacks its SIGTERM line before the copy:\n%s", log2)
 		}
-		shard2 := filepath.Join(s.dir, "slow", "results", "shard-2.db")
+		shard2 := filepath.Join(s.dir, "slow", "shards", "shard-2.db")
 		runs := storeRuns(t, shard2)
 		kept := len(shardRunItems(t, shard2)[1])
 		if len(runs) != 1 || runs[0].Status == store.StatusDone || kept == 0 || kept >= 10 {
@@ -482,7 +486,7 @@ func TestSlurmArrayMerges(t *testing.T) {
 		}
 		// The killed bench's write-ahead log is folded into the copy: every
 		// item it held when killed is there.
-		shard3 := filepath.Join(s.dir, "slow", "results", "shard-3.db")
+		shard3 := filepath.Join(s.dir, "slow", "shards", "shard-3.db")
 		runs3 := storeRuns(t, shard3)
 		if kept3 := len(shardRunItems(t, shard3)[1]); len(runs3) != 1 || runs3[0].Status == store.StatusDone || kept3 < killed || kept3 >= 10 {
 			s.logs()
@@ -508,7 +512,7 @@ func TestSlurmArrayMerges(t *testing.T) {
 		// Each resubmitted task continued its shard's run (the run its first
 		// attempt started), not a run of its own from the start.
 		for _, task := range []int{2, 3} {
-			db := filepath.Join(s.dir, "slow", "results", fmt.Sprintf("shard-%d.db", task))
+			db := filepath.Join(s.dir, "slow", "shards", fmt.Sprintf("shard-%d.db", task))
 			runs := storeRuns(t, db)
 			if len(runs) != 1 || runs[0].Status != store.StatusDone || len(shardRunItems(t, db)[1]) != 10 {
 				t.Errorf("resubmitted shard %d holds %d runs (the first %s); want its one run continued to its 10 items", task, len(runs), runs[0].Status)
