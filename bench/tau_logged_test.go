@@ -354,3 +354,27 @@ func sameJSON(a, b json.RawMessage) bool {
 }
 
 var _ = tau.VersionHead
+
+// BenchmarkTauAirlineSimulated is issue 42's speed figure: the whole
+// airline test split, 4 trials (200 episodes), on the simulator with the
+// tool-calling preset, stored in a fresh database; ns/op is one whole run,
+// and the turn figure is the engine's time per conversation turn (the
+// simulator's answers included).
+func BenchmarkTauAirlineSimulated(b *testing.B) {
+	cfg, err := ApplyPreset(DefaultConfig(), "tau-airline/tool-calling")
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg.Params["trials"] = 4
+	var turns float64
+	for b.Loop() {
+		st := tempStore(b)
+		sum, err := (&Engine{Store: st}).Run(context.Background(), cfg)
+		if err != nil || sum.N != 50 {
+			b.Fatalf("%+v, %v", sum, err)
+		}
+		turns = sum.Metrics["turns"] * 200
+	}
+	b.ReportMetric(turns, "turns/run")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/turns/1e3, "µs/turn")
+}
