@@ -5,9 +5,9 @@ import (
 	"testing"
 )
 
-// The speed figures of docs/tau-bench.md ("Speed"): go test -run XXX
-// -bench . -benchtime 2s ./tasks/tau/ on one core (GOMAXPROCS=1 changes
-// nothing: none of this runs in parallel).
+// The speed figures of docs/tau-bench.md ("Speed"): GOMAXPROCS=1 go test
+// -run XXX -bench . -benchtime 2s -count 3 ./tasks/tau/ (none of this runs
+// in parallel).
 
 // BenchmarkNewDB is one trial's database.
 func BenchmarkNewDB(b *testing.B) {
@@ -85,8 +85,8 @@ func BenchmarkReward(b *testing.B) {
 }
 
 // BenchmarkCopyAndReward is a trial's database copy plus its reward: the
-// copy, the episode's tool calls (logged task 0 trial 0: 7 calls, a
-// booking), the reward with the ground truth cached.
+// copy, the episode's tool calls (logged task 0 trial 0: 8 calls, two
+// bookings), the reward with the ground truth cached.
 func BenchmarkCopyAndReward(b *testing.B) {
 	d := mustLoad(b, "airline", Version7362a17)
 	run, actions, task := episode(b, d)

@@ -1,16 +1,27 @@
 package calc
 
 import (
+	"compress/gzip"
 	"encoding/json"
+	"io"
 	"os"
 	"strings"
 	"testing"
 )
 
-// testdata/cases.json is the reference's calculate tool run by CPython
+// testdata/cases.json.gz is the reference's calculate tool run by CPython
 // 3.11 on each expression (testdata/gen_calc.py).
 func TestMatchesReference(t *testing.T) {
-	b, err := os.ReadFile("testdata/cases.json")
+	file, err := os.Open("testdata/cases.json.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	zr, err := gzip.NewReader(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,7 @@
-# Writes cases.json: the reference's calculate tool's result for each of
+# Writes cases.json.gz: the reference's calculate tool's result for each of
 # many expressions, run by the reference's own code (sierra-research/tau-bench,
 # tau_bench/envs/airline/tools/calculate.py), imported from a checkout.
-# Usage: python3 gen_calc.py CHECKOUT > cases.json   (Python 3.11)
+# Usage: python3 gen_calc.py CHECKOUT | gzip -n -9 > cases.json.gz   (Python 3.11)
 # Expressions whose evaluation takes CPython more than two seconds are left
 # out (calc reports MemoryError for those).
 import importlib
