@@ -82,6 +82,7 @@ type reflexionCode struct {
 	shared bool
 	mu     sync.Mutex
 	steps  []nsStep
+	ns     nsSession // the interpreter holding the namespace
 }
 
 // Reflexion code protocol versions.

@@ -60,7 +60,12 @@ func (chain) VoteKeys() []string                                     { return []
 // returns every problem's first iteration.
 func solveChain(t *testing.T, c chain, s Strategy, from int, before []CodeDetail) []CodeIteration {
 	t.Helper()
-	ex := codeExec(t)
+	return solveChainOn(t, codeExec(t), c, s, from, before)
+}
+
+// solveChainOn is solveChain on the executor ex.
+func solveChainOn(t *testing.T, ex tasks.Executor, c chain, s Strategy, from int, before []CodeDetail) []CodeIteration {
+	t.Helper()
 	lib, err := prompts.Bundled()
 	if err != nil {
 		t.Fatal(err)
