@@ -38,9 +38,9 @@ import (
 // nsStep is one exec into the shared namespace: Code is exec'd; with
 // Call, the call of that assert is then evaluated (get_output).
 type nsStep struct {
-	Code    string  `json:"code"`
-	Call    string  `json:"call,omitempty"`
-	Timeout float64 `json:"timeout"`
+	Code    string   `json:"code"`
+	Call    string   `json:"call,omitempty"`
+	Timeout float64  `json:"timeout"`
 	sum     [32]byte // its digest (mkStep)
 }
 
