@@ -2,7 +2,9 @@ package bench
 
 import (
 	"context"
+	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -251,4 +253,68 @@ func TestReflexionMBPPPresetWorkload(t *testing.T) {
 		}
 	}
 	t.Logf("%d tests and fetches; seconds per problem %.2f", steps, meanWall(items, 0, len(items)))
+}
+
+// The preset's shared namespace on the benchmark's workload gives the
+// same run at concurrency 1 and 64 and killed midway then resumed (its
+// interpreter rebuilt from the stored items): items, calls, steps and
+// every recorded test and output fetch.
+func TestReflexionMBPPPresetSameRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs problems in the sandbox three times")
+	}
+	sandboxtest.Runner(t)
+	ctx := context.Background()
+	cfg, err := ApplyPreset(DefaultConfig(), "reflexion-mbpp/reflexion")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Range = "0:8"
+	model, err := NewSim(cfg.Sim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writer := newMBPPTestWriter(t, model)
+	run := func(conc int, backend llm.Sampler, ctx context.Context) (*store.Store, int64, error) {
+		st := tempStore(t)
+		c := cfg
+		c.Concurrency = conc
+		sum, err := (&Engine{Store: st, Backend: backend}).Run(ctx, c)
+		return st, sum.RunID, err
+	}
+	st, id, err := run(1, writer, ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := recordOf(t, st, id)
+	if st, id, err = run(64, writer, ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := recordOf(t, st, id); !reflect.DeepEqual(got, want) {
+		t.Errorf("concurrency 64 differs:\n%s", firstDiff(got.Items, want.Items))
+	}
+	killCtx, kill := context.WithCancel(ctx)
+	defer kill()
+	var n atomic.Int64
+	killAt := int64(want.Calls / 2)
+	backend := llm.SamplerFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
+		if n.Add(1) >= killAt {
+			kill()
+			return llm.Response{}, context.Canceled
+		}
+		return writer.Sample(ctx, req)
+	})
+	st, id, err = run(4, backend, killCtx)
+	if err == nil {
+		t.Fatalf("the run killed at call %d finished", killAt)
+	}
+	if items, err := st.Items(ctx, id); err != nil || len(items) == 0 || len(items) >= 8 {
+		t.Fatalf("killed at call %d with %d items stored (%v): not midway", killAt, len(items), err)
+	}
+	if _, err := (&Engine{Store: st, Backend: writer}).Resume(ctx, id, ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := recordOf(t, st, id); !reflect.DeepEqual(got, want) {
+		t.Errorf("killed at call %d and resumed, differs:\n%s", killAt, firstDiff(got.Items, want.Items))
+	}
 }

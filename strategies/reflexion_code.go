@@ -41,11 +41,13 @@ import (
 //   - version=b448a9b (the code of the logged GPT-4 MBPP run, April 2023):
 //     each call is a system instruction and one user message; the model's
 //     answer is a function body appended to the signature after the
-//     reference's indentation fix (fixIndent: as written, then with the
-//     first line indented, then with every line indented, the first whose
-//     stub function compiles and runs without a SyntaxError; run in the
-//     sandbox); no code-block parsing; tests run as implementation +
-//     "\n" + assert;
+//     reference's fixes: a first implementation's answer is tidied
+//     (fixFirst: lines before a column-0 def indented, def lines dropped,
+//     fences removed), an improved one's tidied and then its indentation
+//     settled (fixIndent: as tidied, then with the first line indented,
+//     then with every line indented, the first whose stub function
+//     compiles and runs without a SyntaxError); both run in the sandbox;
+//     no code-block parsing; tests run as implementation + "\n" + assert;
 //   - version=current (today's programming_runs/): system instructions end
 //     with a code-block instruction, the improved implementation is asked
 //     in a six-message chat (instruction, examples, previous
@@ -61,8 +63,10 @@ import (
 // interpreter's globals, shared by every problem of a run (a problem
 // defining `sum` changed later verdicts there). By default
 // (namespace=isolated) nothing carries over; namespace=shared (the
-// reflexion presets) replays the earlier problems' execs before each test
-// and output fetch (reflexion_code_shared.go), all but the hidden tests;
+// reflexion presets) keeps one sandboxed interpreter per run that execs
+// every test and output fetch in order in one namespace
+// (reflexion_code_shared.go, reflexion_code_session.go), all but the
+// hidden tests;
 // the indentation fix runs the answer as the reference did but under a
 // limit, and a run that ended the reference's process (SystemExit) or
 // never ended is a recorded failure here (fixIndent); when more tests

@@ -22,18 +22,22 @@ import (
 // call there too. What an earlier problem's implementation defined or
 // imported is thus visible to later problems' tests.
 //
-// Here every such execution is one sandboxed program that first replays,
-// in one namespace seeded as the executor module's, every step the
-// reference would have exec'd before it (the earlier problems' and this
-// problem's earlier ones), each under its own alarm, and then runs the
-// new step. The steps are a function of the stored details, so a rerun,
-// a resumed run and any concurrency replay the same ones; the engine
-// solves the items one at a time in range order (Ordered).
+// Here each such execution is a step of one namespace, seeded as the
+// executor module's, that holds every step the reference would have
+// exec'd before it (the earlier problems' and this problem's earlier
+// ones), each run under its own alarm: in the run's one sandboxed
+// interpreter, which keeps the namespace and execs each step once
+// (nsSession, reflexion_code_session.go), or, where the executor keeps no
+// sessions, in a program that replays every step before it (runReplayed;
+// the same results at a cost quadratic in the run). The steps are a
+// function of the stored details, so a rerun, a resumed run and any
+// concurrency have the same ones (a resumed run's interpreter is rebuilt
+// from them); the engine solves the items one at a time in range order
+// (Ordered).
 //
-// Not replayed: the hidden tests, which never reach a strategy; in their
+// Not exec'd: the hidden tests, which never reach a strategy; in their
 // place the evaluated implementation is exec'd alone (the reference's
-// evaluate exec'd it, then the hidden test and check). A step that timed
-// out costs its timeout again in every later program.
+// evaluate exec'd it, then the hidden test and check).
 
 // nsStep is one exec into the shared namespace: Code is exec'd; with
 // Call, the call of that assert is then evaluated (get_output).
