@@ -35,6 +35,20 @@ func (x itemExecutor) Execute(ctx context.Context, site string, p sandbox.Progra
 	return res, x.record(ctx, site, p, res)
 }
 
+// StartSession starts p in the run's sandbox, recording nothing: each
+// exchange with it is recorded by Record.
+func (x itemExecutor) StartSession(ctx context.Context, p sandbox.Program) (*sandbox.Session, error) {
+	if s, ok := x.runner.(sandbox.Starter); ok {
+		return s.Start(ctx, p)
+	}
+	return nil, sandbox.ErrNoSessions
+}
+
+// Record records an exchange with a session with the item under site.
+func (x itemExecutor) Record(ctx context.Context, site string, p sandbox.Program, res sandbox.Result) error {
+	return x.record(ctx, site, p, res)
+}
+
 func (x itemExecutor) record(ctx context.Context, site string, p sandbox.Program, res sandbox.Result) error {
 	program := p.Source
 	for _, name := range slices.Sorted(maps.Keys(p.Files)) { // shown after main.py, as written beside it

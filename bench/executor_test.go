@@ -109,3 +109,41 @@ func newRunRow(t *testing.T, st *store.Store) int64 {
 	}
 	return id
 }
+
+// TestItemExecutorSessions: an exchange with a session is recorded as an
+// execution at its site; a runner that keeps no sessions says so; the
+// run's end closes a strategy that keeps something running.
+func TestItemExecutorSessions(t *testing.T) {
+	ctx := context.Background()
+	st := tempStore(t)
+	id := newRunRow(t, st)
+	x := itemExecutor{runner: scriptedRunner{}, st: st, run: id, index: 3}
+	var ex tasks.SessionExecutor = x
+	if _, err := ex.StartSession(ctx, sandbox.Program{Source: "x"}); !errors.Is(err, sandbox.ErrNoSessions) {
+		t.Errorf("StartSession on a runner without sessions: %v", err)
+	}
+	res := sandbox.Result{Status: sandbox.Exit, Stdout: "name 're' is not defined", Duration: 2 * time.Millisecond}
+	if err := ex.Record(ctx, "i0/internal/1", sandbox.Program{Source: "def f(): pass\nassert f()"}, res); err != nil {
+		t.Fatal(err)
+	}
+	execs, err := st.Executions(ctx, id, 3)
+	if err != nil || len(execs) != 1 {
+		t.Fatalf("%+v, %v", execs, err)
+	}
+	if e := execs[0]; e.Site != "i0/internal/1" || e.Program != "def f(): pass\nassert f()" || e.Status != "exit" || e.Stdout != res.Stdout || e.DurationMS != 2 {
+		t.Errorf("stored %+v", e)
+	}
+	c := &closingStrategy{}
+	(&plan{strategy: c}).closeStrategy()
+	(&plan{strategy: sandboxStrategy{}}).closeStrategy() // no Close: nothing to do
+	if c.closed != 1 {
+		t.Errorf("closed %d times", c.closed)
+	}
+}
+
+type closingStrategy struct {
+	strategies.Strategy
+	closed int
+}
+
+func (c *closingStrategy) Close() error { c.closed++; return nil }

@@ -4,6 +4,7 @@ package bench
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
@@ -132,6 +133,14 @@ func load(cfg Config) (*plan, error) {
 		p.adaptive = llm.NewAdaptive(llm.AdaptiveOptions{Start: cfg.Concurrency, Max: cfg.ConcurrencyMax})
 	}
 	return p, nil
+}
+
+// closeStrategy ends what the strategy keeps running across items (the
+// reflexion_code shared namespace's interpreter), once the run is over.
+func (p *plan) closeStrategy() {
+	if c, ok := p.strategy.(io.Closer); ok {
+		_ = c.Close()
+	}
 }
 
 // executes says why a run of strat on task runs model-written programs, or

@@ -137,6 +137,7 @@ func (e *Engine) ResumeWith(ctx context.Context, runID int64, o ResumeOptions) (
 		return Summary{}, ConfigError{fmt.Errorf("run %d: %w", runID, err)}
 	}
 	defer p.closeTools()
+	defer p.closeStrategy()
 	done, err := e.Store.ItemIndexes(ctx, runID)
 	if err != nil {
 		return Summary{}, err

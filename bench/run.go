@@ -73,6 +73,7 @@ func (e *Engine) start(ctx context.Context, p *plan) (Summary, error) {
 		return Summary{}, ConfigError{err}
 	}
 	defer p.closeTools()
+	defer p.closeStrategy()
 	cfg := p.cfg
 	backend := e.Backend
 	var err error

@@ -212,6 +212,11 @@ func (b *Bwrap) Run(ctx context.Context, p Program) (Result, error) {
 	return b.run(ctx, p, nil)
 }
 
+// Start starts p as a session (session.go) in a sandbox of its own.
+func (b *Bwrap) Start(ctx context.Context, p Program) (*Session, error) {
+	return startSession(ctx, p, b.run)
+}
+
 // run is Run with conn passed to the program as file descriptors 3, 4,
 // ...; run closes them once the sandbox has them (pair.go).
 func (b *Bwrap) run(ctx context.Context, p Program, conn []*os.File) (Result, error) {

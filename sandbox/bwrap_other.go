@@ -20,3 +20,8 @@ func NewBwrap(context.Context) (*Bwrap, error) {
 func (*Bwrap) Run(context.Context, Program) (Result, error) {
 	return Result{}, fmt.Errorf("%w: bubblewrap runs only on Linux", ErrUnavailable)
 }
+
+// Start never starts anything here.
+func (*Bwrap) Start(context.Context, Program) (*Session, error) {
+	return nil, fmt.Errorf("%w: bubblewrap runs only on Linux", ErrUnavailable)
+}

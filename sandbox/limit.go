@@ -22,3 +22,11 @@ func (l *limited) Run(ctx context.Context, p Program) (Result, error) {
 	defer func() { <-l.sem }()
 	return l.r.Run(ctx, p)
 }
+
+// Start starts a session on the runner l bounds, outside its bound.
+func (l *limited) Start(ctx context.Context, p Program) (*Session, error) {
+	if s, ok := l.r.(Starter); ok {
+		return s.Start(ctx, p)
+	}
+	return nil, ErrNoSessions
+}

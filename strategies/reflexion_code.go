@@ -41,11 +41,13 @@ import (
 //   - version=b448a9b (the code of the logged GPT-4 MBPP run, April 2023):
 //     each call is a system instruction and one user message; the model's
 //     answer is a function body appended to the signature after the
-//     reference's indentation fix (fixIndent: as written, then with the
-//     first line indented, then with every line indented, the first whose
-//     stub function compiles and runs without a SyntaxError; run in the
-//     sandbox); no code-block parsing; tests run as implementation +
-//     "\n" + assert;
+//     reference's fixes: a first implementation's answer is tidied
+//     (fixFirst: lines before a column-0 def indented, def lines dropped,
+//     fences removed), an improved one's tidied and then its indentation
+//     settled (fixIndent: as tidied, then with the first line indented,
+//     then with every line indented, the first whose stub function
+//     compiles and runs without a SyntaxError); both run in the sandbox;
+//     no code-block parsing; tests run as implementation + "\n" + assert;
 //   - version=current (today's programming_runs/): system instructions end
 //     with a code-block instruction, the improved implementation is asked
 //     in a six-message chat (instruction, examples, previous
@@ -61,8 +63,10 @@ import (
 // interpreter's globals, shared by every problem of a run (a problem
 // defining `sum` changed later verdicts there). By default
 // (namespace=isolated) nothing carries over; namespace=shared (the
-// reflexion presets) replays the earlier problems' execs before each test
-// and output fetch (reflexion_code_shared.go), all but the hidden tests;
+// reflexion presets) keeps one sandboxed interpreter per run that execs
+// every test and output fetch in order in one namespace
+// (reflexion_code_shared.go, reflexion_code_session.go), all but the
+// hidden tests;
 // the indentation fix runs the answer as the reference did but under a
 // limit, and a run that ended the reference's process (SystemExit) or
 // never ended is a recorded failure here (fixIndent); when more tests
@@ -82,6 +86,7 @@ type reflexionCode struct {
 	shared bool
 	mu     sync.Mutex
 	steps  []nsStep
+	ns     nsSession // the interpreter holding the namespace
 }
 
 // Reflexion code protocol versions.
@@ -577,12 +582,24 @@ func ParseCodeBlock(s string) string {
 
 // assemble turns an answer into the function the tests run: the current
 // version's whole function from the code block; b448a9b's signature plus
-// the indentation-fixed body.
+// the body fixed as the reference fixed it. The reference asked the first
+// implementation with its strategy "simple", whose fix is the answer's
+// tidying alone (fixFirst), and each improved one with "reflexion", whose
+// fix tidies the answer and then runs it to settle its indentation
+// (fixIndent): noahshinn/reflexion generators/py_generate.py, PyGenerator
+// passing fix_body to generic_generate_func_impl.
 func (r *codeRun) assemble(ctx context.Context, n int, answer string) (string, error) {
 	if r.s.codeBlocks {
 		return ParseCodeBlock(answer), nil
 	}
-	body, failure, err := r.fixIndent(ctx, fmt.Sprintf("i%d/indent", n), answer)
+	site := fmt.Sprintf("i%d/indent", n)
+	var body, failure string
+	var err error
+	if n == 0 {
+		body, failure, err = r.fixFirst(ctx, site, answer)
+	} else {
+		body, failure, err = r.fixIndent(ctx, site, answer)
+	}
 	if err != nil {
 		return "", err
 	}
@@ -594,18 +611,39 @@ func (r *codeRun) assemble(ctx context.Context, n int, answer string) (string, e
 	return r.prob.Prompt + body, nil
 }
 
-// fixIndent is b448a9b's py_fix_indentation, run in the sandbox: the
-// body is defined as the body of a stub function, which is then called
-// (state 0); if that raises a SyntaxError (an IndentationError too), at
-// compile time or while running, the answer with its first line indented
-// (unless it starts with four spaces) is tried the same way (state 1),
-// and if that raises one too, the answer with every line indented is
-// taken unchecked (state 2); any other exception keeps the state's body.
+// fixFirst is the reference's fix of a first implementation
+// (fix_turbo_response): the answer tidied (pyTidy), nothing run. It runs
+// in the sandbox for Python's own reading of the text (str.split,
+// str.strip, re's Unicode classes); failure says why it did not, and body
+// is then the answer as written.
+func (r *codeRun) fixFirst(ctx context.Context, site, answer string) (body, failure string, err error) {
+	in, _ := json.Marshal(answer)
+	res, err := r.env.Exec.Execute(ctx, site, sandbox.Program{Source: pyTidyFirst,
+		Files:  map[string]string{"body.json": string(in)},
+		Limits: sandbox.Limits{Wall: 30 * time.Second, Output: 8*int64(len(answer)) + 1<<16}})
+	if err != nil {
+		return "", "", fmt.Errorf("reflexion_code: the first implementation's fix: %w", err)
+	}
+	if res.Passed() && json.Unmarshal([]byte(lastLine(res.Stdout)), &body) == nil {
+		return body, "", nil
+	}
+	return answer, "it did not run (" + cmp.Or(res.Reason(), "no answer") + ")", nil
+}
+
+// fixIndent is the reference's fix of an improved implementation
+// (py_fix_indentation), run in the sandbox: the answer tidied as fixFirst
+// tidies it is defined as the body of a stub function, which is then
+// called (state 0); if that raises a SyntaxError (an IndentationError
+// too), at compile time or while running, the tidied body with its first
+// line indented (unless it starts with four spaces) is tried the same way
+// (state 1), and if that raises one too, the tidied body with every line
+// indented is taken unchecked (state 2); any other exception keeps the
+// state's body.
 //
 // Where the reference made no decision (its process ended, hung, or the
 // first-line fix raised IndexError on an empty answer) failure says why,
-// and body is that of the state being run (the answer as written at
-// state 0), the decision an ordinary exception would have made there.
+// and body is that of the state being run (the tidied answer at state 0),
+// the decision an ordinary exception would have made there.
 func (r *codeRun) fixIndent(ctx context.Context, site, answer string) (body, failure string, err error) {
 	in, _ := json.Marshal(answer)
 	mark := r.sentinel(site)
@@ -616,7 +654,7 @@ func (r *codeRun) fixIndent(ctx context.Context, site, answer string) (body, fai
 	if err != nil {
 		return "", "", fmt.Errorf("reflexion_code: the indentation fix: %w", err)
 	}
-	var cands []*string // the answer's state-1 and state-2 bodies, nil where none
+	var cands []*string // the tidied body, and the state-1 and state-2 bodies, nil where none
 	reached := -1
 	var decided []string
 	for _, line := range strings.Split(res.Stdout, "\n") {
@@ -626,8 +664,8 @@ func (r *codeRun) fixIndent(ctx context.Context, site, answer string) (body, fai
 		}
 		if c, ok := strings.CutPrefix(rest, "candidates "); ok {
 			// Only the first: it was written before the answer ran.
-			if cands == nil && (json.Unmarshal([]byte(c), &cands) != nil || len(cands) != 2 || cands[1] == nil) {
-				cands = []*string{nil, nil}
+			if cands == nil && (json.Unmarshal([]byte(c), &cands) != nil || len(cands) != 3 || cands[0] == nil || cands[2] == nil) {
+				cands = []*string{nil, nil, nil}
 			}
 			continue
 		}
@@ -639,11 +677,11 @@ func (r *codeRun) fixIndent(ctx context.Context, site, answer string) (body, fai
 		}
 		decided = append(decided, rest)
 	}
-	if cands == nil || cands[1] == nil {
+	if cands == nil || cands[0] == nil {
 		// The fix never started (an enormous answer): the body as written.
 		return answer, "it did not start (" + cmp.Or(res.Reason(), "no candidates") + ")", nil
 	}
-	states := []*string{&answer, cands[0], cands[1]}
+	states := cands
 	if len(decided) == 1 {
 		if k, ok := strings.CutPrefix(decided[0], "state "); ok {
 			if i, err := strconv.Atoi(k); err == nil && i >= 0 && i <= 2 && states[i] != nil {
@@ -652,7 +690,7 @@ func (r *codeRun) fixIndent(ctx context.Context, site, answer string) (body, fai
 		}
 	}
 	// No decision: the body of the state being run.
-	body = answer
+	body = *states[0]
 	if reached >= 0 && states[reached] != nil {
 		body = *states[reached]
 	}
@@ -663,7 +701,7 @@ func (r *codeRun) fixIndent(ctx context.Context, site, answer string) (body, fai
 	switch {
 	case len(decided) > 1:
 		failure = "it reported more than one decision"
-	case raised && name == "IndexError" && reached == 0 && cands[0] == nil:
+	case raised && name == "IndexError" && reached == 0 && cands[1] == nil:
 		failure = "an answer without lines (the reference's first-line fix raised IndexError)"
 	case raised && pyName.MatchString(name):
 		failure = "the answer raised " + name + ", which the reference's fix does not catch (its process ended)"
@@ -761,19 +799,57 @@ print()
 print(json.dumps(ok))
 `
 
-// pyFixIndent is fixIndent's program. It writes the two fixed bodies
-// before any of the answer runs, then a line naming each state as it
-// starts and the decision, each marked with the line standard input gave,
-// on a duplicate of standard output; the answer's own output (file
-// descriptors 1 and 2) goes to /dev/null. The answer runs as the
+// pyTidy is the reference's tidying of a chat model's answer
+// (fix_turbo_response) in Python: up to the first line that starts a
+// function ("def name(" at column 0), each line not blank and not
+// starting with four spaces is indented by four; each such def line is
+// dropped; the lines after the first are kept as they are; then every
+// run of three backticks is removed (fix_markdown, unfence).
+const pyTidy = `import re
+
+def unfence(text):
+    return re.sub("` + "`{3}" + `", "", text)
+
+def tidy(text):
+    head, tail, seen = [], [], False
+    for line in text.split("\n"):
+        if re.match(r"def\s+\w+\s*\(", line):
+            seen = True
+        elif seen:
+            tail.append(line)
+        elif line.strip() and not line.startswith("    "):
+            head.append("    " + line)
+        else:
+            head.append(line)
+    return unfence("\n".join(head + tail))
+`
+
+// pyTidyFirst is fixFirst's program: the tidied answer as JSON, alone on
+// the last line.
+const pyTidyFirst = pyTidy + `
+import json
+with open("body.json") as f:
+    answer = json.load(f)
+print()
+print(json.dumps(tidy(answer)))
+`
+
+// pyFixIndent is fixIndent's program. It writes the tidied body and the
+// two fixed bodies before any of the answer runs, then a line naming each
+// state as it starts and the decision, each marked with the line standard
+// input gave, on a duplicate of standard output; the answer's own output
+// (file descriptors 1 and 2) goes to /dev/null. The answer runs as the
 // reference ran it: exec of the stub and its call with the generator
-// module's globals (here a fresh dict holding what that module imported
-// from typing, shared by both states) and a fresh dict of locals, state 1
-// inside state 0's handler (a bare raise there re-raises state 0's
-// error). A BaseException other than an Exception (SystemExit) is
-// reported by name, as is the IndexError of the first-line fix on an
-// answer without lines: both ended the reference's run.
-const pyFixIndent = `import builtins, json, os, sys
+// module's globals (here a fresh dict holding what that module imported:
+// ast, re and its typing names, shared by both states) and the fixing
+// function's locals (the body, the state, the code, the tidied answer),
+// each state's body unfenced first, state 1 inside state 0's handler (a
+// bare raise there re-raises state 0's error). A BaseException other
+// than an Exception (SystemExit) is reported by name, as is the
+// IndexError of the first-line fix on an answer without lines: both
+// ended the reference's run.
+const pyFixIndent = pyTidy + `
+import ast, builtins, json, os, sys
 from typing import List, Optional, Union
 
 def _main():
@@ -783,25 +859,28 @@ def _main():
     out = os.fdopen(os.dup(1), "w", buffering=1)
     leave = os._exit
 
-    lines = answer.splitlines()
-    first = None  # str.splitlines()[0] of an answer without lines raises IndexError
-    if answer.startswith("    "):
-        first = answer
+    body = tidy(answer)
+    lines = body.splitlines()
+    first = None  # str.splitlines()[0] of a body without lines raises IndexError
+    if body.startswith("    "):
+        first = body
     elif lines:
         first = "    " + lines[0] + "\n" + "\n".join(lines[1:])
     every = "\n".join(["    " + l for l in lines])
-    out.write(mark + " candidates " + json.dumps([first, every]) + "\n")
+    out.write(mark + " candidates " + json.dumps([unfence(body), None if first is None else unfence(first), unfence(every)]) + "\n")
 
     null = os.open(os.devnull, os.O_WRONLY)
     os.dup2(null, 1)
     os.dup2(null, 2)
     g = {"__name__": "generators.py_generate", "__builtins__": builtins,
-         "List": List, "Optional": Optional, "Union": Union}
+         "List": List, "Optional": Optional, "Union": Union, "ast": ast, "re": re}
 
-    def attempt(body, state):
+    def attempt(f_body, state):
+        f_body = unfence(f_body)
         out.write(mark + " at " + str(state) + "\n")
+        code = "def func():\n" + f_body + "\nfunc()"
         try:
-            exec("def func():\n" + body + "\nfunc()", g, {})
+            exec(code, g, {"f_body": f_body, "cur_state": state, "code": code, "func_body": body})
             return state
         except SyntaxError:  # IndentationError and TabError are SyntaxErrors
             if state == 1:
@@ -813,7 +892,7 @@ def _main():
             return state
 
     try:
-        out.write(mark + " state " + str(attempt(answer, 0)) + "\n")
+        out.write(mark + " state " + str(attempt(body, 0)) + "\n")
     except BaseException as e:
         out.write(mark + " raised " + type(e).__name__ + "\n")
     leave(0)

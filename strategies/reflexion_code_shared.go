@@ -3,6 +3,7 @@ package strategies
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -21,25 +22,30 @@ import (
 // call there too. What an earlier problem's implementation defined or
 // imported is thus visible to later problems' tests.
 //
-// Here every such execution is one sandboxed program that first replays,
-// in one namespace seeded as the executor module's, every step the
-// reference would have exec'd before it (the earlier problems' and this
-// problem's earlier ones), each under its own alarm, and then runs the
-// new step. The steps are a function of the stored details, so a rerun,
-// a resumed run and any concurrency replay the same ones; the engine
-// solves the items one at a time in range order (Ordered).
+// Here each such execution is a step of one namespace, seeded as the
+// executor module's, that holds every step the reference would have
+// exec'd before it (the earlier problems' and this problem's earlier
+// ones), each run under its own alarm: in the run's one sandboxed
+// interpreter, which keeps the namespace and execs each step once
+// (nsSession, reflexion_code_session.go), or, where the executor keeps no
+// sessions, in a program that replays every step before it (runReplayed;
+// the same results at a cost quadratic in the run). The steps are a
+// function of the stored details, so a rerun, a resumed run and any
+// concurrency have the same ones (a resumed run's interpreter is rebuilt
+// from them); the engine solves the items one at a time in range order
+// (Ordered).
 //
-// Not replayed: the hidden tests, which never reach a strategy; in their
+// Not exec'd: the hidden tests, which never reach a strategy; in their
 // place the evaluated implementation is exec'd alone (the reference's
-// evaluate exec'd it, then the hidden test and check). A step that timed
-// out costs its timeout again in every later program.
+// evaluate exec'd it, then the hidden test and check).
 
 // nsStep is one exec into the shared namespace: Code is exec'd; with
 // Call, the call of that assert is then evaluated (get_output).
 type nsStep struct {
-	Code    string  `json:"code"`
-	Call    string  `json:"call,omitempty"`
-	Timeout float64 `json:"timeout"`
+	Code    string   `json:"code"`
+	Call    string   `json:"call,omitempty"`
+	Timeout float64  `json:"timeout"`
+	sum     [32]byte // its digest (mkStep)
 }
 
 // InOrder implements Ordered.
@@ -57,6 +63,9 @@ func (s *reflexionCode) Restore(_ tasks.Task, _ *prompts.Library, done []Solved)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.ns.mu.Lock()
+	s.ns.reset()
+	s.ns.mu.Unlock()
 	s.steps = nil
 	for _, d := range done {
 		var cd CodeDetail
@@ -92,7 +101,7 @@ func (s *reflexionCode) itemSteps(d CodeDetail) []nsStep {
 			out = append(out, s.testSteps(it.Impl, d.Tests, it.Failed, len(d.Tests))...)
 		}
 		if n == d.Evaluated {
-			out = append(out, nsStep{Code: s.head() + it.Impl, Timeout: 10})
+			out = append(out, mkStep(s.head()+it.Impl, "", 10))
 		}
 	}
 	return out
@@ -104,9 +113,9 @@ func (s *reflexionCode) testSteps(impl string, tests []string, failed []int, k i
 	var out []nsStep
 	secs := s.timeout.Seconds()
 	for i, t := range tests[:k] {
-		out = append(out, nsStep{Code: s.head() + impl + "\n" + t, Timeout: secs})
+		out = append(out, mkStep(s.head()+impl+"\n"+t, "", secs))
 		if slices.Contains(failed, i) {
-			out = append(out, nsStep{Code: s.head() + impl, Call: t, Timeout: secs})
+			out = append(out, mkStep(s.head()+impl, t, secs))
 		}
 	}
 	return out
@@ -119,18 +128,32 @@ func (s *reflexionCode) head() string {
 	return ""
 }
 
-// runShared runs step last after the prelude in one namespace and says
-// whether it raised nothing, with its output (a fetched value,
-// "TIMEOUT", or the exception's message). A prelude step that ends the
-// process (os._exit, a limit of the sandbox) ended the reference's whole
-// run; as a resumed run there, the steps after it go on in a fresh
-// namespace (a program of its own, at site/resume<k>).
+// runShared runs step last after the steps before in one namespace and
+// says whether it raised nothing, with its output (a fetched value,
+// "TIMEOUT", or the exception's message): in the run's interpreter
+// (nsSession), or, where the executor keeps no sessions, replayed in a
+// program of its own (runReplayed). The two give the same results.
 func (r *codeRun) runShared(ctx context.Context, site string, before []nsStep, last nsStep) (bool, string, error) {
-	steps := append(slices.Clip(before), last)
 	mode := "left"
 	if r.s.version == CodeVersionCurrent {
 		mode = "left_or_test"
 	}
+	if sx, ok := r.env.Exec.(tasks.SessionExecutor); ok && !r.s.ns.noSessions() {
+		ok, out, err := r.s.ns.run(ctx, sx, mode, site, before, last)
+		if !errors.Is(err, sandbox.ErrNoSessions) {
+			return ok, out, err
+		}
+	}
+	return r.runReplayed(ctx, mode, site, before, last)
+}
+
+// runReplayed runs step last after the steps before in one program that
+// execs them all in one namespace, each under its alarm. A step before
+// that ends the process (os._exit, a limit of the sandbox) ended the
+// reference's whole run; as a resumed run there, the steps after it go on
+// in a fresh namespace (a program of its own, at site/resume<k>).
+func (r *codeRun) runReplayed(ctx context.Context, mode, site string, before []nsStep, last nsStep) (bool, string, error) {
+	steps := append(slices.Clip(before), last)
 	mark := r.sentinel(site)
 	for part := 0; ; part++ {
 		blob, err := json.Marshal(map[string]any{"steps": steps, "mode": mode})
@@ -196,7 +219,7 @@ func (r *codeRun) runTestsShared(ctx context.Context, n int, impl string) (bool,
 	secs := r.s.timeout.Seconds()
 	for k, test := range r.d.Tests {
 		site := fmt.Sprintf("i%d/internal/%d", n, k)
-		step := nsStep{Code: r.s.head() + impl + "\n" + test, Timeout: secs}
+		step := mkStep(r.s.head()+impl+"\n"+test, "", secs)
 		ok, _, err := r.runShared(ctx, site, before, step)
 		if err != nil {
 			return false, "", nil, err
@@ -206,7 +229,7 @@ func (r *codeRun) runTestsShared(ctx context.Context, n int, impl string) (bool,
 			passed = append(passed, test)
 			continue
 		}
-		out := nsStep{Code: r.s.head() + impl, Call: test, Timeout: secs}
+		out := mkStep(r.s.head()+impl, test, secs)
 		_, value, err := r.runShared(ctx, site+"/output", before, out)
 		if err != nil {
 			return false, "", nil, err
@@ -236,8 +259,10 @@ func feedback(passed, failed []string) string {
 // reference's executor module's globals, each under its alarm, and
 // reports the last step's outcome on a duplicate of standard output,
 // marked with the line standard input gave, after a line naming each
-// step as it starts; the steps' own output goes nowhere. Every call to fetch is parsed before any step runs, so a step
-// that patches the ast module changes none.
+// step as it starts; the steps' own output goes nowhere (descriptors 1
+// and 2 too: the reference printed it, nothing ended at a limit). Every
+// call to fetch is parsed before any step runs, so a step that patches
+// the ast module changes none.
 const pyShared = `import ast, io, json, os, signal, sys
 
 def _main():
@@ -246,6 +271,9 @@ def _main():
         job = json.load(f)
     os.remove("steps.json")
     out = os.fdopen(os.dup(1), "w", buffering=1)
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.dup2(null, 2)
 
     class Nowhere(io.TextIOBase):
         def write(self, s):

@@ -10,9 +10,10 @@ import (
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
-// chain is a made-up run of three problems: the first's answer leaves an
-// import, a helper and a counter at the top level (after its return, as
-// a body with unindented lines does); the second calls the helper and the
+// chain is a made-up run of problems: the first's answer leaves an
+// import, a helper and a counter at the top level (lines at column 0
+// after a def line, which the reference's tidying of a first answer drops
+// and keeps what follows as it is); the second calls the helper and the
 // module without defining them; the third counts its own calls in the
 // first's counter; the fourth reads it.
 type chain struct{ ps []chainProblem }
@@ -24,7 +25,7 @@ type chainProblem struct {
 
 var chainProblems = []chainProblem{
 	{"def first(x: int) -> int:\n    \"\"\"Return 0.\"\"\"\n", "first",
-		"    return 0\nimport math\nn = 0\ndef _sq(x):\n    return x * x",
+		"def first(x: int) -> int:\n    return 0\nimport math\nn = 0\n_sq = lambda x: x * x",
 		"assert first(1) == 0"},
 	{"def second(x: int) -> int:\n    \"\"\"Return x squared plus its root.\"\"\"\n", "second",
 		"    return _sq(x) + int(math.sqrt(x))",
@@ -60,7 +61,12 @@ func (chain) VoteKeys() []string                                     { return []
 // returns every problem's first iteration.
 func solveChain(t *testing.T, c chain, s Strategy, from int, before []CodeDetail) []CodeIteration {
 	t.Helper()
-	ex := codeExec(t)
+	return solveChainOn(t, codeExec(t), c, s, from, before)
+}
+
+// solveChainOn is solveChain on the executor ex.
+func solveChainOn(t *testing.T, ex tasks.Executor, c chain, s Strategy, from int, before []CodeDetail) []CodeIteration {
+	t.Helper()
 	lib, err := prompts.Bundled()
 	if err != nil {
 		t.Fatal(err)
@@ -157,7 +163,7 @@ func TestReflexionCodeSharedRestores(t *testing.T) {
 func TestReflexionCodeSharedSurvivesAnExit(t *testing.T) {
 	c := chain{[]chainProblem{
 		{"def first(x: int) -> int:\n    \"\"\"Return 0.\"\"\"\n", "first",
-			"    return 0\nhelper = 1\nimport os\nos._exit(0)", "assert first(1) == 0"},
+			"def first(x: int) -> int:\n    return 0\nhelper = 1\nimport os\nos._exit(0)", "assert first(1) == 0"},
 		{"def second(x: int) -> int:\n    \"\"\"Return x.\"\"\"\n", "second",
 			"    return x", "assert second(2) == 2\nassert helper == 1"},
 	}}

@@ -146,7 +146,7 @@ func TestReflexionCodeProtocol(t *testing.T) {
 	if got, want := o.model.calls(), []string{"i0/tests tests", "i0/impl implementation", "i1/reflect reflection", "i1/impl implementation"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("calls %v, want %v", got, want)
 	}
-	if len(d.Iterations) != 2 || d.Iterations[0].Impl != addPrompt+"    return a * b\n" || // the reference's first-line fix ends with a newline
+	if len(d.Iterations) != 2 || d.Iterations[0].Impl != addPrompt+"    return a * b" || // the reference's tidying indents it
 		d.Iterations[1].Impl != addPrompt+"    return a + b" {
 		t.Fatalf("iterations %q %q", d.Iterations[0].Impl, d.Iterations[len(d.Iterations)-1].Impl)
 	}

@@ -15,6 +15,19 @@ type Executor interface {
 	Execute(ctx context.Context, site string, p sandbox.Program) (sandbox.Result, error)
 }
 
+// SessionExecutor is an Executor that can also keep one program running
+// across executions (a sandbox.Session: a long-lived interpreter) and
+// record what each exchange with it did, as Execute records a program.
+type SessionExecutor interface {
+	Executor
+	// StartSession starts p in a sandbox of its own (recording nothing);
+	// sandbox.ErrNoSessions when the run's sandbox keeps none.
+	StartSession(ctx context.Context, p sandbox.Program) (*sandbox.Session, error)
+	// Record records one exchange with a session under site: p describes
+	// the request, res what came of it.
+	Record(ctx context.Context, site string, p sandbox.Program, res sandbox.Result) error
+}
+
 // Executed is implemented by tasks whose scores run programs (HumanEval,
 // MBPP, code file tasks): the engine hands each item a copy bound to the
 // item's executor, as it binds a judge (Judged).
@@ -58,4 +71,17 @@ type Coding interface {
 // gold answer would be). It never reaches a strategy.
 type TestShower interface {
 	HiddenTests(inst Instance) string
+}
+
+// StartSession starts p on the runner, when it keeps sessions.
+func (r RunnerExecutor) StartSession(ctx context.Context, p sandbox.Program) (*sandbox.Session, error) {
+	if s, ok := r.Runner.(sandbox.Starter); ok {
+		return s.Start(ctx, p)
+	}
+	return nil, sandbox.ErrNoSessions
+}
+
+// Record records nothing.
+func (RunnerExecutor) Record(context.Context, string, sandbox.Program, sandbox.Result) error {
+	return nil
 }
