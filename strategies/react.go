@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/reasonbench/reasonbench/events"
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/sandbox"
 	"github.com/reasonbench/reasonbench/tasks"
@@ -326,6 +327,7 @@ func (a *agent) record(ctx context.Context, kind, content string) error {
 // turn asks for one step and carries out its actions; done reports that the
 // trajectory is over.
 func (a *agent) turn(ctx context.Context, step int, last bool) (bool, error) {
+	ctx = events.WithStep(ctx, fmt.Sprintf("t%d/s%d", a.trial, step)) // a turn's calls run one after another
 	a.step, a.pyCalls = step, 0
 	req := llm.Request{Messages: a.msgs, Temperature: a.s.temperature, MaxTokens: a.s.maxTokens,
 		Purpose: "react", Call: fmt.Sprintf("t%d/s%d/react", a.trial, step)}
