@@ -35,7 +35,7 @@ func runEvents(t *testing.T, st *store.Store, cfg Config) (Summary, map[int][]ev
 	if err != nil {
 		t.Fatal(err)
 	}
-	evs, err := st.RunEvents(context.Background(), sum.RunID)
+	evs, err := st.RunEvents(context.Background(), sum.RunID, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,9 +9,10 @@ import (
 
 // The stored form: a version byte, a count, then each event as varints and
 // length-prefixed strings. A model call's event keeps only what its call
-// record lacks (step, sequence, identity, role); a step equal to its
-// call's step and a role or server equal to the previous event's are a
-// flag bit. Decoding checks every length against what is left, so a
+// record lacks: its role, and its step and sequence number when the
+// strategy declared the step (its identity is in the call's request); a
+// step equal to its call's step and a role or server equal to the
+// previous event's are a flag bit. Decoding checks every length against what is left, so a
 // corrupt value is an error, never a panic.
 
 const version = 1
@@ -63,7 +64,9 @@ func Encode(evs []Event) []byte {
 			w.str(e.Step)
 		}
 		w.uvarint(uint64(max(e.Seq, 0)))
-		w.str(e.Call)
+		if e.Kind != Model {
+			w.str(e.Call)
+		}
 		switch e.Kind {
 		case Model:
 			if flags&fSameRole == 0 {
@@ -101,8 +104,9 @@ func Encode(evs []Event) []byte {
 var ErrCorrupt = errors.New("corrupt stored events")
 
 // Decode reads what Encode wrote. A model call's event comes back with
-// only what Encode keeps of it.
-func Decode(b []byte) ([]Event, error) {
+// only what Encode keeps of it, and the identity calls gives it: calls[i]
+// is the i-th model call's (from its request), nil when unknown.
+func Decode(b []byte, calls []string) ([]Event, error) {
 	r := reader{b: b}
 	if len(r.b) == 0 {
 		return nil, ErrCorrupt
@@ -114,6 +118,7 @@ func Decode(b []byte) ([]Event, error) {
 	n := r.count()
 	out := make([]Event, 0, n)
 	var role, server string
+	models := 0
 	for range n {
 		var e Event
 		e.Kind = Kind(r.byte())
@@ -129,7 +134,14 @@ func Decode(b []byte) ([]Event, error) {
 			e.Step = r.str()
 		}
 		e.Seq = r.int()
-		e.Call = r.str()
+		if e.Kind != Model {
+			e.Call = r.str()
+		} else if models < len(calls) {
+			e.Call = calls[models]
+		}
+		if e.Kind == Model {
+			models++
+		}
 		if stepOfCall {
 			e.Step = StepOfCall(e.Call)
 		}

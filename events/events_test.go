@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -149,21 +150,28 @@ func sample() []Event {
 
 func TestEncodeRoundTrip(t *testing.T) {
 	in := sample()
-	got, err := Decode(Encode(in))
+	got, err := Decode(Encode(in), []string{"t0/s1/react", "t0/user/1", "t0/user/2"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(got, in) {
 		t.Fatalf("round trip:\n got %+v\nwant %+v", got, in)
 	}
-	// A model call's event keeps only what its call record lacks.
-	m := Event{Kind: Model, Call: "c", Role: "model", PromptTokens: 9, LatencyMS: 3, Cached: true, Error: "x", CallID: 7}
-	back, err := Decode(Encode([]Event{m}))
+	// A model call's event keeps only what its call record lacks: its
+	// identity comes from its request, its step from the identity unless
+	// declared.
+	m := Event{Kind: Model, Step: "s1/f2", Call: "s1/f2/propose", Role: "model", PromptTokens: 9, LatencyMS: 3, Cached: true, Error: "x", CallID: 7}
+	declared := Event{Kind: Model, Step: "t0/s1", Seq: 2, Call: "t0/user/3", Role: "user"}
+	b := Encode([]Event{m, declared})
+	if strings.Contains(string(b), "propose") || strings.Contains(string(b), "user/3") {
+		t.Errorf("a model call's identity is stored with its event: %q", b)
+	}
+	back, err := Decode(b, []string{"s1/f2/propose", "t0/user/3"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (Event{Kind: Model, Call: "c", Role: "model"}); !reflect.DeepEqual(back[0], want) {
-		t.Errorf("model event stored %+v, want only %+v", back[0], want)
+	if want := []Event{{Kind: Model, Step: "s1/f2", Call: "s1/f2/propose", Role: "model"}, declared}; !reflect.DeepEqual(back, want) {
+		t.Errorf("model events stored %+v, want only %+v", back, want)
 	}
 }
 
@@ -172,16 +180,16 @@ func TestEncodeRoundTrip(t *testing.T) {
 func TestDecodeCorrupt(t *testing.T) {
 	b := Encode(sample())
 	for i := range len(b) {
-		if _, err := Decode(b[:i]); err == nil {
+		if _, err := Decode(b[:i], nil); err == nil {
 			t.Fatalf("prefix of %d of %d bytes decoded", i, len(b))
 		}
 	}
-	if _, err := Decode(append(slices.Clone(b), 0)); err == nil {
+	if _, err := Decode(append(slices.Clone(b), 0), nil); err == nil {
 		t.Error("trailing byte decoded")
 	}
 	bad := slices.Clone(b)
 	bad[0] = 9
-	if _, err := Decode(bad); err == nil {
+	if _, err := Decode(bad, nil); err == nil {
 		t.Error("another version decoded")
 	}
 }
@@ -193,11 +201,11 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte{1, 0})
 	f.Add([]byte{1, 1, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		evs, err := Decode(b)
+		evs, err := Decode(b, nil)
 		if err != nil {
 			return
 		}
-		again, err := Decode(Encode(evs))
+		again, err := Decode(Encode(evs), nil)
 		if err != nil {
 			t.Fatalf("re-encoded events do not decode: %v", err)
 		}

@@ -11,7 +11,7 @@ import (
 // each item, in its order, for the read side's tool table, the viewer's
 // trajectory and the exports, without decoding any strategy's detail.
 func Events(ctx context.Context, st *store.Store, runID int64) (map[int][]events.Event, error) {
-	return st.RunEvents(ctx, runID)
+	return st.RunEvents(ctx, runID, true)
 }
 
 // ItemEvents reads one item's events (store.ItemEvents).

@@ -22,7 +22,7 @@ func ToolRows(ctx context.Context, st *store.Store, runs []store.Run) ([]report.
 		if err != nil {
 			return nil, err
 		}
-		evs, err := Events(ctx, st, r.ID)
+		evs, err := st.RunEvents(ctx, r.ID, false) // tool events: no model call is read
 		if err != nil {
 			return nil, err
 		}

@@ -30,11 +30,12 @@ type Call struct {
 	CacheHit         bool
 	Error            string
 	CreatedAt        time.Time
-	// Role, Identity, Step and Seq are the call's event (events.Model):
-	// the role that made it, its identity (llm.Request.Call), its step and
-	// its place in a declared step. Stored in the batch's events, empty
-	// for calls recorded before them (schema 11).
-	Role, Identity, Step string
+	// Identity is the call's identity (llm.Request.Call), read from its
+	// request. Role, Step and Seq are the rest of its event (events.Model):
+	// the role that made it, its step and its place in a step the strategy
+	// declared; stored in the batch's events, empty for calls recorded
+	// before them (schema 11).
+	Identity, Role, Step string
 	Seq                  int
 }
 
@@ -254,17 +255,25 @@ func (s *Store) Calls(ctx context.Context, runID int64, item int) ([]Call, error
 	}
 	var out []Call
 	for _, b := range batches {
-		for i, r := range b.recs {
+		for _, r := range b.recs {
 			c := Call{ID: r.ID, RunID: runID, Item: b.item, Purpose: r.Purpose,
 				Request: texts[r.Request], Response: texts[r.Response], PromptTokens: r.PromptTokens,
 				CompletionTokens: r.CompletionTokens, ReasoningTokens: r.ReasoningTokens, Requests: r.Requests, Cost: r.Cost,
 				Latency: time.Duration(r.LatencyUS) * time.Microsecond, CacheHit: r.CacheHit, Error: r.Error,
 				CreatedAt: r.createdAt()}
-			if b.hasEvents {
-				e := b.events[i]
-				c.Role, c.Identity, c.Step, c.Seq = e.Role, e.Call, e.Step, e.Seq
-			}
+			c.Identity = requestIdentity(c.Request)
 			out = append(out, c)
+		}
+		if !b.hasEvents {
+			continue
+		}
+		evs, err := events.Decode(b.events, identities(out[len(out)-len(b.recs):]))
+		if err != nil {
+			return nil, fmt.Errorf("events of run %d item %d: %w", runID, b.item, err)
+		}
+		for i := range b.recs {
+			c := &out[len(out)-len(b.recs)+i]
+			c.Role, c.Step, c.Seq = evs[i].Role, evs[i].Step, evs[i].Seq
 		}
 	}
 	slices.SortFunc(out, func(a, b Call) int { return cmp.Compare(a.ID, b.ID) })
@@ -277,14 +286,34 @@ func (s *Store) eachBatch(ctx context.Context, q querier, where string, args []a
 }
 
 // batchRow is one call batch decoded: its calls and, when read, its
-// events (the first len(recs) the calls' own, in their order).
+// events as stored (events.Encode: the first len(recs) the calls' own, in
+// their order).
 type batchRow struct {
 	run       int64
 	item      int
 	last      int64
 	recs      []callRecord
 	hasEvents bool // the batch was written with events (schema 12)
-	events    []events.Event
+	events    []byte
+}
+
+// requestIdentity is the identity a recorded request names (llm.Request's
+// call), "" for none.
+func requestIdentity(request json.RawMessage) string {
+	var r struct {
+		Call string `json:"call"`
+	}
+	_ = json.Unmarshal(request, &r)
+	return r.Call
+}
+
+// identities are calls' identities, in order.
+func identities(calls []Call) []string {
+	out := make([]string, len(calls))
+	for i, c := range calls {
+		out[i] = c.Identity
+	}
+	return out
 }
 
 // eachBatchRow decodes the call batches a WHERE clause selects, with
@@ -329,15 +358,8 @@ func (s *Store) eachBatchRow(ctx context.Context, q querier, where string, args 
 		}
 		row := batchRow{run: r.run, item: r.item, last: r.last, recs: recs}
 		if r.evts != nil {
-			b, err := s.decode(ctx, q, r.evts)
-			if err != nil {
+			if row.events, err = s.decode(ctx, q, r.evts); err != nil {
 				return fmt.Errorf("events of run %d item %d: %w", r.run, r.item, err)
-			}
-			if row.events, err = events.Decode(b); err != nil {
-				return fmt.Errorf("events of run %d item %d: %w", r.run, r.item, err)
-			}
-			if len(row.events) < len(recs) || slices.ContainsFunc(row.events[:len(recs)], func(e events.Event) bool { return e.Kind != events.Model }) {
-				return fmt.Errorf("events of run %d item %d: %w", r.run, r.item, events.ErrCorrupt)
 			}
 			row.hasEvents = true
 		}

@@ -13,8 +13,6 @@ import (
 	"time"
 
 	"github.com/klauspost/compress/zstd"
-
-	"github.com/reasonbench/reasonbench/events"
 )
 
 // Merging combines runs kept in several databases (the shards of a run,
@@ -779,7 +777,7 @@ func (m *merger) copyCalls(ctx context.Context, r mergeRun, to int64, add map[in
 	src := m.srcs[r.src].Store
 	var batches []batchRow
 	err := src.eachBatchRow(ctx, src.db, `WHERE run_id = ? ORDER BY last_id`, []any{r.run.ID}, true, func(b batchRow) error {
-		if add[b.item] && (len(b.recs) > 0 || len(b.events) > 0) {
+		if add[b.item] && (len(b.recs) > 0 || b.hasEvents) {
 			batches = append(batches, b)
 		}
 		return nil
@@ -809,9 +807,9 @@ func (m *merger) copyCalls(ctx context.Context, r mergeRun, to int64, add map[in
 			last = m.nextID
 			m.nextID++
 		}
-		var evs []byte
+		var evs []byte // as stored, but compressed by out's codec
 		if b.hasEvents {
-			evs = events.Encode(b.events)
+			evs = b.events
 		}
 		if err := m.out.insertBatch(ctx, m.w, to, b.item, last, recs, evs); err != nil {
 			return err

@@ -68,7 +68,7 @@ func fullRecord(t *testing.T, st *Store, run int64) (Item, Call, []Node) {
 		Metrics: map[string]float64{"any_at_b": 0.5}, Detail: json.RawMessage(`{"votes":[3,1]}`), PromptTokens: 101,
 		CompletionTokens: 102, ReasoningTokens: 7, Calls: 1, Requests: 2, Cost: 0.123, WallSeconds: 1.25, Error: "an error"}
 	call := Call{ID: 1, RunID: run, Item: 11, Purpose: "propose",
-		Request:      json.RawMessage(`{"messages":[{"role":"user","content":"Input: 1 2 3 4\nPossible next steps:\n"}],"n":3,"seed":9}`),
+		Request:      json.RawMessage(`{"messages":[{"role":"user","content":"Input: 1 2 3 4\nPossible next steps:\n"}],"n":3,"seed":9,"call":"s1/f2/propose"}`),
 		Response:     json.RawMessage(`{"choices":[{"index":0,"content":"1 + 2 = 3 (left: 3 3 4)"}],"usage":{"prompt_tokens":21}}`),
 		PromptTokens: 21, CompletionTokens: 22, ReasoningTokens: 3, Requests: 2, Cost: 0.0456, Latency: 1234 * time.Microsecond,
 		CacheHit: true, Error: "call error", CreatedAt: time.Date(2025, 3, 4, 5, 6, 7, 8000, time.UTC),
