@@ -191,13 +191,19 @@ type ReActTrajectory struct {
 	Output   string      `json:"output"`
 }
 
-// viewReAct draws a react item's trajectory.
+// viewReAct draws a react item's trajectory, or its episodes.
 func viewReAct(detail []byte) ItemView {
+	var ep ReActEpisodes
+	if json.Unmarshal(detail, &ep) == nil && len(ep.Trials) > 0 {
+		c := ep.conversation()
+		return ItemView{Conversation: &c}
+	}
 	var d ReActTrajectory
 	if json.Unmarshal(detail, &d) != nil {
 		return ItemView{}
 	}
-	return ItemView{Trajectory: &d}
+	c := Conversation{Threads: []Thread{d.conversation("trajectory")}}
+	return ItemView{Trajectory: &d, Conversation: &c}
 }
 
 func (s *react) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result, error) {
