@@ -64,7 +64,7 @@ func (tr ReActTrajectory) conversation(title string) Thread {
 			th.Turns = append(th.Turns, Turn{Role: "assistant", Step: st.Step, Thought: st.Thought, Text: st.Reply})
 		}
 		for _, a := range st.Actions {
-			t := Turn{Role: "tool", Step: st.Step, Tool: a.Tool, Arguments: a.Call, Result: a.Observation, Error: a.Invalid}
+			t := Turn{Role: "tool", Step: st.Step, Arguments: a.Call, Result: a.Observation, Error: a.Invalid} // the call as written names its tool
 			if a.External != nil {
 				t.Tool, t.Arguments = a.External.Server+" "+a.External.Tool, string(a.External.Arguments)
 			}
