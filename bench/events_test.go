@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/reasonbench/reasonbench/events"
 	"github.com/reasonbench/reasonbench/store"
@@ -23,7 +24,7 @@ import (
 func canonical(evs []events.Event) []events.Event {
 	out := make([]events.Event, len(evs))
 	for i, e := range evs {
-		e.LatencyMS, e.Cached, e.CallID = 0, false, 0
+		e.LatencyMS, e.Cached, e.CallID, e.Time = 0, false, 0, time.Time{}
 		out[i] = e
 	}
 	return out

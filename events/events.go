@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Kind says what an event records.
@@ -83,13 +84,16 @@ type Event struct {
 	// CallID is the stored call record of a model call (store.Call.ID),
 	// whose fields below the store fills when it reads the event: the
 	// event itself keeps only what the record lacks.
-	CallID           int64   `json:"call_id,omitempty"`
-	Purpose          string  `json:"purpose,omitempty"`
-	PromptTokens     int     `json:"prompt_tokens,omitempty"`
-	CompletionTokens int     `json:"completion_tokens,omitempty"`
-	ReasoningTokens  int     `json:"reasoning_tokens,omitempty"`
-	Requests         int     `json:"requests,omitempty"`
-	Cost             float64 `json:"cost,omitempty"`
+	CallID int64 `json:"call_id,omitempty"`
+	// Time is when a model call's record was made (as it ended), from the
+	// call record; zero for other events, whose times are not kept.
+	Time             time.Time `json:"time,omitzero"`
+	Purpose          string    `json:"purpose,omitempty"`
+	PromptTokens     int       `json:"prompt_tokens,omitempty"`
+	CompletionTokens int       `json:"completion_tokens,omitempty"`
+	ReasoningTokens  int       `json:"reasoning_tokens,omitempty"`
+	Requests         int       `json:"requests,omitempty"`
+	Cost             float64   `json:"cost,omitempty"`
 
 	// LatencyMS is a model or tool call's latency (a replayed call keeps
 	// the original's); Cached says a model call was answered by the

@@ -70,7 +70,7 @@ func (s *Store) events(ctx context.Context, runID int64, item int, models bool) 
 		if models {
 			for i, r := range b.recs {
 				e := evs[i]
-				e.CallID, e.Purpose = r.ID, r.Purpose
+				e.CallID, e.Purpose, e.Time = r.ID, r.Purpose, r.createdAt()
 				e.PromptTokens, e.CompletionTokens, e.ReasoningTokens = r.PromptTokens, r.CompletionTokens, r.ReasoningTokens
 				e.Requests, e.Cost, e.LatencyMS, e.Cached, e.Error = r.Requests, r.Cost, float64(r.LatencyUS)/1000, r.CacheHit, r.Error
 				kept = append(kept, e)

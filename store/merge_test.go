@@ -154,7 +154,7 @@ func readBack(t *testing.T, st *Store, run int64, it Item, call Call, nodes []No
 	}
 	model := events.Event{Kind: events.Model, Step: call.Step, Seq: call.Seq, Call: call.Identity, Role: call.Role, CallID: call.ID,
 		Purpose: call.Purpose, PromptTokens: 21, CompletionTokens: 22, ReasoningTokens: 3, Requests: 2, Cost: 0.0456, LatencyMS: 1.234,
-		Cached: true, Error: "call error"}
+		Cached: true, Error: "call error", Time: call.CreatedAt}
 	other := otherEvents()
 	if want := []events.Event{other[0], other[1], other[2], model, other[3]}; !reflect.DeepEqual(evs, want) {
 		t.Errorf("events read back:\n%+v\nwritten:\n%+v", evs, want)

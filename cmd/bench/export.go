@@ -118,11 +118,19 @@ func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		"parquet: runs.parquet, items.parquet, calls.parquet and events.parquet in the --out folder")
 	out := fs.String("out", "", "output file (default: stdout); for parquet, the folder")
 	withCalls := fs.Bool("calls", false, "include each item's model calls (requests and responses in full)")
+	otlpFile := fs.String("otlp", "", "write the runs' events as OpenTelemetry traces to this file, OTLP/JSON (one export request a line); see docs/otlp.md")
+	otlpEndpoint := fs.String("otlp-endpoint", "", "send the runs' events as OpenTelemetry traces to this OTLP/HTTP endpoint, e.g. http://127.0.0.1:4318 (Jaeger, Phoenix, Langfuse)")
 	db := dbFlag(fs)
-	const usage = "usage: bench export RUN [--format jsonl] [--out FILE] [--calls] | bench export RUN... --format parquet --out DIR"
+	const usage = "usage: bench export RUN [--format jsonl] [--out FILE] [--calls] | bench export RUN... --format parquet --out DIR | bench export RUN... --otlp FILE | --otlp-endpoint URL"
 	ids, err := parseRunIDArgs(fs, args, usage)
 	if err != nil {
 		return err
+	}
+	if *otlpFile != "" || *otlpEndpoint != "" {
+		if *format != "jsonl" || *out != "" || *withCalls {
+			return usageError{errors.New("--otlp and --otlp-endpoint export traces: leave out --format, --out and --calls")}
+		}
+		return exportOTLP(ctx, *db, ids, *otlpFile, *otlpEndpoint, stderr)
 	}
 	switch *format {
 	case "jsonl":
