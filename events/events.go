@@ -68,8 +68,9 @@ func (k Kind) valid() bool { return k >= Model && k <= Verdict }
 type Event struct {
 	Kind Kind `json:"kind"`
 	// Step is where in the strategy's program it happened: the step the
-	// strategy declared (WithStep), else the call identity without its
-	// last part ("t0/s3/react" → "t0/s3"); "" for the item as a whole.
+	// strategy declared (WithStep), else a model or verifier call's
+	// identity without its last part ("t0/s3/react" → "t0/s3"); "" for
+	// the item as a whole.
 	Step string `json:"step,omitempty"`
 	// Seq orders the events of a declared step as they happened (0, 1,
 	// ...); 0 in steps the strategy did not declare.
@@ -175,7 +176,10 @@ func (l *Log) Stamp(ctx context.Context, e Event) Event {
 	}
 	step, declared := StepOf(ctx)
 	if !declared {
-		if e.Step == "" {
+		// A call identity names its place in the strategy's program; a
+		// tool call's (server/tool/<digest>#k) does not: it stays with
+		// the item.
+		if e.Step == "" && (e.Kind == Model || e.Kind == Verifier) {
 			e.Step = StepOfCall(e.Call)
 		}
 		e.Seq = 0

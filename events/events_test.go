@@ -46,12 +46,13 @@ func TestLogStamps(t *testing.T) {
 	var l Log
 	ctx := context.Background()
 	l.Record(ctx, Event{Kind: Verifier, Call: "s2/verify"})
+	l.Record(ctx, Event{Kind: Tool, Call: "srv/add/abc#1"}) // a tool call's id is no step
 	in := WithStep(ctx, "t0/s1")
 	l.Record(in, Event{Kind: Tool, Call: "srv/add/abc#0"})
 	l.Record(in, Event{Kind: User, Text: "hi"})
 	m := l.Stamp(in, Event{Kind: Model, Call: "t0/user/1"})
 	got := l.Take()
-	want := []Event{{Kind: Verifier, Call: "s2/verify", Step: "s2"}, {Kind: Tool, Call: "srv/add/abc#0", Step: "t0/s1"},
+	want := []Event{{Kind: Verifier, Call: "s2/verify", Step: "s2"}, {Kind: Tool, Call: "srv/add/abc#1"}, {Kind: Tool, Call: "srv/add/abc#0", Step: "t0/s1"},
 		{Kind: User, Text: "hi", Step: "t0/s1", Seq: 1}}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("recorded %+v, want %+v", got, want)
