@@ -157,7 +157,8 @@ func extraIdentityConfigs() []identityConfig {
 }
 
 // runRecord is what a run gave: per item its output, verdict, score,
-// metrics, detail, tree, steps, calls, tokens and sandboxed programs.
+// metrics, detail, tree, steps, calls, tokens, sandboxed programs and
+// events.
 type runRecord struct {
 	Items []string
 	Calls int
@@ -196,8 +197,14 @@ func recordOf(t *testing.T, st *store.Store, run int64) runRecord {
 		for _, e := range execs {
 			ran = append(ran, []any{e.Site, e.Program, e.Stdin, e.Status, e.ExitCode, e.Signal, e.Stdout, e.Truncated})
 		}
+		// Its events, less what differs between runs of one configuration
+		// (latency, cache hits and replays, call record ids and times).
+		evs, err := st.ItemEvents(ctx, run, it.Index)
+		if err != nil {
+			t.Fatal(err)
+		}
 		b, _ := json.Marshal([]any{it.Index, it.Output, it.Correct, it.Score, it.Metrics, it.Detail, it.Calls,
-			it.PromptTokens, it.CompletionTokens, nodes, steps, ran})
+			it.PromptTokens, it.CompletionTokens, nodes, steps, ran, canonical(evs)})
 		r.Items = append(r.Items, string(b))
 		r.Calls += it.Calls
 	}

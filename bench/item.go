@@ -11,6 +11,7 @@ import (
 	"hash/fnv"
 	"time"
 
+	"github.com/reasonbench/reasonbench/events"
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/secrets"
 	"github.com/reasonbench/reasonbench/store"
@@ -42,10 +43,15 @@ func ItemSeed(runSeed int64, index int) int64 {
 type itemRecorder struct {
 	log   *store.CallLog
 	eager bool
+	// role names the role whose calls these are (its event's role).
+	role string
 }
 
+// RecordCall keeps the call with its event (events.Model): the role, the
+// identity, and the step ctx declares or the identity's.
 func (r itemRecorder) RecordCall(ctx context.Context, c llm.CallRecord) error {
-	call := store.Call{Purpose: c.Purpose, Request: secrets.Process.RedactJSON(c.Request), Response: secrets.Process.RedactJSON(c.Response),
+	ev := r.log.Events().Stamp(ctx, events.Event{Kind: events.Model, Call: c.Call, Role: r.role})
+	call := store.Call{Role: ev.Role, Identity: ev.Call, Step: ev.Step, Seq: ev.Seq, Purpose: c.Purpose, Request: secrets.Process.RedactJSON(c.Request), Response: secrets.Process.RedactJSON(c.Response),
 		PromptTokens: c.Usage.PromptTokens, CompletionTokens: c.Usage.CompletionTokens, ReasoningTokens: c.Usage.ReasoningTokens,
 		Requests: c.Usage.Requests,
 		Cost:     c.Usage.Cost, Latency: c.Latency, CacheHit: c.CacheHit}
@@ -78,15 +84,16 @@ func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, roles []bui
 		if r.run { // declared sharing is the strategy's own calls'
 			share = shared
 		}
-		stacks[i] = p.itemStack(r, budget, identify, llm.Record(itemRecorder{log: calls, eager: !p.cfg.InProcess()}), share, e.Store.ResponseCache(runID))
+		stacks[i] = p.itemStack(r, budget, identify, llm.Record(itemRecorder{log: calls, eager: !p.cfg.InProcess(), role: r.name}), share, e.Store.ResponseCache(runID))
 	}
 	trace := itemTrace{st: e.Store, run: runID, index: inst.Index}
 	env := strategies.Env{Task: p.task, Prompts: p.prompts, Seed: seed, Model: p.cfg.Model,
 		Trace:      trace,
 		Checkpoint: itemCheckpoint{itemTrace: trace, calls: calls},
-		Memory:     runMemory{st: e.Store, run: runID, task: p.task.Name()}}
+		Memory:     runMemory{st: e.Store, run: runID, task: p.task.Name()},
+		Events:     calls.Events()}
 	if p.tools != nil {
-		env.Tools = p.tools.ForItem(e.Store.ResponseCache(runID), p.cfg.ToolCache, seed, inst.Index)
+		env.Tools = eventTools{host: p.tools.ForItem(e.Store.ResponseCache(runID), p.cfg.ToolCache, seed, inst.Index), log: calls.Events()}
 	}
 	execErr := func() error { return nil }
 	if p.runner != nil {
@@ -113,7 +120,7 @@ func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, roles []bui
 			if err != nil {
 				return store.Item{}, err
 			}
-			env.Verifier = v
+			env.Verifier = eventVerifier{v: v, log: calls.Events()}
 		case r.label != "":
 			if env.Models == nil {
 				env.Models = map[string]llm.Sampler{}
@@ -128,6 +135,10 @@ func (e *Engine) solveOne(ctx context.Context, runID int64, p *plan, roles []bui
 	}
 	if err == nil {
 		err = execErr()
+	}
+	if err == nil { // the verdict goes with the item's last calls
+		calls.Events().Record(ctx, events.Event{Kind: events.Verdict, Correct: res.Score.Correct, Score: res.Accuracy,
+			Answer: redact(res.Score.Answer)})
 	}
 	// A process whose run was taken over writes nothing more to it.
 	if lost := context.Cause(ctx); errors.Is(lost, store.ErrLeaseLost) {

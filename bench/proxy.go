@@ -178,7 +178,7 @@ func (e *Engine) Proxy(ctx context.Context, cfg Config, o ProxyOptions) (Summary
 type proxyRecorder struct{ log *store.CallLog }
 
 func (r proxyRecorder) RecordCall(ctx context.Context, c llm.CallRecord) error {
-	if err := (itemRecorder{log: r.log}).RecordCall(ctx, c); err != nil {
+	if err := (itemRecorder{log: r.log, role: "model"}).RecordCall(ctx, c); err != nil {
 		return err
 	}
 	return r.log.Flush(ctx)

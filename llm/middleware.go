@@ -47,6 +47,7 @@ func WithExtra(fields map[string]json.RawMessage) Middleware {
 // CallRecord is what the Record middleware hands to a Recorder.
 type CallRecord struct {
 	Purpose  string
+	Call     string // the call's identity (Request.Call)
 	Request  json.RawMessage
 	Response json.RawMessage
 	Usage    Usage
@@ -67,7 +68,7 @@ func Record(rec Recorder) Middleware {
 		return SamplerFunc(func(ctx context.Context, req Request) (Response, error) {
 			start := time.Now()
 			resp, err := next.Sample(ctx, req)
-			c := CallRecord{Purpose: req.Purpose, Usage: resp.Usage, Latency: time.Since(start), Err: err, CacheHit: resp.CacheHit}
+			c := CallRecord{Purpose: req.Purpose, Call: req.Call, Usage: resp.Usage, Latency: time.Since(start), Err: err, CacheHit: resp.CacheHit}
 			if resp.Latency > 0 { // measured nearer the model, or the original's for a cache hit
 				c.Latency = resp.Latency
 			}

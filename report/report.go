@@ -236,6 +236,14 @@ func rightAligned(header []string) []bool {
 	return right
 }
 
+// TableCells is the run table as the Markdown format lays it out, cell by
+// cell, with which columns are numbers and its notes: for pages that
+// render it as a table of their own.
+func TableCells(rows []Row) (header []string, body [][]string, right []bool, notes []string) {
+	header, body = cells(rows, false)
+	return header, body, rightAligned(header), rowNotes(rows)
+}
+
 func writeMarkdown(w io.Writer, rows []Row) error {
 	header, body := cells(rows, false)
 	if err := renderMarkdown(w, header, body, rightAligned(header)); err != nil {

@@ -2,23 +2,27 @@ package results
 
 import (
 	"context"
-	"encoding/json"
 	"maps"
 	"slices"
 	"sort"
 
+	"github.com/reasonbench/reasonbench/events"
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/store"
-	"github.com/reasonbench/reasonbench/tasks"
 )
 
 // ToolRows is, per run that called MCP tools, one row per tool and a row
 // (all) with the per-item distributions (`bench report --by tool`, the
-// viewer's tool table). Runs without tool calls give no rows.
+// viewer's tool table), from the items' tool events. Runs without tool
+// calls give no rows.
 func ToolRows(ctx context.Context, st *store.Store, runs []store.Run) ([]report.ToolRow, error) {
 	var rows []report.ToolRow
 	for _, r := range runs {
 		items, err := st.Items(ctx, r.ID)
+		if err != nil {
+			return nil, err
+		}
+		evs, err := st.RunEvents(ctx, r.ID, false) // tool events: no model call is read
 		if err != nil {
 			return nil, err
 		}
@@ -27,12 +31,15 @@ func ToolRows(ctx context.Context, st *store.Store, runs []store.Run) ([]report.
 		errs, replayed := map[key]int{}, map[key]int{}
 		var perItem, steps []float64
 		for _, it := range items {
-			calls := ToolCalls(it.Detail)
-			perItem = append(perItem, float64(len(calls)))
+			calls := 0
 			if s, ok := it.Metrics["steps"]; ok {
 				steps = append(steps, s)
 			}
-			for _, c := range calls {
+			for _, c := range evs[it.Index] {
+				if c.Kind != events.Tool {
+					continue
+				}
+				calls++
 				k := key{c.Server, c.Tool}
 				lat[k] = append(lat[k], c.LatencyMS)
 				if c.Error != "" {
@@ -42,6 +49,7 @@ func ToolRows(ctx context.Context, st *store.Store, runs []store.Run) ([]report.
 					replayed[k]++
 				}
 			}
+			perItem = append(perItem, float64(calls))
 		}
 		if len(lat) == 0 {
 			continue
@@ -109,42 +117,4 @@ func spread(v []float64) *report.Spread {
 		sum += x
 	}
 	return &report.Spread{Mean: sum / float64(len(s)), Median: s[(len(s)-1)/2], Max: s[len(s)-1]}
-}
-
-// ToolCalls finds the tool call records in an item's detail, wherever the
-// strategy keeps them (react's actions, reflexion's trials, lats's list):
-// objects with an id, a server, a tool and a latency.
-func ToolCalls(detail json.RawMessage) []tasks.ToolCall {
-	var v any
-	if json.Unmarshal(detail, &v) != nil {
-		return nil
-	}
-	var out []tasks.ToolCall
-	var walk func(any)
-	walk = func(v any) {
-		switch t := v.(type) {
-		case map[string]any:
-			_, id := t["id"].(string)
-			_, srv := t["server"].(string)
-			_, tool := t["tool"].(string)
-			_, lat := t["latency_ms"].(float64)
-			if id && srv && tool && lat {
-				b, _ := json.Marshal(t)
-				var c tasks.ToolCall
-				if json.Unmarshal(b, &c) == nil {
-					out = append(out, c)
-				}
-				return
-			}
-			for _, k := range slices.Sorted(maps.Keys(t)) {
-				walk(t[k])
-			}
-		case []any:
-			for _, x := range t {
-				walk(x)
-			}
-		}
-	}
-	walk(v)
-	return out
 }

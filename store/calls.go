@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/reasonbench/reasonbench/events"
 )
 
 // Call is one sampler call as recorded: what was asked, what came back.
@@ -28,6 +30,18 @@ type Call struct {
 	CacheHit         bool
 	Error            string
 	CreatedAt        time.Time
+	// Identity is the call's identity (llm.Request.Call), read from its
+	// request. Role, Step and Seq are the rest of its event (events.Model):
+	// the role that made it, its step and its place in a step the strategy
+	// declared; stored in the batch's events, empty for calls recorded
+	// before them (schema 11).
+	Identity, Role, Step string
+	Seq                  int
+}
+
+// event is the call's model-call event as stored: what its record lacks.
+func (c Call) event() events.Event {
+	return events.Event{Kind: events.Model, Step: c.Step, Seq: c.Seq, Call: c.Identity, Role: c.Role}
 }
 
 // Calls are stored in batches: one row of call_batches holds the calls of one
@@ -47,6 +61,7 @@ type CallLog struct {
 
 	mu      sync.Mutex
 	pending []pendingCall
+	events  events.Log // the item's other events, stored with the calls
 }
 
 type pendingCall struct {
@@ -59,6 +74,11 @@ type pendingCall struct {
 func (s *Store) CallLog(runID int64, item int) *CallLog {
 	return &CallLog{st: s, run: runID, item: item}
 }
+
+// Events is the log of the item's events other than its model calls
+// (whose events are their calls' Role, Identity, Step and Seq): stored
+// with the calls on Flush.
+func (l *CallLog) Events() *events.Log { return &l.events }
 
 // Add appends a call to the log. It does not touch the database.
 func (l *CallLog) Add(c Call) {
@@ -85,15 +105,17 @@ func (l *CallLog) Add(c Call) {
 	l.mu.Unlock()
 }
 
-// Flush stores the calls added since the last flush. On failure they stay
-// in the log.
+// Flush stores the calls and events added since the last flush, as one
+// batch. On failure they stay in the log.
 func (l *CallLog) Flush(ctx context.Context) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if len(l.pending) == 0 {
+	evs := l.events.Take()
+	if len(l.pending) == 0 && len(evs) == 0 {
 		return nil
 	}
-	if err := l.st.storeCalls(ctx, l.run, l.item, l.pending); err != nil {
+	if err := l.st.storeCalls(ctx, l.run, l.item, l.pending, evs); err != nil {
+		l.events.Return(evs)
 		return fmt.Errorf("record calls of run %d item %d: %w", l.run, l.item, err)
 	}
 	l.pending = nil
@@ -107,8 +129,9 @@ func (s *Store) RecordCall(ctx context.Context, c Call) error {
 	return l.Flush(ctx)
 }
 
-// storeCalls writes one batch.
-func (s *Store) storeCalls(ctx context.Context, runID int64, item int, calls []pendingCall) error {
+// storeCalls writes one batch: the calls and the item's events since the
+// last one.
+func (s *Store) storeCalls(ctx context.Context, runID int64, item int, calls []pendingCall, evs []events.Event) error {
 	w, err := s.beginWrite(ctx)
 	if err != nil {
 		return err
@@ -137,10 +160,24 @@ func (s *Store) storeCalls(ctx context.Context, runID int64, item int, calls []p
 		}
 		recs[i] = newCallRecord(c.Call, last+int64(i)+1, req, resp)
 	}
-	if err := s.insertBatch(ctx, w, runID, item, recs); err != nil {
+	if err := s.insertBatch(ctx, w, runID, item, last+int64(max(len(recs), 1)), recs, batchEvents(calls, evs)); err != nil {
 		return err
 	}
 	return w.commit()
+}
+
+// batchEvents is a batch's events as stored: one model-call event per
+// call, in the calls' order, then the other events in their order
+// (events.Compare), so that a batch's bytes do not depend on the order
+// they arrived in.
+func batchEvents(calls []pendingCall, evs []events.Event) []byte {
+	all := make([]events.Event, 0, len(calls)+len(evs))
+	for _, c := range calls {
+		all = append(all, c.event())
+	}
+	rest := slices.Clone(evs)
+	slices.SortStableFunc(rest, events.Compare)
+	return events.Encode(append(all, rest...))
 }
 
 // newCallRecord is a call as a batch holds it.
@@ -157,8 +194,10 @@ func newCallRecord(c Call, id, req, resp int64) callRecord {
 }
 
 // insertBatch stores records (ascending ids, all above every stored call id)
-// with their sums.
-func (s *Store) insertBatch(ctx context.Context, q querier, runID int64, item int, recs []callRecord) error {
+// with their sums, and the batch's events (nil: none, as in batches
+// written before schema 12). last is the batch's id: its last call's, or
+// for a batch of events alone an id of its own above every stored one.
+func (s *Store) insertBatch(ctx context.Context, q querier, runID int64, item int, last int64, recs []callRecord, evs []byte) error {
 	var t, hits RunTotals
 	for _, c := range recs {
 		u := RunTotals{Calls: 1, Requests: c.Requests, PromptTokens: c.PromptTokens, CompletionTokens: c.CompletionTokens,
@@ -172,9 +211,20 @@ func (s *Store) insertBatch(ctx context.Context, q querier, runID int64, item in
 	if err != nil {
 		return err
 	}
-	_, err = s.exec(ctx, q, qBatchPut,
-		recs[len(recs)-1].ID, runID, item, t.Calls, t.Requests, t.PromptTokens, t.CompletionTokens, t.ReasoningTokens, t.Cost,
-		hits.Calls, hits.PromptTokens, hits.CompletionTokens, hits.Cost, data)
+	if len(recs) > 0 {
+		last = recs[len(recs)-1].ID
+	}
+	args := []any{last, runID, item, t.Calls, t.Requests, t.PromptTokens, t.CompletionTokens, t.ReasoningTokens, t.Cost,
+		hits.Calls, hits.PromptTokens, hits.CompletionTokens, hits.Cost, data}
+	query := qBatchPut
+	if evs != nil {
+		stored, err := s.encode(evs)
+		if err != nil {
+			return err
+		}
+		query, args = qBatchPutEvents, append(args, stored)
+	}
+	_, err = s.exec(ctx, q, query, args...)
 	if err != nil {
 		return fmt.Errorf("store call batch: %w", err)
 	}
@@ -184,14 +234,10 @@ func (s *Store) insertBatch(ctx context.Context, q querier, runID int64, item in
 // Calls returns the calls of one item of a run (item < 0: all items), in
 // id order, with their requests and responses in full.
 func (s *Store) Calls(ctx context.Context, runID int64, item int) ([]Call, error) {
-	type batch struct {
-		item int
-		recs []callRecord
-	}
-	var batches []batch
-	err := s.eachBatch(ctx, s.db, `WHERE run_id = ? AND (? < 0 OR item_idx = ?)`, []any{runID, item, item},
-		func(_ int64, item int, recs []callRecord) error {
-			batches = append(batches, batch{item, recs})
+	var batches []batchRow
+	err := s.eachBatchRow(ctx, s.db, `WHERE run_id = ? AND (? < 0 OR item_idx = ?)`, []any{runID, item, item}, true,
+		func(b batchRow) error {
+			batches = append(batches, b)
 			return nil
 		})
 	if err != nil {
@@ -210,11 +256,24 @@ func (s *Store) Calls(ctx context.Context, runID int64, item int) ([]Call, error
 	var out []Call
 	for _, b := range batches {
 		for _, r := range b.recs {
-			out = append(out, Call{ID: r.ID, RunID: runID, Item: b.item, Purpose: r.Purpose,
+			c := Call{ID: r.ID, RunID: runID, Item: b.item, Purpose: r.Purpose,
 				Request: texts[r.Request], Response: texts[r.Response], PromptTokens: r.PromptTokens,
 				CompletionTokens: r.CompletionTokens, ReasoningTokens: r.ReasoningTokens, Requests: r.Requests, Cost: r.Cost,
 				Latency: time.Duration(r.LatencyUS) * time.Microsecond, CacheHit: r.CacheHit, Error: r.Error,
-				CreatedAt: r.createdAt()})
+				CreatedAt: r.createdAt()}
+			c.Identity = requestIdentity(c.Request)
+			out = append(out, c)
+		}
+		if !b.hasEvents {
+			continue
+		}
+		evs, err := events.Decode(b.events, identities(out[len(out)-len(b.recs):]))
+		if err != nil {
+			return nil, fmt.Errorf("events of run %d item %d: %w", runID, b.item, err)
+		}
+		for i := range b.recs {
+			c := &out[len(out)-len(b.recs)+i]
+			c.Role, c.Step, c.Seq = evs[i].Role, evs[i].Step, evs[i].Seq
 		}
 	}
 	slices.SortFunc(out, func(a, b Call) int { return cmp.Compare(a.ID, b.ID) })
@@ -223,19 +282,60 @@ func (s *Store) Calls(ctx context.Context, runID int64, item int) ([]Call, error
 
 // eachBatch decodes the call batches a WHERE clause selects.
 func (s *Store) eachBatch(ctx context.Context, q querier, where string, args []any, fn func(runID int64, item int, recs []callRecord) error) error {
-	rows, err := q.QueryContext(ctx, `SELECT run_id, item_idx, data FROM call_batches `+where, args...)
+	return s.eachBatchRow(ctx, q, where, args, false, func(b batchRow) error { return fn(b.run, b.item, b.recs) })
+}
+
+// batchRow is one call batch decoded: its calls and, when read, its
+// events as stored (events.Encode: the first len(recs) the calls' own, in
+// their order).
+type batchRow struct {
+	run       int64
+	item      int
+	last      int64
+	recs      []callRecord
+	hasEvents bool // the batch was written with events (schema 12)
+	events    []byte
+}
+
+// requestIdentity is the identity a recorded request names (llm.Request's
+// call), "" for none.
+func requestIdentity(request json.RawMessage) string {
+	var r struct {
+		Call string `json:"call"`
+	}
+	_ = json.Unmarshal(request, &r)
+	return r.Call
+}
+
+// identities are calls' identities, in order.
+func identities(calls []Call) []string {
+	out := make([]string, len(calls))
+	for i, c := range calls {
+		out[i] = c.Identity
+	}
+	return out
+}
+
+// eachBatchRow decodes the call batches a WHERE clause selects, with
+// their events if withEvents.
+func (s *Store) eachBatchRow(ctx context.Context, q querier, where string, args []any, withEvents bool, fn func(batchRow) error) error {
+	cols := `run_id, item_idx, last_id, data, NULL`
+	if withEvents {
+		cols = `run_id, item_idx, last_id, data, events`
+	}
+	rows, err := q.QueryContext(ctx, `SELECT `+cols+` FROM call_batches `+where, args...)
 	if err != nil {
 		return err
 	}
 	type raw struct {
-		run  int64
-		item int
-		data []byte
+		run, last  int64
+		item       int
+		data, evts []byte
 	}
 	var all []raw
 	for rows.Next() {
 		var r raw
-		if err := rows.Scan(&r.run, &r.item, &r.data); err != nil {
+		if err := rows.Scan(&r.run, &r.item, &r.last, &r.data, &r.evts); err != nil {
 			rows.Close()
 			return err
 		}
@@ -256,7 +356,14 @@ func (s *Store) eachBatch(ctx context.Context, q querier, where string, args []a
 		if err != nil {
 			return fmt.Errorf("call batch of run %d item %d: %w", r.run, r.item, err)
 		}
-		if err := fn(r.run, r.item, recs); err != nil {
+		row := batchRow{run: r.run, item: r.item, last: r.last, recs: recs}
+		if r.evts != nil {
+			if row.events, err = s.decode(ctx, q, r.evts); err != nil {
+				return fmt.Errorf("events of run %d item %d: %w", r.run, r.item, err)
+			}
+			row.hasEvents = true
+		}
+		if err := fn(row); err != nil {
 			return err
 		}
 	}

@@ -329,7 +329,7 @@ func (s *Store) runSizes(ctx context.Context) ([]RunSize, error) {
 	}{
 		{`SELECT run_id, count(*), sum(length(input) + length(output) + length(metrics) + length(detail) + length(key) + length(error))
 			FROM items GROUP BY run_id`, func(r *RunSize, n int64) { r.Items = int(n) }},
-		{`SELECT run_id, sum(calls), sum(length(data)) FROM call_batches GROUP BY run_id`, func(r *RunSize, n int64) { r.Calls = int(n) }},
+		{`SELECT run_id, sum(calls), sum(length(data) + COALESCE(length(events), 0)) FROM call_batches GROUP BY run_id`, func(r *RunSize, n int64) { r.Calls = int(n) }},
 		{`SELECT run_id, 0, sum(length(content) + length(kind)) FROM steps GROUP BY run_id`, nil},
 		{`SELECT run_id, 0, sum(length(state)) FROM checkpoints GROUP BY run_id`, nil},
 		{`SELECT run_id, 0, sum(length(text)) FROM reflections GROUP BY run_id`, nil},

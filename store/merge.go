@@ -771,17 +771,14 @@ func asString(v any) string {
 }
 
 // copyCalls copies the call batches of the items added, with new call ids
-// (above every id out holds, in the source's order) and blob ids.
+// (above every id out holds, in the source's order) and blob ids, and
+// their events.
 func (m *merger) copyCalls(ctx context.Context, r mergeRun, to int64, add map[int]bool) error {
 	src := m.srcs[r.src].Store
-	type batch struct {
-		item int
-		recs []callRecord
-	}
-	var batches []batch
-	err := src.eachBatch(ctx, src.db, `WHERE run_id = ? ORDER BY last_id`, []any{r.run.ID}, func(_ int64, item int, recs []callRecord) error {
-		if add[item] && len(recs) > 0 {
-			batches = append(batches, batch{item, recs})
+	var batches []batchRow
+	err := src.eachBatchRow(ctx, src.db, `WHERE run_id = ? ORDER BY last_id`, []any{r.run.ID}, true, func(b batchRow) error {
+		if add[b.item] && (len(b.recs) > 0 || b.hasEvents) {
+			batches = append(batches, b)
 		}
 		return nil
 	})
@@ -805,7 +802,16 @@ func (m *merger) copyCalls(ctx context.Context, r mergeRun, to int64, add map[in
 			c.Request, c.Response = m.blobs[r.src][c.Request], m.blobs[r.src][c.Response]
 			recs[i] = c
 		}
-		if err := m.out.insertBatch(ctx, m.w, to, b.item, recs); err != nil {
+		last := m.nextID - 1
+		if len(recs) == 0 { // a batch of events alone takes an id of its own
+			last = m.nextID
+			m.nextID++
+		}
+		var evs []byte // as stored, but compressed by out's codec
+		if b.hasEvents {
+			evs = b.events
+		}
+		if err := m.out.insertBatch(ctx, m.w, to, b.item, last, recs, evs); err != nil {
 			return err
 		}
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/reasonbench/reasonbench/events"
 )
 
 // describeForTest is a Describe that treats runs with the same task,
@@ -66,10 +68,11 @@ func fullRecord(t *testing.T, st *Store, run int64) (Item, Call, []Node) {
 		Metrics: map[string]float64{"any_at_b": 0.5}, Detail: json.RawMessage(`{"votes":[3,1]}`), PromptTokens: 101,
 		CompletionTokens: 102, ReasoningTokens: 7, Calls: 1, Requests: 2, Cost: 0.123, WallSeconds: 1.25, Error: "an error"}
 	call := Call{ID: 1, RunID: run, Item: 11, Purpose: "propose",
-		Request:      json.RawMessage(`{"messages":[{"role":"user","content":"Input: 1 2 3 4\nPossible next steps:\n"}],"n":3,"seed":9}`),
+		Request:      json.RawMessage(`{"messages":[{"role":"user","content":"Input: 1 2 3 4\nPossible next steps:\n"}],"n":3,"seed":9,"call":"s1/f2/propose"}`),
 		Response:     json.RawMessage(`{"choices":[{"index":0,"content":"1 + 2 = 3 (left: 3 3 4)"}],"usage":{"prompt_tokens":21}}`),
 		PromptTokens: 21, CompletionTokens: 22, ReasoningTokens: 3, Requests: 2, Cost: 0.0456, Latency: 1234 * time.Microsecond,
-		CacheHit: true, Error: "call error", CreatedAt: time.Date(2025, 3, 4, 5, 6, 7, 8000, time.UTC)}
+		CacheHit: true, Error: "call error", CreatedAt: time.Date(2025, 3, 4, 5, 6, 7, 8000, time.UTC),
+		Role: "agent m@b", Identity: "s1/f2/propose", Step: "t0/s1", Seq: 2}
 	nodes := []Node{
 		{RunID: run, Item: 11, ID: 1, Parent: 4, Depth: 2, Thought: "3 3 4", Value: 0.9, Selected: true, Pruned: true, Terminal: true, Visits: 5},
 		{RunID: run, Item: 11, ID: 2, Parent: 1, Depth: 3, Thought: "6 4", Value: -1.5, Visits: 6},
@@ -77,7 +80,21 @@ func fullRecord(t *testing.T, st *Store, run int64) (Item, Call, []Node) {
 	allSet(t, "Item", it)
 	allSet(t, "Call", call)
 	allSet(t, "Node", nodes[0])
-	if err := st.RecordCall(ctx, call); err != nil {
+	// The call with the item's other events, then a batch of events alone.
+	log := st.CallLog(run, 11)
+	log.Add(call)
+	for _, e := range otherEvents()[:3] {
+		if e.Seq > 0 || e.Kind == events.User { // a declared step's events
+			log.Events().Record(events.WithStep(ctx, e.Step), e)
+			continue
+		}
+		log.Events().Record(ctx, e)
+	}
+	if err := log.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	log.Events().Record(ctx, otherEvents()[3])
+	if err := log.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.PutNodes(ctx, run, 11, nodes); err != nil {
@@ -96,6 +113,18 @@ func fullRecord(t *testing.T, st *Store, run int64) (Item, Call, []Node) {
 		t.Fatal(err)
 	}
 	return it, call, nodes
+}
+
+// otherEvents are an event of each kind but model calls with every field
+// of its kind set, in the item's order.
+func otherEvents() []events.Event {
+	return []events.Event{
+		{Kind: events.Tool, Step: "calc/get-sum", Call: "calc/get-sum/0a1b2c#0", Server: "calc", Tool: "get-sum",
+			Arguments: json.RawMessage(`{"a":1,"b":2}`), Result: "Error: no", Error: "no", LatencyMS: 2.5, Cached: true},
+		{Kind: events.User, Step: "t0/s1", Seq: 0, Text: "thanks"},
+		{Kind: events.Verifier, Step: "t0/s1", Seq: 1, Call: "s0/verify", Scores: []float64{0.5, 0.25}, Error: "odd"},
+		{Kind: events.Verdict, Correct: true, Score: 0.75, Answer: "24"},
+	}
 }
 
 // readBack checks that run holds exactly what fullRecord wrote (with run's
@@ -118,6 +147,17 @@ func readBack(t *testing.T, st *Store, run int64, it Item, call Call, nodes []No
 	call.RunID, call.ID = run, calls[0].ID
 	if !reflect.DeepEqual(calls[0], call) {
 		t.Errorf("call read back:\n%+v\nwritten:\n%+v", calls[0], call)
+	}
+	evs, err := st.ItemEvents(ctx, run, 11)
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := events.Event{Kind: events.Model, Step: call.Step, Seq: call.Seq, Call: call.Identity, Role: call.Role, CallID: call.ID,
+		Purpose: call.Purpose, PromptTokens: 21, CompletionTokens: 22, ReasoningTokens: 3, Requests: 2, Cost: 0.0456, LatencyMS: 1.234,
+		Cached: true, Error: "call error", Time: call.CreatedAt}
+	other := otherEvents()
+	if want := []events.Event{other[0], other[1], other[2], model, other[3]}; !reflect.DeepEqual(evs, want) {
+		t.Errorf("events read back:\n%+v\nwritten:\n%+v", evs, want)
 	}
 	got, err := st.Nodes(ctx, run, 11)
 	if err != nil {

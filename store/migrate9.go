@@ -62,7 +62,7 @@ func migrateCalls(ctx context.Context, s *Store, tx *writeTx) error {
 		if len(batch) == 0 {
 			return nil
 		}
-		err := s.insertBatch(ctx, tx, cur.run, cur.item, batch)
+		err := s.insertBatch(ctx, tx, cur.run, cur.item, 0, batch, nil)
 		batch = batch[:0]
 		return err
 	}

@@ -333,6 +333,11 @@ var migrations = []string{
 		acquired_at  TEXT NOT NULL,
 		heartbeat_ms INTEGER NOT NULL
 	);`,
+	// 12: an item's events (model calls' roles and identities, tool calls,
+	// user turns, verifier scores, its verdict) with the calls of the
+	// same flush: the events package's encoding, compressed as data is;
+	// NULL in batches written before.
+	`ALTER TABLE call_batches ADD COLUMN events BLOB;`,
 }
 
 // refuseForeign refuses an existing SQLite file with tables and no

@@ -77,6 +77,9 @@ const (
 	qBatchPut = `INSERT INTO call_batches (last_id, run_id, item_idx, calls, requests, prompt_tokens,
 		completion_tokens, reasoning_tokens, cost, hits, hit_prompt_tokens, hit_completion_tokens, hit_cost, data)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	qBatchPutEvents = `INSERT INTO call_batches (last_id, run_id, item_idx, calls, requests, prompt_tokens,
+		completion_tokens, reasoning_tokens, cost, hits, hit_prompt_tokens, hit_completion_tokens, hit_cost, data, events)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	qTotals = `SELECT COALESCE(sum(calls),0), COALESCE(sum(requests),0), COALESCE(sum(prompt_tokens),0),
 		COALESCE(sum(completion_tokens),0), COALESCE(sum(reasoning_tokens),0), COALESCE(sum(cost),0)
 		FROM call_batches WHERE run_id = ? AND (? < 0 OR item_idx = ?)`
@@ -91,7 +94,7 @@ const (
 )
 
 var (
-	preparedQueries = []string{qGCGeneration, qBlobFind, qBlobInsert, qCachePut, qLastCall, qBatchPut, qTotals, qTreePut,
+	preparedQueries = []string{qGCGeneration, qBlobFind, qBlobInsert, qCachePut, qLastCall, qBatchPut, qBatchPutEvents, qTotals, qTreePut,
 		qCacheHas, qPromptPut, qStepPut, qItemPut, qCheckpointDrop}
 	readQueries = []string{qCacheGet} // on the reading connections
 )

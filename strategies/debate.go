@@ -177,7 +177,8 @@ func viewDebate(detail []byte) ItemView {
 	if !ok {
 		return ItemView{}
 	}
-	return ItemView{Transcript: &d}
+	c := d.conversation()
+	return ItemView{Transcript: &d, Conversation: &c}
 }
 
 // debateCall is agent a's call identity in round r.

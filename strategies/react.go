@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/reasonbench/reasonbench/events"
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/sandbox"
 	"github.com/reasonbench/reasonbench/tasks"
@@ -190,13 +191,19 @@ type ReActTrajectory struct {
 	Output   string      `json:"output"`
 }
 
-// viewReAct draws a react item's trajectory.
+// viewReAct draws a react item's trajectory, or its episodes.
 func viewReAct(detail []byte) ItemView {
+	var ep ReActEpisodes
+	if json.Unmarshal(detail, &ep) == nil && len(ep.Trials) > 0 {
+		c := ep.conversation()
+		return ItemView{Conversation: &c}
+	}
 	var d ReActTrajectory
 	if json.Unmarshal(detail, &d) != nil {
 		return ItemView{}
 	}
-	return ItemView{Trajectory: &d}
+	c := Conversation{Threads: []Thread{d.conversation("trajectory")}}
+	return ItemView{Trajectory: &d, Conversation: &c}
 }
 
 func (s *react) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result, error) {
@@ -327,6 +334,7 @@ func (a *agent) record(ctx context.Context, kind, content string) error {
 // turn asks for one step and carries out its actions; done reports that the
 // trajectory is over.
 func (a *agent) turn(ctx context.Context, step int, last bool) (bool, error) {
+	ctx = events.WithStep(ctx, fmt.Sprintf("t%d/s%d", a.trial, step)) // a turn's calls run one after another
 	a.step, a.pyCalls = step, 0
 	req := llm.Request{Messages: a.msgs, Temperature: a.s.temperature, MaxTokens: a.s.maxTokens,
 		Purpose: "react", Call: fmt.Sprintf("t%d/s%d/react", a.trial, step)}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/reasonbench/reasonbench/events"
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/stats"
 	"github.com/reasonbench/reasonbench/tasks"
@@ -152,7 +153,8 @@ type episodeAgent struct {
 
 func (s *react) episode(ctx context.Context, env Env, ep tasks.Episode, inst tasks.Instance, trial int) (EpisodeTrial, error) {
 	a := &episodeAgent{s: s, env: env, ep: ep, trial: trial, tr: EpisodeTrial{Trial: trial, Turns: []EpisodeTurn{}}}
-	first, err := ep.Start(ctx)
+	start := events.WithStep(ctx, fmt.Sprintf("t%d/s0", trial)) // the user's first message is step 0
+	first, err := ep.Start(start)
 	var envFailed tasks.EpisodeFailed
 	if errors.As(err, &envFailed) {
 		a.tr.Error = err.Error()
@@ -163,6 +165,7 @@ func (s *react) episode(ctx context.Context, env Env, ep tasks.Episode, inst tas
 		return EpisodeTrial{}, fmt.Errorf("trial %d: the user's first message: %w", trial, err)
 	}
 	a.tr.Turns = append(a.tr.Turns, EpisodeTurn{Role: "user", Content: first})
+	env.record(start, events.Event{Kind: events.User, Text: first})
 	system, err := a.systemPrompt(inst)
 	if err != nil {
 		return EpisodeTrial{}, err
@@ -258,6 +261,7 @@ func (tr EpisodeTrial) Transcript() string {
 
 // turn asks the agent for one step and carries out its action.
 func (a *episodeAgent) turn(ctx context.Context, step int) (bool, error) {
+	ctx = events.WithStep(ctx, fmt.Sprintf("t%d/s%d", a.trial, step)) // a turn's calls run one after another
 	req := llm.Request{Messages: a.msgs, Temperature: a.s.temperature, MaxTokens: a.s.maxTokens,
 		Purpose: "agent", Call: fmt.Sprintf("t%d/s%d/agent", a.trial, step)}
 	if a.s.protocol == ProtocolTools {
@@ -372,6 +376,7 @@ func (a *episodeAgent) sayTo(ctx context.Context, content string, args json.RawM
 	}
 	a.tr.Turns = append(a.tr.Turns, EpisodeTurn{Role: "agent", Content: content, Thought: thought, Step: step},
 		EpisodeTurn{Role: "user", Content: obs, Step: step})
+	a.env.record(ctx, events.Event{Kind: events.User, Text: obs})
 	return obs, done, nil
 }
 

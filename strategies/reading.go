@@ -63,6 +63,11 @@ type ItemView struct {
 	Trajectory *ReActTrajectory  // thought, action, observation
 	Trials     *ReflexionDetail  // trials and the reflections each was shown
 	Iterations *SelfRefineDetail // answers and the feedback on each
+	// Conversation is the item's exchange, turn by turn (react's
+	// trajectory and episodes, reflexion's trials, debate's agents).
+	Conversation *Conversation
+	// Candidates are the solutions a verifier scored (bon, beam, dvts).
+	Candidates *Candidates
 	// Tree marks the stored search tree (drawn whenever the item has one;
 	// without marks no node is best).
 	Tree *TreeMarks

@@ -112,14 +112,18 @@ func TestReadersOfEachDetail(t *testing.T) {
 	react := ReActTrajectory{Protocol: "text", MaxSteps: 3, Steps: []ReActStep{{Step: 1, Thought: "t"}}}
 	trials := ReflexionDetail{Actor: "cot", Trials: []ReflexionTrial{{Trial: 1, Answer: "x"}}}
 	iters := SelfRefineDetail{StoppedBy: "limit", Iterations: []RefineIteration{{Iteration: 1, Output: "o"}}}
+	bon := TTSDetail{Select: "weighted", Candidates: []Candidate{{Key: &a, Answer: "a", Correct: true, Score: 0.5}, {Score: 0.1}}}
+	reactTalk := Conversation{Threads: []Thread{react.conversation("trajectory")}}
+	trialsTalk := trials.conversation()
 	cases := []struct {
 		strategy string
 		detail   []byte
 		samples  *Samples
 		view     ItemView
 	}{
-		{"bon", raw(TTSDetail{Select: "weighted", Candidates: []Candidate{{Key: &a, Answer: "a", Correct: true, Score: 0.5}, {Score: 0.1}}}),
-			&Samples{Rule: RuleWeighted, Keys: []*string{&a, nil}, Answers: []string{"a", ""}, Correct: []bool{true, false}, Scores: []float64{0.5, 0.1}}, ItemView{}},
+		{"bon", raw(bon),
+			&Samples{Rule: RuleWeighted, Keys: []*string{&a, nil}, Answers: []string{"a", ""}, Correct: []bool{true, false}, Scores: []float64{0.5, 0.1}},
+			ItemView{Candidates: &Candidates{Select: "weighted", List: bon.Candidates}}},
 		// bon in the samples shape, scores on the samples: no rule recorded.
 		{"bon", []byte(`{"vote":{"keys":["a",null]},"samples":[{"answer":"a","correct":true,"score":0.2},{"answer":"b","score":0.4}]}`),
 			&Samples{Keys: []*string{&a, nil}, Answers: []string{"a", "b"}, Correct: []bool{true, false}, Scores: []float64{0.2, 0.4}}, ItemView{}},
@@ -134,8 +138,8 @@ func TestReadersOfEachDetail(t *testing.T) {
 		{"tot", []byte(`{"final":[1]}`), nil, ItemView{Tree: &TreeMarks{Best: -1, Final: []int{1}}}},
 		{"mcts", raw(MCTSDetail{Best: 2, Terminals: []int{2}}), nil, ItemView{Tree: &TreeMarks{Best: 2}}},
 		{"lats", raw(LATSDetail{Best: 5}), nil, ItemView{Tree: &TreeMarks{Best: 5}}},
-		{"react", raw(react), nil, ItemView{Trajectory: &react}},
-		{"reflexion", raw(trials), nil, ItemView{Trials: &trials}},
+		{"react", raw(react), nil, ItemView{Trajectory: &react, Conversation: &reactTalk}},
+		{"reflexion", raw(trials), nil, ItemView{Trials: &trials, Conversation: &trialsTalk}},
 		{"selfrefine", raw(iters), nil, ItemView{Iterations: &iters}},
 	}
 	for _, c := range cases {

@@ -201,7 +201,8 @@ func viewReflexion(detail []byte) ItemView {
 	if json.Unmarshal(detail, &d) != nil {
 		return ItemView{}
 	}
-	return ItemView{Trials: &d}
+	c := d.conversation()
+	return ItemView{Trials: &d, Conversation: &c}
 }
 
 // reflexionState is the checkpoint after each completed trial.

@@ -10,6 +10,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/reasonbench/reasonbench/events"
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/prompts"
 	"github.com/reasonbench/reasonbench/tasks"
@@ -60,6 +61,18 @@ type Env struct {
 	// Tools are the run's tools from outside the task (--mcp), offered by
 	// agents beside the task's own; nil when the run has none.
 	Tools tasks.ToolHost
+	// Events records what only the strategy sees as an event of the item
+	// (an episode's user turns); nil discards. The engine records model
+	// calls, tool calls, verifier scores and the verdict itself; a
+	// strategy declares the step they belong to with events.WithStep.
+	Events events.Recorder
+}
+
+// record records an event of the item, if the run keeps them.
+func (env Env) record(ctx context.Context, e events.Event) {
+	if env.Events != nil {
+		env.Events.Record(ctx, e)
+	}
 }
 
 // JudgeUser is implemented by strategies that may ask the judge role

@@ -409,3 +409,21 @@ func (c ttsCommon) finish(env Env, inst tasks.Instance, cs []Candidate, sc *step
 	res.Metrics = mergeMetrics(res.Metrics, res.Score.Metrics)
 	return res
 }
+
+// Candidates are the complete solutions of bon, beam or dvts as the read
+// side draws them: each with its verifier scores, and each rule's pick.
+type Candidates struct {
+	Select, Agg string
+	Pick        int            // the configured rule's choice, -1 none
+	Picks       map[string]int // each rule's choice
+	List        []Candidate
+}
+
+// viewTTS draws a bon, beam or dvts item's candidates and their scores.
+func viewTTS(detail []byte) ItemView {
+	var d TTSDetail
+	if json.Unmarshal(detail, &d) != nil || len(d.Candidates) == 0 {
+		return ItemView{}
+	}
+	return ItemView{Candidates: &Candidates{Select: d.Select, Agg: d.Agg, Pick: d.Pick, Picks: d.Picks, List: d.Candidates}}
+}

@@ -204,6 +204,26 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("reflexion item: %d trials, text %q", trials, trialText)
 	}
 
+	// A ReAct item with MCP tools, rerun: its trajectory, drawn from its
+	// events, shows each tool call with its server, latency and replay.
+	do(chromedp.Navigate(srv.URL+"/runs/"+id("mcp-rerun")+"/items/0"), chromedp.WaitVisible(chromedp.CSS("#trajectory")),
+		chromedp.ScrollIntoView(chromedp.CSS("#trajectory")))
+	toolCalls := evalInt(`document.querySelectorAll(".eventstep .step.tool").length`)
+	toolText := strings.ToLower(text(".eventstep .step.tool")) // .kind is drawn in capitals
+	shot("view-trajectory-tools")
+	if toolCalls < 1 || !strings.Contains(toolText, "calc") || !strings.Contains(toolText, "get-sum") || !strings.Contains(toolText, " ms") ||
+		!strings.Contains(toolText, "replayed") {
+		t.Errorf("trajectory: %d tool calls, the first %q (want server, tool, latency, replayed)", toolCalls, toolText)
+	}
+
+	// A bon item: its candidates and their verifier scores.
+	do(chromedp.Navigate(srv.URL+"/runs/"+id("bon")+"/items/0"), chromedp.WaitVisible(chromedp.CSS("#candidatetable")),
+		chromedp.ScrollIntoView(chromedp.CSS("#candidates")))
+	shot("view-bon-candidates")
+	if n := evalInt(`document.querySelectorAll("#candidatetable tbody tr").length`); n != 4 {
+		t.Errorf("bon item: %d candidate rows, want 4", n)
+	}
+
 	// Compare: tick two runs on the runs page and press Compare.
 	do(chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#runs")),
 		chromedp.Click(chromedp.CSS(`input.pick[value="`+id("tot")+`"]`)),

@@ -4,15 +4,75 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/reasonbench/reasonbench/events"
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies"
 )
+
+// eventView is one event as the trajectory draws it: the event, and for a
+// model call the start of its reply.
+type eventView struct {
+	events.Event
+	Reply string
+}
+
+// trajectoryView groups an item's events into their steps, each model
+// call with the first choice of its recorded response.
+func trajectoryView(evs []events.Event, calls []callView) []stepView {
+	byID := map[int64]callView{}
+	for _, c := range calls {
+		byID[c.ID] = c
+	}
+	var out []stepView
+	for _, st := range results.ByStep(evs) {
+		sv := stepView{Step: st.Step}
+		for _, e := range st.Events {
+			ev := eventView{Event: e}
+			if c, ok := byID[e.CallID]; ok && e.Kind == events.Model && len(c.Choices) > 0 {
+				ev.Reply = c.Choices[0]
+			}
+			sv.Events = append(sv.Events, ev)
+		}
+		out = append(out, sv)
+	}
+	return out
+}
+
+// stepView is one step of the trajectory.
+type stepView struct {
+	Step   string
+	Events []eventView
+}
+
+// candidateView is a candidate of bon, beam or dvts as the page lists it.
+type candidateView struct {
+	strategies.Candidate
+	Index  int
+	Picked []string // the rules that pick it
+	Chosen bool     // the configured rule's pick
+}
+
+func candidatesView(c strategies.Candidates) map[string]any {
+	var list []candidateView
+	for i, cand := range c.List {
+		v := candidateView{Candidate: cand, Index: i, Chosen: i == c.Pick}
+		for _, rule := range slices.Sorted(maps.Keys(c.Picks)) {
+			if c.Picks[rule] == i {
+				v.Picked = append(v.Picked, rule)
+			}
+		}
+		list = append(list, v)
+	}
+	return map[string]any{"Select": c.Select, "Agg": c.Agg, "List": list}
+}
 
 // callView is one model call as the item page shows it.
 type callView struct {
@@ -96,8 +156,18 @@ func (s *Server) item(ctx context.Context, r *http.Request) (page, error) {
 		data["Tree"] = buildTree(nodes, marks, cv)
 		data["NodeCount"] = len(nodes)
 	}
-	if v.Trajectory != nil {
-		data["ReAct"] = *v.Trajectory
+	if v.Conversation != nil && len(v.Conversation.Threads) > 0 {
+		data["Conversation"] = v.Conversation.Threads
+	}
+	if v.Candidates != nil {
+		data["Candidates"] = candidatesView(*v.Candidates)
+	}
+	evs, err := results.ItemEvents(ctx, s.st, run.ID, idx)
+	if err != nil {
+		return page{}, err
+	}
+	if len(evs) > 0 {
+		data["Events"] = trajectoryView(evs, cv)
 	}
 	if v.Trials != nil {
 		data["Reflexion"] = reflexionView(*v.Trials)

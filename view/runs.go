@@ -106,15 +106,10 @@ func (s *Server) run(ctx context.Context, r *http.Request) (page, error) {
 	if err != nil {
 		return page{}, err
 	}
-	var table bytes.Buffer
-	if err := report.Write(&table, "md", []report.Row{rr}); err != nil {
-		return page{}, err
-	}
+	var table, exp tableGrid
+	table.Header, table.Rows, _, table.Notes = report.TableCells([]report.Row{rr})
 	groups := report.Pivot([]report.Row{rr}, report.Level)
-	var exp bytes.Buffer
-	if err := report.WriteExperiment(&exp, "md", fmt.Sprintf("run %d", run.ID), groups); err != nil {
-		return page{}, err
-	}
+	exp.Header, exp.Rows, _, exp.Notes = report.ExperimentTableCells(groups)
 	plots := s.plots(groups, sum)
 	tools, err := results.ToolRows(ctx, s.st, []store.Run{run})
 	if err != nil {
@@ -154,7 +149,7 @@ func (s *Server) run(ctx context.Context, r *http.Request) (page, error) {
 	}
 	return page{name: "run.html", title: fmt.Sprintf("run %d", run.ID), data: map[string]any{
 		"Run": run, "Params": strategies.ParamSummary(run.Strategy, run.Params), "Sum": sum, "CI": rr.CI(),
-		"Table": mdTable(table.String()), "ExpTable": mdTable(exp.String()), "Plots": plots, "Tools": tools, "Items": items, "Total": total,
+		"Table": table, "ExpTable": exp, "Plots": plots, "Tools": tools, "Items": items, "Total": total,
 		"Page": pg, "Pages": pages, "Prev": prev, "Next": next, "Filters": filters, "Query": q,
 	}}, nil
 }
@@ -370,43 +365,11 @@ func mixedRules(heads []runRow) string {
 	return results.MixedRules(rows)
 }
 
-// mdGrid is a report table as the page draws it: real HTML rows, not
-// Markdown pipes in a <pre> that wrap at 1400 px.
-type mdGrid struct {
+// tableGrid is a report table as the page draws it, from the report's own
+// cells: real HTML rows, not Markdown pipes in a <pre> that wrap at 1400
+// px.
+type tableGrid struct {
 	Header []string
 	Rows   [][]string
-	Notes  []string // lines around the table (titles, footnotes)
-	Raw    string   // the text when it holds no table, shown as it is
-}
-
-// mdTable parses the Markdown that bench report prints; an escaped pipe
-// stays in its cell, and text without a table is kept raw.
-func mdTable(s string) mdGrid {
-	var g mdGrid
-	for _, line := range strings.Split(s, "\n") {
-		line = strings.TrimSpace(line)
-		if !strings.HasPrefix(line, "|") {
-			if line != "" {
-				g.Notes = append(g.Notes, strings.TrimPrefix(line, "- "))
-			}
-			continue
-		}
-		line = strings.ReplaceAll(strings.Trim(line, "|"), `\|`, "\x00")
-		var cells []string
-		for _, c := range strings.Split(line, "|") {
-			cells = append(cells, strings.ReplaceAll(strings.TrimSpace(c), "\x00", "|"))
-		}
-		switch {
-		case g.Header == nil:
-			g.Header = cells
-		case strings.Trim(strings.Join(cells, ""), "-: ") == "":
-			// the separator row
-		default:
-			g.Rows = append(g.Rows, cells)
-		}
-	}
-	if g.Header == nil {
-		return mdGrid{Raw: s}
-	}
-	return g
+	Notes  []string // lines under the table (footnotes)
 }

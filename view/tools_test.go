@@ -2,18 +2,18 @@ package view
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/reasonbench/reasonbench/events"
 	"github.com/reasonbench/reasonbench/store"
 )
 
 // TestRunPageToolTable: a run whose items called MCP tools shows, per
-// tool, its calls, errors, cache replays and latency; a run without tool
-// calls shows no tool table.
+// tool, its calls, errors, cache replays and latency, from the items' tool
+// events; a run without tool calls shows no tool table.
 func TestRunPageToolTable(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "tools.db")
@@ -29,23 +29,23 @@ func TestRunPageToolTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	call := func(tool, errText string, ms float64, cached bool) string {
-		c := `{"id":"e/` + tool + `/x#0","server":"everything","tool":"` + tool + `","arguments":{},"result":"r","latency_ms":` +
-			gfmt(ms)
-		if errText != "" {
-			c += `,"error":"` + errText + `"`
-		}
-		if cached {
-			c += `,"cached":true`
-		}
-		return c + `}`
+	call := func(tool, errText string, ms float64, cached bool) events.Event {
+		return events.Event{Kind: events.Tool, Call: "everything/" + tool + "/x#0", Server: "everything", Tool: tool,
+			Arguments: []byte(`{}`), Result: "r", Error: errText, LatencyMS: ms, Cached: cached}
 	}
-	items := []string{
-		`{"actions":[` + call("get-sum", "", 10, false) + `,` + call("get-sum", "boom", 30, false) + `]}`,
-		`{"actions":[` + call("get-sum", "", 20, true) + `,` + call("echo", "", 5, false) + `]}`,
+	items := [][]events.Event{
+		{call("get-sum", "", 10, false), call("get-sum", "boom", 30, false)},
+		{call("get-sum", "", 20, true), call("echo", "", 5, false)},
 	}
-	for i, d := range items {
-		if err := st.PutItem(ctx, store.Item{RunID: id, Index: i, Input: "q", Detail: []byte(d)}); err != nil {
+	for i, evs := range items {
+		log := st.CallLog(id, i)
+		for _, e := range evs {
+			log.Events().Record(ctx, e)
+		}
+		if err := log.Flush(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.PutItem(ctx, store.Item{RunID: id, Index: i, Input: "q"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -77,5 +77,3 @@ func TestRunPageToolTable(t *testing.T) {
 		t.Error("a run without tool calls shows a tool table")
 	}
 }
-
-func gfmt(v float64) string { return fmt.Sprintf("%g", v) }

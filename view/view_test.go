@@ -16,6 +16,8 @@ import (
 
 	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/store"
+	"github.com/reasonbench/reasonbench/tools"
+	"github.com/reasonbench/reasonbench/tools/toolstest"
 )
 
 // fixture is a database made by real runs on the simulator, shared by the
@@ -44,6 +46,11 @@ var testRuns = []struct {
 	{"reflexion", "hotpotqa", "reflexion", "0:4", nil},
 	{"selfrefine", "hotpotqa", "selfrefine", "0:4", nil},
 	{"debate", "hotpotqa", "debate", "0:3", map[string]any{"agents": 3, "rounds": 2}},
+	{"bon", "gsm8k", "bon", "0:2", map[string]any{"n": 4, "temperature": 0.7}},
+	// ReAct with an MCP server's tools (makeDB serves it), then the same
+	// run again: its model calls from the cache, its tool calls replayed.
+	{"mcp", "file:sums", "react", "0:2", map[string]any{"protocol": "tools"}},
+	{"mcp-rerun", "file:sums", "react", "0:2", map[string]any{"protocol": "tools"}},
 }
 
 func makeDB(ctx context.Context, dir string) (string, map[string]int64, error) {
@@ -55,9 +62,21 @@ func makeDB(ctx context.Context, dir string) (string, map[string]int64, error) {
 	defer st.Close()
 	eng := &bench.Engine{Store: st}
 	ids := map[string]int64{}
+	_, calc := toolstest.HTTP("1.0")
+	defer calc.Close()
+	sums := filepath.Join(dir, "sums.jsonl")
+	if err := os.WriteFile(sums, []byte(`{"question": "What is the sum of 12 and 30?", "answer": "42"}`+"\n"+
+		`{"question": "What is the sum of 7 and 8?", "answer": "15"}`+"\n"), 0o644); err != nil {
+		return "", nil, err
+	}
 	for _, r := range testRuns {
 		cfg := bench.DefaultConfig()
 		cfg.Task, cfg.Strategy, cfg.Range, cfg.Params, cfg.Concurrency = r.task, r.strategy, r.rng, r.params, 4
+		if r.task == "file:sums" {
+			cfg.Task = "file:" + sums
+			cfg.MCP = []tools.Server{{Name: "calc", URL: calc.URL}}
+			cfg.Sim.Skill, cfg.Sim.Slip = 1, 0 // the simulated tool user picks get-sum
+		}
 		if r.task == "game24" { // an experiment with CoT-SC as its baseline
 			cfg.Experiment, cfg.Baseline = "g24", "cotsc"
 		}

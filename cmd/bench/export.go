@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/reasonbench/reasonbench/events"
 	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies"
@@ -65,6 +66,11 @@ type (
 		Executions       []store.Execution  `json:"executions,omitempty"`
 		Tree             []exportNode       `json:"tree,omitempty"`
 		Calls            []exportCall       `json:"calls,omitempty"` // with --calls`
+		// Events are what happened in the item, in its order: model calls
+		// (by reference to their call record: role, identity, tokens,
+		// latency, cache hit), tool calls, user turns, verifier scores,
+		// the verdict.
+		Events []events.Event `json:"events,omitempty"`
 	}
 	exportSample struct {
 		Key     *string `json:"key"` // what the sample votes for; null when it abstains
@@ -109,14 +115,22 @@ type (
 func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("export", stderr)
 	format := fs.String("format", "jsonl", "jsonl: a {\"run\": ...} header line, then one JSON object per item; "+
-		"parquet: runs.parquet, items.parquet and calls.parquet in the --out folder")
+		"parquet: runs.parquet, items.parquet, calls.parquet and events.parquet in the --out folder")
 	out := fs.String("out", "", "output file (default: stdout); for parquet, the folder")
 	withCalls := fs.Bool("calls", false, "include each item's model calls (requests and responses in full)")
+	otlpFile := fs.String("otlp", "", "write the runs' events as OpenTelemetry traces to this file, OTLP/JSON (one export request a line); see docs/otlp.md")
+	otlpEndpoint := fs.String("otlp-endpoint", "", "send the runs' events as OpenTelemetry traces to this OTLP/HTTP endpoint, e.g. http://127.0.0.1:4318 (Jaeger, Phoenix, Langfuse)")
 	db := dbFlag(fs)
-	const usage = "usage: bench export RUN [--format jsonl] [--out FILE] [--calls] | bench export RUN... --format parquet --out DIR"
+	const usage = "usage: bench export RUN [--format jsonl] [--out FILE] [--calls] | bench export RUN... --format parquet --out DIR | bench export RUN... --otlp FILE | --otlp-endpoint URL"
 	ids, err := parseRunIDArgs(fs, args, usage)
 	if err != nil {
 		return err
+	}
+	if *otlpFile != "" || *otlpEndpoint != "" {
+		if *format != "jsonl" || *out != "" || *withCalls {
+			return usageError{errors.New("--otlp and --otlp-endpoint export traces: leave out --format, --out and --calls")}
+		}
+		return exportOTLP(ctx, *db, ids, *otlpFile, *otlpEndpoint, stderr)
 	}
 	switch *format {
 	case "jsonl":
@@ -125,7 +139,7 @@ func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	case "parquet":
 		if *out == "" {
-			return usageError{errors.New("--format parquet needs --out DIR, the folder for runs.parquet, items.parquet and calls.parquet")}
+			return usageError{errors.New("--format parquet needs --out DIR, the folder for runs.parquet, items.parquet, calls.parquet and events.parquet")}
 		}
 	default:
 		return usageError{fmt.Errorf("unknown format %q (known: jsonl, parquet)", *format)}
@@ -145,7 +159,7 @@ func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if err := exportParquet(ctx, st, runs, *out); err != nil {
 			return err
 		}
-		fmt.Fprintf(stderr, "bench export: runs.parquet, items.parquet, calls.parquet in %s\n", *out)
+		fmt.Fprintf(stderr, "bench export: runs.parquet, items.parquet, calls.parquet, events.parquet in %s\n", *out)
 		return nil
 	}
 	w := stdout
@@ -213,13 +227,17 @@ func exportRunJSONL(ctx context.Context, st *store.Store, run store.Run, withCal
 	if err := enc.Encode(map[string]exportRun{"run": header}); err != nil {
 		return err
 	}
+	evs, err := results.Events(ctx, st, run.ID)
+	if err != nil {
+		return err
+	}
 	answers := results.RunAnswers(run)
 	for _, it := range items {
 		e := exportItem{
 			Run: run.ID, Index: it.Index, Key: it.Key, Input: it.Input, Output: it.Output, Correct: it.Correct, Score: it.Score,
 			Metrics: it.Metrics, Detail: it.Detail, PromptTokens: it.PromptTokens, CompletionTokens: it.CompletionTokens,
 			NumCalls: it.Calls, Requests: it.Requests, Cost: it.Cost, WallSeconds: it.WallSeconds, Error: it.Error,
-			Calls: callsByItem[it.Index],
+			Calls: callsByItem[it.Index], Events: evs[it.Index],
 		}
 		if e.Metrics == nil {
 			e.Metrics = map[string]float64{}

@@ -118,8 +118,8 @@ func micros(t time.Time) any {
 	return t.UnixMicro()
 }
 
-// exportParquet writes runs.parquet, items.parquet and calls.parquet for
-// the runs into dir.
+// exportParquet writes runs.parquet, items.parquet, calls.parquet and
+// events.parquet for the runs into dir.
 func exportParquet(ctx context.Context, st *store.Store, runs []store.Run, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -136,7 +136,11 @@ func exportParquet(ctx context.Context, st *store.Store, runs []store.Run, dir s
 	if err != nil {
 		return err
 	}
-	for name, t := range map[string]table{"runs": runsT, "items": itemsT, "calls": callsT} {
+	eventsT, err := eventsTable(ctx, st, runs)
+	if err != nil {
+		return err
+	}
+	for name, t := range map[string]table{"runs": runsT, "items": itemsT, "calls": callsT, "events": eventsT} {
 		if err := t.write(filepath.Join(dir, name+".parquet")); err != nil {
 			return err
 		}
@@ -324,6 +328,45 @@ func callsTable(ctx context.Context, st *store.Store, runs []store.Run) (table, 
 				int64(c.CompletionTokens), int64(c.ReasoningTokens), int64(c.Requests), c.Cost,
 				float64(c.Latency.Microseconds()) / 1000, c.CacheHit, c.Error, micros(c.CreatedAt),
 				string(c.Request), string(c.Response)})
+		}
+	}
+	return t, nil
+}
+
+// eventsTable is one row per event of each item, in the item's order
+// (position), with the columns of every kind (zero where the kind has
+// none): a model call's joined from its call record, call_id naming it.
+func eventsTable(ctx context.Context, st *store.Store, runs []store.Run) (table, error) {
+	t := table{cols: []column{
+		{name: "run_id", typ: tInt64}, {name: "item_idx", typ: tInt64}, {name: "position", typ: tInt64},
+		{name: "kind", typ: tString}, {name: "step", typ: tString}, {name: "step_seq", typ: tInt64}, {name: "call", typ: tString},
+		{name: "role", typ: tString}, {name: "call_id", typ: tInt64, optional: true}, {name: "purpose", typ: tString},
+		{name: "prompt_tokens", typ: tInt64}, {name: "completion_tokens", typ: tInt64}, {name: "reasoning_tokens", typ: tInt64},
+		{name: "cost", typ: tFloat64}, {name: "latency_ms", typ: tFloat64}, {name: "cached", typ: tBool}, {name: "error", typ: tString},
+		{name: "server", typ: tString}, {name: "tool", typ: tString}, {name: "arguments", typ: tString}, {name: "result", typ: tString},
+		{name: "text", typ: tString}, {name: "scores", typ: tString}, {name: "correct", typ: tBool}, {name: "score", typ: tFloat64},
+		{name: "answer", typ: tString},
+	}}
+	for _, r := range runs {
+		byItem, err := st.RunEvents(ctx, r.ID, true)
+		if err != nil {
+			return t, err
+		}
+		for _, idx := range slices.Sorted(maps.Keys(byItem)) {
+			for pos, e := range byItem[idx] {
+				var callID any
+				if e.CallID != 0 {
+					callID = e.CallID
+				}
+				scores := ""
+				if e.Scores != nil {
+					b, _ := json.Marshal(e.Scores)
+					scores = string(b)
+				}
+				t.rows = append(t.rows, []any{r.ID, int64(idx), int64(pos), e.Kind.String(), e.Step, int64(e.Seq), e.Call, e.Role, callID,
+					e.Purpose, int64(e.PromptTokens), int64(e.CompletionTokens), int64(e.ReasoningTokens), e.Cost, e.LatencyMS, e.Cached,
+					e.Error, e.Server, e.Tool, string(e.Arguments), e.Result, e.Text, scores, e.Correct, e.Score, e.Answer})
+			}
 		}
 	}
 	return t, nil

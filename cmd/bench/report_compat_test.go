@@ -131,12 +131,24 @@ func normJSON(v any, key string) any {
 	return v
 }
 
+// dropNewShowLines drops what bench show prints that the old build did
+// not: the gold and extracted answers, the item's conversation.
 func dropNewShowLines(s string) string {
 	var keep []string
+	skipping := false
 	for _, l := range strings.SplitAfter(s, "\n") {
 		if strings.HasPrefix(l, "gold: ") || strings.HasPrefix(l, "extracted answer: ") {
 			continue
 		}
+		// The conversation block (with the blank line before it) is new.
+		if l == "conversation:\n" && len(keep) > 0 && keep[len(keep)-1] == "\n" {
+			keep, skipping = keep[:len(keep)-1], true
+			continue
+		}
+		if skipping && l != "\n" && l != "" {
+			continue
+		}
+		skipping = false
 		keep = append(keep, l)
 	}
 	return strings.Join(keep, "")

@@ -15,6 +15,7 @@ import (
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/store"
+	"github.com/reasonbench/reasonbench/strategies"
 )
 
 func cmdShow(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -89,6 +90,19 @@ func cmdShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		_ = json.Unmarshal(found.Detail, &d)
 		fmt.Fprintln(stdout, "\ntree (* path to the answer, + kept in the beam or, mcts, expanded; x pruned; value is the reward, visits the MCTS visit count):")
 		if err := report.WriteTree(stdout, nodes, d.Best); err != nil {
+			return err
+		}
+	}
+	if c := strategies.ReadingOf(run.Strategy).ViewOf(found.Detail).Conversation; c != nil && len(c.Threads) > 0 {
+		fmt.Fprintf(stdout, "\nconversation:\n%s", c.Lines())
+	}
+	evs, err := results.ItemEvents(ctx, st, runID, *item)
+	if err != nil {
+		return err
+	}
+	if len(evs) > 0 {
+		fmt.Fprintln(stdout, "\nevents (model calls, tool calls, user turns, verifier scores, the verdict):")
+		if err := report.WriteEvents(stdout, evs); err != nil {
 			return err
 		}
 	}
