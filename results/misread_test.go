@@ -244,4 +244,13 @@ func TestForgeableRows(t *testing.T) {
 	if got := ForgeableRuns(rows[2:]); got != "" {
 		t.Errorf("ForgeableRuns of isolated runs: %q", got)
 	}
+	for i, want := range []bool{true, false} {
+		_, notes, err := Budget(ctx, st, runs[2*i:2*i+1], BudgetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(strings.Join(notes, "\n"), "FORGEABLE"); got != want {
+			t.Errorf("budget notes of run %d: forgeable note %v, want %v: %q", runs[2*i].ID, got, want, notes)
+		}
+	}
 }

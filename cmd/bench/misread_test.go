@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/reasonbench/reasonbench/store"
 )
@@ -197,8 +199,8 @@ func TestMisreadDebateShow(t *testing.T) {
 // TestMisreadForgeableRule: a run scored by the code tasks' reference
 // rule (the Reflexion preset with namespace=shared) is marked FORGEABLE,
 // with the note, in the table bench run prints, bench report (Markdown,
-// CSV, JSON), bench show, bench compare and bench score; a run under the
-// isolated rule is not.
+// CSV, JSON, --by k, --by budget), bench show, bench compare and bench
+// score; a run under the isolated rule is not.
 func TestMisreadForgeableRule(t *testing.T) {
 	t.Parallel()
 	db := filepath.Join(t.TempDir(), "f.db")
@@ -246,6 +248,19 @@ func TestMisreadForgeableRule(t *testing.T) {
 	if !strings.Contains(out, "runs scored by a forgeable rule: 1 (humaneval/reference)") || !strings.Contains(stderr, "FORGEABLE") {
 		t.Errorf("bench compare: no mark of run 1's rule:\n%s\n%s", out, stderr)
 	}
+	if code, _, stderr := cli(t, "run", "--db", db, "--task", "humaneval", "--strategy", "cotsc", "--set", "k=2", "--rule", "reference", "--range", "0:2"); code != 0 {
+		t.Fatal(stderr)
+	}
+	for _, by := range []string{"k", "budget"} {
+		_, out, stderr = cli(t, "report", "--db", db, "--runs", "3", "--by", by)
+		if !strings.Contains(out, "runs scored by a forgeable rule: 3 (humaneval/reference)") {
+			t.Errorf("bench report --by %s: no mark of run 3's rule:\n%s%s", by, out, stderr)
+		}
+	}
+	_, out, _ = cli(t, "report", "--db", db, "--runs", "2", "--by", "budget")
+	if strings.Contains(out, "FORGEABLE") {
+		t.Errorf("bench report --by budget of an isolated run: marked\n%s", out)
+	}
 	_, _, stderr = cli(t, "score", "--task", "humaneval", "--rule", "reference", "--in", "../../tasks/code/testdata/gpt4_reflexion_humaneval_sample.jsonl")
 	if !strings.Contains(stderr, "humaneval/reference (FORGEABLE)") {
 		t.Errorf("bench score --rule reference: no mark on stderr: %s", stderr)
@@ -270,22 +285,26 @@ func TestMisreadListSimulated(t *testing.T) {
 // TestMisreadSimFlagsWithBaseURL: --sim-* flags with a base URL, where no
 // simulator in this process would read them, are refused in one line
 // (exit 2) before anything is stored or sent; without one they are taken.
+// The endpoint is a live serve-sim, so a build that ignored the flags
+// would run (and the proxy serve) instead: the commands get a deadline.
 func TestMisreadSimFlagsWithBaseURL(t *testing.T) {
 	t.Parallel()
+	url := startServeSim(t)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "x.db")
 	for _, args := range [][]string{
-		{"run", "--db", db, "--task", "game24", "--strategy", "io", "--range", "900:901", "--base-url", "http://127.0.0.1:9/v1", "--sim-skill", "0.3"},
-		{"run", "--db", db, "--task", "game24", "--strategy", "io", "--range", "900:901", "--model", "sim", "--sim-conformity", "0.1", "--base-url", "http://127.0.0.1:9/v1"},
-		{"proxy", "--db", db, "--name", "p", "--base-url", "http://127.0.0.1:9/v1", "--sim-slip", "0.1"},
+		{"run", "--db", db, "--task", "game24", "--strategy", "io", "--range", "900:901", "--base-url", url, "--sim-skill", "0.3"},
+		{"run", "--db", db, "--task", "game24", "--strategy", "io", "--range", "900:901", "--model", "sim", "--sim-conformity", "0.1", "--base-url", url},
+		{"proxy", "--db", db, "--name", "p", "--base-url", url, "--sim-slip", "0.1"},
 	} {
-		code, _, stderr := cli(t, args...)
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		var out, errb bytes.Buffer
+		code := run(ctx, args, &out, &errb)
+		cancel()
+		stderr := errb.String()
 		if code != 2 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, "--sim-") || !strings.Contains(stderr, "--base-url") {
 			t.Errorf("%q: exit %d, %q; want exit 2 and one line naming the flags", args, code, stderr)
 		}
-	}
-	if _, err := filepath.Glob(db); err != nil {
-		t.Fatal(err)
 	}
 	if m, _ := filepath.Glob(db + "*"); len(m) != 0 {
 		t.Errorf("a refused command left %v", m)
