@@ -172,7 +172,7 @@ func experimentTable(groups []Group) (header []string, body [][]cell, right []bo
 		{"task", false, func(g Group) cell { return txt(g.Task) }},
 		{"strategy", false, func(g Group) cell { return txt(strategyText(g.Strategy, g.Status)) }},
 		{"params", false, func(g Group) cell { return txt(g.Params) }},
-		{"model", false, func(g Group) cell { return txt(modelText(g.Model, g.Simulated)) }},
+		{"model", false, func(g Group) cell { return txt(ModelText(g.Model, g.Simulated)) }},
 	}
 	if slices.ContainsFunc(groups, func(g Group) bool { return g.ModelParams != "" }) {
 		cols = append(cols, col{"model params", false, func(g Group) cell { return txt(g.ModelParams) }})

@@ -126,8 +126,6 @@ func ModelText(model string, simulated bool) string {
 	return model
 }
 
-func modelText(model string, simulated bool) string { return ModelText(model, simulated) }
-
 // RuleText names a scoring rule in a table, marking a forgeable one (the
 // mark ForgeableNote explains).
 func RuleText(rule string, forgeable bool) string {
@@ -136,9 +134,6 @@ func RuleText(rule string, forgeable bool) string {
 	}
 	return rule
 }
-
-// RuleLabel is the row's rule as tables show it (RuleText).
-func (r Row) RuleLabel() string { return RuleText(r.Rule, r.RuleForgeable) }
 
 // ForgeableNote explains the mark of a forgeable rule.
 const ForgeableNote = "FORGEABLE: scored by a rule under which the program being scored runs in the process that writes the verdicts, so it can forge its own verdict and, where problems share a namespace (Reflexion's namespace=shared presets), a later problem's: for replaying logged runs, not for judging models (docs/code-verdicts.md#the-reference-rule-is-forgeable)."
@@ -176,7 +171,7 @@ func cells(rows []Row, csv bool) ([]string, [][]string) {
 	header = append(header, "calls", "wall_s")
 	var body [][]string
 	for _, r := range rows {
-		line := []string{fmt.Sprint(r.RunID), r.Task, strategyText(r.Strategy, r.Status), r.Params, modelText(r.Model, r.Simulated)}
+		line := []string{fmt.Sprint(r.RunID), r.Task, strategyText(r.Strategy, r.Status), r.Params, ModelText(r.Model, r.Simulated)}
 		if modelParams {
 			line = append(line, r.ModelParams)
 		}
