@@ -183,6 +183,11 @@ func checkNew(p *plan) error {
 	if !usesJudge(p) && (p.cfg.JudgeModel != "" || p.cfg.JudgeBaseURL != "") {
 		return fmt.Errorf("--judge-model/--judge-base-url: task %s has no judge (creative does); drop them", p.task.Name())
 	}
+	if _, ok := p.task.(tasks.Environment); ok {
+		if ep, plays := p.strategy.(strategies.EpisodePlayer); !plays || !ep.PlaysEpisodes() {
+			return fmt.Errorf("task %s's items are conversations with a simulated user: run them with react (--set protocol=tools|act|react|xml, or a tau preset) or reflexion --set actor=react", p.task.Name())
+		}
+	}
 	if _, ok := p.task.(tasks.Environment); !ok && p.cfg.UserModel != "" {
 		return fmt.Errorf("--user-model: task %s has no simulated user (tau-airline and tau-retail do); drop it", p.task.Name())
 	}

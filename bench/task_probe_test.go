@@ -34,12 +34,15 @@ func TestEveryTaskRunsItsProbe(t *testing.T) {
 			defer st.Close()
 			cfg := DefaultConfig()
 			cfg.Task, cfg.Strategy, cfg.Range = spec.Name, "io", spec.Probe.Range
+			if spec.Probe.Strategy != "" {
+				cfg.Strategy, cfg.Params = spec.Probe.Strategy, spec.Probe.Params
+			}
 			sum, err := (&Engine{Store: st}).Run(t.Context(), cfg)
 			if errors.Is(err, sandbox.ErrUnavailable) && os.Getenv("BENCH_REQUIRE_SANDBOX") == "" {
 				t.Skipf("no sandbox: %v", err)
 			}
 			if err != nil {
-				t.Fatalf("io on %s %s: %v", spec.Name, spec.Probe.Range, err)
+				t.Fatalf("%s on %s %s: %v", cfg.Strategy, spec.Name, spec.Probe.Range, err)
 			}
 			items, err := st.Items(t.Context(), sum.RunID)
 			if err != nil {

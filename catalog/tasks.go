@@ -32,8 +32,13 @@ type TaskSpec struct {
 	Probe TaskProbe
 }
 
-// TaskProbe is the range of a task's probe run.
-type TaskProbe struct{ Range string }
+// TaskProbe is a task's probe run: a small range, with io unless it names
+// a strategy (and its parameters) the task needs.
+type TaskProbe struct {
+	Range    string
+	Strategy string
+	Params   map[string]any
+}
 
 // Tasks lists every bundled task. Adding one means writing its package and
 // adding a line here (and, for the simulated model, its responder package
@@ -84,7 +89,7 @@ func tauTasks() []TaskSpec {
 							panic(err) // embedded data: tested
 						}
 						return t
-					}, Probe: TaskProbe{Range: "0:2"}})
+					}, Probe: TaskProbe{Range: "0:2", Strategy: "react", Params: map[string]any{"protocol": "tools", "max_steps": 30}}})
 			}
 		}
 	}

@@ -19,6 +19,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/url"
 	"strings"
@@ -332,7 +333,7 @@ func provider(run store.Run) string {
 	return "openai"
 }
 
-func dur(ms float64) time.Duration { return time.Duration(ms * float64(time.Millisecond)) }
+func dur(ms float64) time.Duration { return time.Duration(math.Round(ms * float64(time.Millisecond))) }
 
 // idGenerator makes a run's trace and span ids from the run, so that the
 // same run exports the same ids every time.

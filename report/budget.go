@@ -112,7 +112,7 @@ func WriteBudget(w io.Writer, format string, rows []BudgetRow, notes []string) e
 			gen += "*"
 		}
 		line := []string{fmt.Sprint(r.RunID), r.Task, strategyText(r.Strategy, r.Status), r.Params,
-			modelText(r.Model, r.Simulated), r.Select, k, fmt.Sprint(r.Items), fmt.Sprintf("%.3f", r.Accuracy), se,
+			ModelText(r.Model, r.Simulated), r.Select, k, fmt.Sprint(r.Items), fmt.Sprintf("%.3f", r.Accuracy), se,
 			gen, fmt.Sprintf("%.0f", r.VerifierTokens)}
 		if split {
 			line = append([]string{r.Level}, line...)

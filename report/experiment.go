@@ -25,6 +25,8 @@ type Group struct {
 	SimParams  string `json:"sim_params,omitempty"`
 	Rule       string `json:"rule,omitempty"`
 	Prompts    string `json:"prompts,omitempty"`
+	// RuleForgeable marks a forgeable rule (Row.RuleForgeable).
+	RuleForgeable bool `json:"rule_forgeable,omitempty"`
 	// ModelParams says how the model was called when not as by default.
 	ModelParams string `json:"model_params,omitempty"`
 	// Status is "done" when every run is; otherwise the first other status.
@@ -106,7 +108,7 @@ func Pivot(rows []Row, level float64) []Group {
 			groups = append(groups, Group{
 				Task: r.Task, Strategy: r.Strategy, Params: r.Params, ParamsJSON: canonicalJSON(r.ParamsJSON),
 				Model: r.Model, Simulated: r.Simulated, Range: r.Range, SimParams: canonicalJSON(r.SimParams),
-				Rule: r.Rule, Prompts: r.Prompts, ModelParams: r.ModelParams, Status: "done",
+				Rule: r.Rule, RuleForgeable: r.RuleForgeable, Prompts: r.Prompts, ModelParams: r.ModelParams, Status: "done",
 			})
 		}
 		groups[i].Runs = append(groups[i].Runs, r)

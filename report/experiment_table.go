@@ -126,7 +126,7 @@ func experimentNotes(groups []Group) []string {
 				base = Labels(groups)[i]
 			}
 		}
-		notes = append(notes, fmt.Sprintf("vs baseline: each configuration minus the baseline (%s) over the items both answered; wins/losses: items only it, or only the baseline, got right.", base))
+		notes = append(notes, fmt.Sprintf("vs baseline: each configuration minus the baseline (%s) over the items both answered.", base))
 		notes = append(notes, CompareNotes(cs)...)
 	}
 	if hits, tokens, cost := savings(groups); hits > 0 {
@@ -142,6 +142,9 @@ func experimentNotes(groups []Group) []string {
 	}
 	if slices.ContainsFunc(groups, func(g Group) bool { return modelDefaultTemperature(g.Params) }) {
 		notes = append(notes, TemperatureDefaultNote)
+	}
+	if slices.ContainsFunc(groups, func(g Group) bool { return g.RuleForgeable }) {
+		notes = append(notes, ForgeableNote)
 	}
 	if AnySimulated(groups) {
 		notes = append(notes, "(simulated): results of the built-in simulated model, a seeded stochastic stand-in, not a language model.")
@@ -169,13 +172,13 @@ func experimentTable(groups []Group) (header []string, body [][]cell, right []bo
 		{"task", false, func(g Group) cell { return txt(g.Task) }},
 		{"strategy", false, func(g Group) cell { return txt(strategyText(g.Strategy, g.Status)) }},
 		{"params", false, func(g Group) cell { return txt(g.Params) }},
-		{"model", false, func(g Group) cell { return txt(modelText(g.Model, g.Simulated)) }},
+		{"model", false, func(g Group) cell { return txt(ModelText(g.Model, g.Simulated)) }},
 	}
 	if slices.ContainsFunc(groups, func(g Group) bool { return g.ModelParams != "" }) {
 		cols = append(cols, col{"model params", false, func(g Group) cell { return txt(g.ModelParams) }})
 	}
 	cols = append(cols, []col{
-		{"rule", false, func(g Group) cell { return txt(g.Rule) }},
+		{"rule", false, func(g Group) cell { return txt(RuleText(g.Rule, g.RuleForgeable)) }},
 		{"prompts", false, func(g Group) cell { return txt(g.Prompts) }},
 	}...)
 	if v.rng {
@@ -197,7 +200,7 @@ func experimentTable(groups []Group) (header []string, body [][]cell, right []bo
 					return txt("baseline")
 				}
 				if c := g.VsBaseline; c != nil {
-					return txt(fmt.Sprintf("%+.3f", c.Difference))
+					return txt(fmt.Sprintf("%+.3f", noNegZero(c.Difference)))
 				}
 				return txt("")
 			}},
@@ -215,7 +218,8 @@ func experimentTable(groups []Group) (header []string, body [][]cell, right []bo
 			}},
 			col{"wins/losses", true, func(g Group) cell {
 				if c := g.VsBaseline; c != nil {
-					return txt(fmt.Sprintf("%d/%d", c.RunOnly, c.BaselineOnly))
+					wins, losses := c.WinsText()
+					return txt(wins + "/" + losses)
 				}
 				return txt("")
 			}},
@@ -340,12 +344,12 @@ func writeExperimentCSV(w io.Writer, title string, groups []Group) error {
 	paired := hasPaired(groups)
 	if paired {
 		header = append(header, "is_baseline", "difference", "diff_ci_low", "diff_ci_high", "diff_ci_method", "p_value", "test", "p_holm",
-			"run_only", "baseline_only", "mdd")
+			"run_only", "baseline_only", "mdd", "wins", "losses")
 	}
 	out := [][]string{header}
 	for _, g := range groups {
 		line := []string{title, g.Task, g.Strategy, g.Params, g.ParamsJSON, g.Model, strconv.FormatBool(g.Simulated), g.Range,
-			g.SimParams, g.Rule, g.Prompts, g.Status, strconv.Itoa(g.NumRuns()), joinInts(g.RunIDs), joinInts(g.Seeds), strconv.Itoa(g.Items),
+			g.SimParams, RuleText(g.Rule, g.RuleForgeable), g.Prompts, g.Status, strconv.Itoa(g.NumRuns()), joinInts(g.RunIDs), joinInts(g.Seeds), strconv.Itoa(g.Items),
 			g.ItemsLabel(), ftoa(g.Accuracy), ftoa(g.CI.Low), ftoa(g.CI.High), ftoa(g.CI.Level), g.CI.Describe()}
 		for _, m := range mcols {
 			if v, ok := g.Metrics[m]; ok {
@@ -364,9 +368,10 @@ func writeExperimentCSV(w io.Writer, title string, groups []Group) error {
 			if c := g.VsBaseline; c != nil {
 				mdd, ok := c.MDD(MDDAlpha, MDDPower)
 				line = append(line, ftoa(Round(c.Difference)), numCell(c.Low, true), numCell(c.High, true), c.CIMethod,
-					numCell(c.P, true), c.Test, numCell(c.PHolm, true), strconv.Itoa(c.RunOnly), strconv.Itoa(c.BaselineOnly), numCell(mdd, ok))
+					numCell(c.P, true), c.Test, numCell(c.PHolm, true), strconv.Itoa(c.RunOnly), strconv.Itoa(c.BaselineOnly), numCell(mdd, ok),
+					ftoa(Round(c.Wins)), ftoa(Round(c.Losses)))
 			} else {
-				line = append(line, "", "", "", "", "", "", "", "", "", "")
+				line = append(line, "", "", "", "", "", "", "", "", "", "", "", "")
 			}
 		}
 		out = append(out, line)

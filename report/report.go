@@ -34,6 +34,9 @@ type Row struct {
 	WallSeconds float64            `json:"wall_seconds"`
 	Rule        string             `json:"rule,omitempty"`    // scoring rule, e.g. game24/paper
 	Prompts     string             `json:"prompts,omitempty"` // prompt pack: bundled or folder:HASH
+	// RuleForgeable marks a rule under which the program scored can forge
+	// its verdict (tasks.RuleForgeable): its numbers are shown marked.
+	RuleForgeable bool `json:"rule_forgeable,omitempty"`
 	// ModelParams says how the model was called when not as by default:
 	// "api=completions reasoning_effort=high think=keep".
 	ModelParams string `json:"model_params,omitempty"`
@@ -115,13 +118,25 @@ func metricColumns(rows []Row) []string {
 	return append(cols, rest...)
 }
 
-// modelText labels a model, marking the simulator's results.
-func modelText(model string, simulated bool) string {
+// ModelText labels a model, marking the simulator's results.
+func ModelText(model string, simulated bool) string {
 	if simulated {
 		return model + " (simulated)"
 	}
 	return model
 }
+
+// RuleText names a scoring rule in a table, marking a forgeable one (the
+// mark ForgeableNote explains).
+func RuleText(rule string, forgeable bool) string {
+	if forgeable {
+		return strings.TrimSpace(rule + " (FORGEABLE)")
+	}
+	return rule
+}
+
+// ForgeableNote explains the mark of a forgeable rule.
+const ForgeableNote = "FORGEABLE: scored by a rule under which the program being scored runs in the process that writes the verdicts, so it can forge its own verdict and, where problems share a namespace (Reflexion's namespace=shared presets), a later problem's: for replaying logged runs, not for judging models (docs/code-verdicts.md#the-reference-rule-is-forgeable)."
 
 // strategyText names a strategy, marking a run that did not finish.
 func strategyText(strategy, status string) string {
@@ -156,11 +171,11 @@ func cells(rows []Row, csv bool) ([]string, [][]string) {
 	header = append(header, "calls", "wall_s")
 	var body [][]string
 	for _, r := range rows {
-		line := []string{fmt.Sprint(r.RunID), r.Task, strategyText(r.Strategy, r.Status), r.Params, modelText(r.Model, r.Simulated)}
+		line := []string{fmt.Sprint(r.RunID), r.Task, strategyText(r.Strategy, r.Status), r.Params, ModelText(r.Model, r.Simulated)}
 		if modelParams {
 			line = append(line, r.ModelParams)
 		}
-		line = append(line, r.Rule, r.Prompts, fmt.Sprint(r.N), fmt.Sprintf("%.3f", r.Accuracy))
+		line = append(line, RuleText(r.Rule, r.RuleForgeable), r.Prompts, fmt.Sprint(r.N), fmt.Sprintf("%.3f", r.Accuracy))
 		switch ci := r.CI(); {
 		case csv:
 			line = append(line, fmt.Sprintf("%.4f", ci.Low), fmt.Sprintf("%.4f", ci.High), ci.Method)
@@ -274,6 +289,9 @@ func modelDefaultTemperature(params string) bool {
 // is not one verdict per item, and the temperature note.
 func rowNotes(rows []Row) []string {
 	var notes []string
+	if slices.ContainsFunc(rows, func(r Row) bool { return r.RuleForgeable }) {
+		notes = append(notes, ForgeableNote)
+	}
 	if slices.ContainsFunc(rows, func(r Row) bool { return r.ScoreKind == ScoreMean }) {
 		notes = append(notes, AccuracyMeanNote)
 	}

@@ -61,8 +61,8 @@ func WriteSeries(w io.Writer, format, unit string, rows []SeriesRow) error {
 	var body [][]string
 	for _, r := range rows {
 		line := []string{fmt.Sprint(r.RunID), r.Task, strategyText(r.Strategy, r.Status), r.Params,
-			modelText(r.Model, r.Simulated), fmt.Sprint(r.N),
-			fmt.Sprint(r.Step), fmt.Sprint(r.Ran), fmt.Sprintf("%.3f", r.Accuracy), fmt.Sprintf("%+.3f", r.Gain)}
+			ModelText(r.Model, r.Simulated), fmt.Sprint(r.N),
+			fmt.Sprint(r.Step), fmt.Sprint(r.Ran), fmt.Sprintf("%.3f", r.Accuracy), fmt.Sprintf("%+.3f", noNegZero(r.Gain))}
 		switch {
 		case rounds, trials:
 			line = append(line, fmtOpt(r.BestOf, "%.3f"))

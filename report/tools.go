@@ -53,7 +53,7 @@ func WriteTools(w io.Writer, format string, rows []ToolRow) error {
 		"latency ms", "p50 ms", "p90 ms", "calls/item (median, max)", "steps/item (median, max)"}
 	var body [][]string
 	for _, r := range rows {
-		body = append(body, []string{fmt.Sprint(r.RunID), r.Task, strategyText(r.Strategy, r.Status), modelText(r.Model, r.Simulated),
+		body = append(body, []string{fmt.Sprint(r.RunID), r.Task, strategyText(r.Strategy, r.Status), ModelText(r.Model, r.Simulated),
 			fmt.Sprint(r.N), r.Server, r.Tool, fmt.Sprint(r.Calls), fmt.Sprint(r.Errors), fmt.Sprintf("%.3f", r.Success), fmt.Sprint(r.Replayed),
 			fmt.Sprintf("%.1f", r.LatencyMS), fmt.Sprintf("%.1f", r.P50MS), fmt.Sprintf("%.1f", r.P90MS), r.CallsPerItem.text(), r.StepsPerItem.text()})
 	}

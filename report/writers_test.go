@@ -127,7 +127,7 @@ func TestWriteComparisons(t *testing.T) {
 		t.Errorf("an unknown format: %v", err)
 	}
 	header, body, notes := ComparisonTable(cs)
-	if len(header) != len(body[0]) || header[4] != "accuracy" || body[1][7] != "n/a T" || len(notes) != 4 {
+	if len(header) != len(body[0]) || header[4] != "accuracy" || body[1][7] != "n/a T" || len(notes) != 5 {
 		t.Errorf("table %q %q %q", header, body, notes)
 	}
 	cs[0].Metric = "f1"

@@ -28,6 +28,7 @@ const (
 // Selection rules of N'-sample views (report.BudgetRow.Select).
 const (
 	SelectVote     = "vote"
+	SelectMajority = "majority" // the same vote, as best-of-N's select=majority names it
 	SelectBest     = "best"
 	SelectWeighted = "weighted"
 )
@@ -236,6 +237,9 @@ func Budget(ctx context.Context, st *store.Store, runs []store.Run, o BudgetOpti
 			return nil, nil, err
 		}
 		head := RowOf(s)
+		if n := ForgeableRuns([]report.Row{head}); n != "" {
+			notes = append(notes, n)
+		}
 		items, err := budgetItems(ctx, st, run.ID, strategies.ReadingOf(run.Strategy))
 		if err != nil {
 			return nil, nil, err
@@ -272,7 +276,7 @@ func Budget(ctx context.Context, st *store.Store, runs []store.Run, o BudgetOpti
 			if len(curve) > 0 {
 				rows = append(rows, curve...)
 				estimated = true
-				scored = scored || slices.ContainsFunc(curve, func(r report.BudgetRow) bool { return r.Select == SelectBest })
+				scored = scored || slices.ContainsFunc(curve, func(r report.BudgetRow) bool { return r.Select == SelectBest || r.Select == SelectMajority })
 				continue
 			}
 			rows = append(rows, runRow(base, groups[l]))
@@ -286,7 +290,7 @@ func Budget(ctx context.Context, st *store.Store, runs []store.Run, o BudgetOpti
 		notes = append(notes, "N': a run with N samples per problem shown as if it had drawn N' of them (powers of two and N; every N' with --every-n): accuracy expected over uniform N'-subsets of each problem's samples (enumerated, else sampled: mc_se), over the problems with at least N' samples; tokens marked * are estimated as N'/N of each problem's generated (and verifier) tokens. search-and-learn instead takes the first N' completions; for independent samples both have the same expectation, subsets with less noise.")
 	}
 	if scored {
-		notes = append(notes, "select: vote is CoT-SC's majority (ties to the answer seen first, unanswered samples abstain); best the sample with the highest verifier score (ties to the earliest, as search-and-learn's stable sort); weighted the answer with the largest sum of verifier scores (ties to the answer seen first; unanswered samples do not count, where search-and-learn would group empty answers).")
+		notes = append(notes, "select: vote is CoT-SC's majority (ties to the answer seen first, unanswered samples abstain), named majority for a best-of-N run with select=majority; best the sample with the highest verifier score (ties to the earliest, as search-and-learn's stable sort); weighted the answer with the largest sum of verifier scores (ties to the answer seen first; unanswered samples do not count, where search-and-learn would group empty answers).")
 	}
 	if missing > 0 {
 		notes = append(notes, fmt.Sprintf("%d items have no level and are left out.", missing))
@@ -330,9 +334,17 @@ func budgetCurve(base report.BudgetRow, items []budgetItem, o stats.CurveOptions
 	if len(sampled) == 0 {
 		return nil
 	}
-	votes := slices.ContainsFunc(sampled, func(it budgetItem) bool { return it.rule == strategies.RuleVote })
+	votes := slices.ContainsFunc(sampled, func(it budgetItem) bool {
+		return it.rule == strategies.RuleVote || it.rule == strategies.RuleMajority
+	})
 	if !votes && !allScored {
 		return nil // io and cot keep samples but answer with the first
+	}
+	// The vote row is named as the run's own parameter names it: bon's
+	// select=majority is CoT-SC's vote.
+	vote := SelectVote
+	if !slices.ContainsFunc(sampled, func(it budgetItem) bool { return it.rule != strategies.RuleMajority }) {
+		vote = SelectMajority
 	}
 	kmax := 0
 	vis := make([]stats.VoteItem, len(sampled))
@@ -350,7 +362,7 @@ func budgetCurve(base report.BudgetRow, items []budgetItem, o stats.CurveOptions
 		}
 	}
 	ks = append(ks, kmax)
-	selects := []string{SelectVote}
+	selects := []string{vote}
 	if allScored {
 		selects = append(selects, SelectBest, SelectWeighted)
 	}
@@ -388,7 +400,7 @@ func budgetCurve(base report.BudgetRow, items []budgetItem, o stats.CurveOptions
 			r.GeneratedTokens /= m
 			r.VerifierTokens /= m
 			switch sel {
-			case SelectVote:
+			case SelectVote, SelectMajority:
 				// The vote's own computation, so the figure is --by k's.
 				r.Accuracy, r.Exact, r.MCSE = pts[kp-1].Vote, pts[kp-1].Exact, pts[kp-1].VoteSE
 			case SelectBest:

@@ -99,13 +99,30 @@ func CompareMetric(ctx context.Context, st *store.Store, groups []report.Group, 
 		}
 		_, a, b := stats.Pair(scores, baseScores)
 		binary := g.Repeats <= 1 && groups[base].Repeats <= 1 && stats.Binary(a, b)
+		wins, losses := winsLosses(a, b)
 		out = append(out, report.Comparison{
 			Run: g.RunIDs[0], Runs: g.RunIDs, Baseline: groups[base].RunIDs[0], BaselineRuns: groups[base].RunIDs,
 			Label: labels[i], BaseLabel: labels[base], Comparison: stats.ComparePaired(a, b, binary, level), Level: level, Metric: metric,
+			Wins: wins, Losses: losses,
 		})
 	}
 	report.HolmAdjust(out)
 	return out, nil
+}
+
+// winsLosses are the sums of the per-item differences run[i] − base[i]
+// where the run scored higher (wins) and, as a positive figure, where it
+// scored lower (losses): with 0/1 scores the discordant items each way,
+// and always wins − losses = Σ (run[i] − base[i]).
+func winsLosses(run, base []float64) (wins, losses float64) {
+	for i := range min(len(run), len(base)) {
+		if d := run[i] - base[i]; d > 0 {
+			wins += d
+		} else {
+			losses -= d
+		}
+	}
+	return wins, losses
 }
 
 // AddPaired sets VsBaseline on every group but groups[base], which is

@@ -44,7 +44,7 @@ func RowOf(s summary.Summary) report.Row {
 		RunID: s.RunID, Task: s.Task, Strategy: s.Strategy, Params: strategies.ParamSummary(s.Strategy, s.Params),
 		Model: s.Model, Simulated: s.Simulated, Status: s.Status, N: s.N, Accuracy: s.Accuracy, Metrics: metrics,
 		Tokens: s.PromptTokens + s.CompletionTokens, Calls: s.Calls, Cost: s.Cost, WallSeconds: s.WallSeconds,
-		Rule: s.Rule, Prompts: s.PromptPack, ModelParams: s.ModelParams,
+		Rule: s.Rule, RuleForgeable: s.RuleForgeable, Prompts: s.PromptPack, ModelParams: s.ModelParams,
 		CompletionTokens: s.CompletionTokens, ReasoningTokens: s.ReasoningTokens,
 	}
 }

@@ -445,3 +445,7 @@ func (s *Store) firstVersion(ctx context.Context) (int, error) {
 
 // ErrNotFound is returned when a run does not exist.
 var ErrNotFound = errors.New("not found")
+
+// SchemaVersion is the schema version this build writes (PRAGMA
+// user_version after every migration).
+func SchemaVersion() int { return len(migrations) }

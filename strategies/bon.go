@@ -32,7 +32,9 @@ func readBoN(detail []byte) (Samples, bool) {
 		keys[i], answers[i], correct[i], scores[i] = c.Key, c.Answer, c.Correct, c.Score
 	}
 	s := sampled(Rule(d.Select), keys, answers, correct)
-	s.Scores = scores
+	if s.Rule != RuleMajority { // majority calls no verifier: its zero scores are none
+		s.Scores = scores
+	}
 	return s, true
 }
 

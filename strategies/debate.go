@@ -181,8 +181,11 @@ func viewDebate(detail []byte) ItemView {
 	return ItemView{Transcript: &d, Conversation: &c}
 }
 
-// debateCall is agent a's call identity in round r.
-func debateCall(r, a int) string { return fmt.Sprintf("r%d/a%d", r, a) }
+// DebateCall is the identity (llm.Request.Call) of agent a's call in round
+// r, both counted from 0 ("r0/a2": round 1's third agent, as the grid
+// numbers them from 1). It keys the response cache and a resume, so it
+// never changes; the read side shows the grid's numbers beside it.
+func DebateCall(r, a int) string { return fmt.Sprintf("r%d/a%d", r, a) }
 
 func (s *debate) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result, error) {
 	data, err := promptData(env.Task, inst, s.context)
@@ -316,7 +319,7 @@ func (s *debate) round(ctx context.Context, env Env, r int, convs [][]llm.Messag
 		}
 		wg.Go(func() {
 			resp, err := smp.Sample(ctx, llm.Request{Messages: slices.Clone(conv), Temperature: s.temperature,
-				MaxTokens: s.maxTokens, Purpose: "debate", Call: debateCall(r, a)})
+				MaxTokens: s.maxTokens, Purpose: "debate", Call: DebateCall(r, a)})
 			switch {
 			case err != nil:
 				errs[a] = fmt.Errorf("debate round %d agent %d: %w", r, a, err)

@@ -52,7 +52,7 @@ func TestDebateEachAgentSeesTheOthersPreviousAnswers(t *testing.T) {
 	}
 	for r := range 3 {
 		for a := range 3 {
-			req := d.reqs[debateCall(r, a)]
+			req := d.reqs[DebateCall(r, a)]
 			if req.N > 1 || req.Purpose != "debate" {
 				t.Errorf("%s: n=%d purpose %q, want one sample, purpose debate", req.Call, req.N, req.Purpose)
 			}
@@ -64,13 +64,13 @@ func TestDebateEachAgentSeesTheOthersPreviousAnswers(t *testing.T) {
 			}
 			// Its own answers in its conversation, the others' latest in
 			// the last prompt, in agent order, its own not among them.
-			if got, want := req.Messages[2*r-1].Content, d.answers[debateCall(r-1, a)]; got != want {
+			if got, want := req.Messages[2*r-1].Content, d.answers[DebateCall(r-1, a)]; got != want {
 				t.Errorf("%s: assistant turn %q, want its own previous answer %q", req.Call, got, want)
 			}
 			last := req.Messages[2*r].Content
 			pos := -1
 			for b := range 3 {
-				other := "```\n" + d.answers[debateCall(r-1, b)] + "\n```"
+				other := "```\n" + d.answers[DebateCall(r-1, b)] + "\n```"
 				i := strings.Index(last, other)
 				if b == a {
 					continue

@@ -462,3 +462,16 @@ func (a *episodeAgent) schema(name string) json.RawMessage {
 	}
 	return nil
 }
+
+// EpisodePlayer is implemented by strategies that play a task's episodes
+// (tasks.Environment): react, and reflexion with a react actor. The engine
+// refuses others on such a task before the run.
+type EpisodePlayer interface {
+	PlaysEpisodes() bool
+}
+
+// PlaysEpisodes: react plays episodes in its protocols.
+func (s *react) PlaysEpisodes() bool { return true }
+
+// PlaysEpisodes: reflexion's react actor plays one episode a trial.
+func (s *reflexion) PlaysEpisodes() bool { return s.actor == ActorReAct }

@@ -49,6 +49,9 @@ type Summary struct {
 	// the prompts ("bundled" or "folder:HASH"). Both from the run's spec.
 	Rule       string `json:"rule,omitempty"`
 	PromptPack string `json:"prompt_pack,omitempty"`
+	// RuleForgeable says the rule declares itself forgeable (tasks.
+	// ForgeableMark): a program it scored could forge its verdict.
+	RuleForgeable bool `json:"rule_forgeable,omitempty"`
 	// ModelParams says how the model was called when not as by default
 	// ("api=completions reasoning_effort=high think=keep"), from the spec.
 	ModelParams string `json:"model_params,omitempty"`
@@ -117,6 +120,7 @@ func Summarize(ctx context.Context, st *store.Store, runID int64) (Summary, erro
 		Requests: tot.Requests, Cost: tot.Cost, WallSeconds: run.WallSeconds,
 	}
 	s.Rule, s.PromptPack = specRuleAndPack(run.Spec)
+	s.RuleForgeable = specRuleForgeable(run.Spec)
 	var spec recordedSpec
 	if json.Unmarshal(run.Spec, &spec) == nil {
 		s.ModelParams = spec.Config.settings().Text()
@@ -166,6 +170,37 @@ func specRuleAndPack(raw []byte) (rule, pack string) {
 		}
 	}
 	return rule, pack
+}
+
+// RunRule is the scoring rule's short name a run's spec records and
+// whether the rule declares itself forgeable.
+func RunRule(spec []byte) (rule string, forgeable bool) {
+	rule, _ = specRuleAndPack(spec)
+	return rule, specRuleForgeable(spec)
+}
+
+// specRuleForgeable reads from a run's spec whether its scoring rule, as
+// recorded (or the task's default for runs that recorded none), declares
+// itself forgeable.
+func specRuleForgeable(raw []byte) bool {
+	var spec recordedSpec
+	if json.Unmarshal(raw, &spec) != nil {
+		return false
+	}
+	if spec.Rule != "" {
+		return tasks.RuleForgeable(spec.Rule)
+	}
+	ts, err := catalog.LookupTask(spec.Config.Task)
+	if err != nil {
+		return false
+	}
+	t := ts.New()
+	if c, ok := t.(tasks.RuleChooser); ok && spec.Config.Rule != "" {
+		if t, err = c.WithRule(spec.Config.Rule); err != nil {
+			return false
+		}
+	}
+	return tasks.RuleForgeable(tasks.Rule(t))
 }
 
 // specDataset reads the data digest from a run's spec.

@@ -31,3 +31,13 @@ func RuleName(t Task) string {
 	name, _, _ := strings.Cut(Rule(t), ": ")
 	return name
 }
+
+// ForgeableMark, in a rule's description, declares that under the rule a
+// program being scored can forge its own verdict, and so other problems'
+// (the code tasks' reference rule, docs/code-verdicts.md): every number
+// scored by such a rule is shown marked.
+const ForgeableMark = "FORGEABLE:"
+
+// RuleForgeable reports whether a rule's description (Rule, or as a run
+// recorded it) declares the rule forgeable.
+func RuleForgeable(description string) bool { return strings.Contains(description, ForgeableMark) }

@@ -3,6 +3,7 @@ package view
 import (
 	"fmt"
 
+	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/strategies"
 )
 
@@ -12,14 +13,18 @@ type debateCell struct {
 	KeyText string // its vote key, "" when it abstains
 	Winner  bool   // the round's majority went to this agent's answer
 	CallID  int64  // 0 when the call is not recorded
+	Call    string // the call's identity, numbered from 0 ("r0/a2")
 }
 
 // debateRow is a round of the grid.
 type debateRow struct {
 	Round    int
 	Cells    []debateCell
-	Majority string // the majority's vote key, "" when every agent abstained
+	Majority string // the round's answer (its vote key), "" when every agent abstained
 	Correct  bool
+	// Outcome says how the answer was decided: the counts, and majority,
+	// plurality or a tie broken by agent order.
+	Outcome results.RoundOutcome
 }
 
 // transcriptGrid lays a transcript out as a grid, rounds down and agents
@@ -33,12 +38,13 @@ func transcriptGrid(d strategies.DebateDetail, calls []callView) map[string]any 
 	}
 	rows := make([]debateRow, len(d.Rounds))
 	for r, rd := range d.Rounds {
-		row := debateRow{Round: r + 1, Correct: rd.Correct, Cells: make([]debateCell, len(rd.Turns))}
+		row := debateRow{Round: r + 1, Correct: rd.Correct, Cells: make([]debateCell, len(rd.Turns)), Outcome: results.OutcomeOf(rd)}
 		if rd.Vote.Winner >= 0 {
 			row.Majority = rd.Vote.Key
 		}
 		for a, t := range rd.Turns {
-			c := debateCell{DebateTurn: t, CallID: ids[fmt.Sprintf("r%d/a%d", r, a)]}
+			c := debateCell{DebateTurn: t, Call: strategies.DebateCall(r, a)}
+			c.CallID = ids[c.Call]
 			if t.Key != nil {
 				c.KeyText = *t.Key
 				c.Winner = rd.Vote.Winner >= 0 && *t.Key == rd.Vote.Key
@@ -59,4 +65,19 @@ func transcriptGrid(d strategies.DebateDetail, calls []callView) map[string]any 
 		out["Judged"] = *d.Judged
 	}
 	return out
+}
+
+// placeDebateCalls names each debate call's place in the grid beside its
+// identity: "r0/a2" is drawn as round 1, agent 3. The identity keys the
+// cache and a resume, so only how it is shown follows the grid.
+func placeDebateCalls(calls []callView, d strategies.DebateDetail) {
+	place := map[string]string{}
+	for r, rd := range d.Rounds {
+		for a := range rd.Turns {
+			place[strategies.DebateCall(r, a)] = fmt.Sprintf("round %d, agent %d", r+1, a+1)
+		}
+	}
+	for i := range calls {
+		calls[i].Place = place[calls[i].Identity]
+	}
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/store"
 )
 
@@ -52,4 +54,9 @@ var funcs = template.FuncMap{
 		return *p
 	},
 	"tokens": func(it store.Item) int { return it.PromptTokens + it.CompletionTokens },
+	// part marks a score between 0 and 1 (results.PartScore), which a
+	// right or wrong badge would misreport.
+	"part": results.PartScore,
+	// forgeableNote explains the mark of a forgeable scoring rule.
+	"forgeableNote": func() string { return report.ForgeableNote },
 }

@@ -83,6 +83,9 @@ type callView struct {
 	// Identity is the call's place in the strategy (llm.Request.Call);
 	// Shared names the sharing it declares, if any.
 	Identity, Shared string
+	// Place is where a page's grid draws the call, numbered as drawn
+	// ("round 1, agent 3"), "" elsewhere.
+	Place string
 }
 
 // treeNode is a ToT node with its children, for the interactive tree.
@@ -138,6 +141,9 @@ func (s *Server) item(ctx context.Context, r *http.Request) (page, error) {
 	data := map[string]any{"Run": run, "Item": it, "Calls": cv, "Rule": scoringRule(run.Spec),
 		"Metrics": it.Metrics, "Detail": indentJSON(it.Detail),
 		"Gold": answers.Gold(idx), "Extracted": answers.Extracted(idx, it.Output), "Tests": answers.HiddenTests(idx)}
+	if t, ok := results.TallyOf(run.Strategy, it.Detail); ok {
+		data["Tally"] = t
+	}
 	// The strategy's View reader says what its detail draws
 	// (strategies.Reading); the page never names a strategy nor decodes
 	// its detail.
@@ -176,6 +182,7 @@ func (s *Server) item(ctx context.Context, r *http.Request) (page, error) {
 		data["Refine"] = refineView(*v.Iterations)
 	}
 	if v.Transcript != nil {
+		placeDebateCalls(cv, *v.Transcript)
 		data["Debate"] = transcriptGrid(*v.Transcript, cv)
 	}
 	if v.Votes != nil {

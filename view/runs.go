@@ -255,15 +255,18 @@ func (s *Server) compare(ctx context.Context, r *http.Request) (page, error) {
 	disagree := 0
 	for _, k := range slices.Sorted(maps.Keys(idx)) {
 		row := compareRow{Index: k, Verdicts: make([]*store.Verdict, len(runs))}
-		var seen []bool
+		// Paired by score, not by verdict: an io k=10 item right 4 times
+		// in 10 with its first sample wrong, and one right 2 times with the
+		// first right, differ though their verdicts may agree.
+		var seen []float64
 		for i := range runs {
 			if v, ok := all[i][k]; ok {
 				row.Verdicts[i] = &v
 				row.Input = v.Input
-				seen = append(seen, v.Correct)
+				seen = append(seen, v.Score)
 			}
 		}
-		row.Disagree = len(seen) < len(runs) || slices.Contains(seen, !seen[0])
+		row.Disagree = len(seen) < len(runs) || slices.ContainsFunc(seen, func(x float64) bool { return x != seen[0] })
 		if row.Disagree {
 			disagree++
 		}

@@ -109,6 +109,12 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			fmt.Fprintf(stdout, "**WARNING: %s.**\n\n", rulesNote)
 		}
 	}
+	if n := results.ForgeableRuns(rows); n != "" {
+		fmt.Fprintf(stderr, "WARNING: %s\n", n)
+		if *format == "md" {
+			fmt.Fprintf(stdout, "**WARNING: %s**\n\n", n)
+		}
+	}
 	return report.WriteComparisons(stdout, *format, cs)
 }
 

@@ -56,7 +56,7 @@ func TestDebateInProcessAndServeSim(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("show: %s", stderr)
 	}
-	for _, want := range []string{"debate (3 agents × 2 rounds", "round 1: majority", "round 2: majority", "  agent 3: key "} {
+	for _, want := range []string{"debate (3 agents × 2 rounds", "round 1: ", "round 2: ", " of 3 agents", "  agent 3 (call r0/a2): key "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("show lacks %q:\n%s", want, out)
 		}

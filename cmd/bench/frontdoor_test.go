@@ -32,6 +32,8 @@ func TestFrontDoor(t *testing.T) {
 		{[]string{"run", "--task", "game42", "--strategy", "io"}, exitUsage, "", `unknown task "game42": did you mean game24?`},
 		{[]string{"run", "--task", "game24", "--strategy", "cott"}, exitUsage, "", `did you mean cot?`},
 		{[]string{"list", "presetz"}, exitUsage, "", "did you mean presets?"},
+		{[]string{"run", "--db", dir + "/t.db", "--task", "tau-airline", "--strategy", "io", "--range", "0:1"}, exitUsage, "", "conversations with a simulated user: run them with react"},
+		{[]string{"run", "--db", dir + "/t.db", "--task", "game24", "--strategy", "cot", "--user-model", "x", "--range", "900:901"}, exitUsage, "", "--user-model: task game24 has no simulated user"},
 		{[]string{"list", "strat"}, 0, "strategies (set parameters", ""},
 		{[]string{"help"}, 0, "bench mcp serve --task", ""},
 		{[]string{"mcp"}, exitUsage, "", "bench mcp: want `bench mcp serve"},

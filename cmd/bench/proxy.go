@@ -29,6 +29,9 @@ func cmdProxy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := back.load(&cfg); err != nil {
 		return usageError{err}
 	}
+	if err := ignoredSimFlags(fs, cfg.BaseURL); err != nil {
+		return usageError{err}
+	}
 	db := back.db
 	st, err := openStore(ctx, *db, stderr)
 	if err != nil {

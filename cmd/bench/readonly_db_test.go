@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"database/sql"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/reasonbench/reasonbench/store"
 )
 
 // snapshot reads every file of dir, by name.
@@ -137,7 +140,7 @@ func TestForeignDatabaseRefusedUnchanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := conn.Exec(`CREATE TABLE runs (id INTEGER PRIMARY KEY); PRAGMA user_version = 11`); err != nil {
+	if _, err := conn.Exec(fmt.Sprintf(`CREATE TABLE runs (id INTEGER PRIMARY KEY); PRAGMA user_version = %d`, store.SchemaVersion())); err != nil {
 		t.Fatal(err)
 	}
 	conn.Close()

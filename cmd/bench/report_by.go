@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
 	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/report"
@@ -34,12 +35,14 @@ func writeSeriesReport(ctx context.Context, st *store.Store, runs []store.Run, b
 	}
 	var rows []report.SeriesRow
 	var notes []string
-	episodes := false // a run of episodes with trials: pass^k and pass@k
+	episodes := false      // a run of episodes with trials: pass^k and pass@k
+	var heads []report.Row // for the forgeable-rule note
 	for _, r := range runs {
 		s, err := bench.Summarize(ctx, st, r.ID)
 		if err != nil {
 			return err
 		}
+		heads = append(heads, results.RowOf(s))
 		if by == byRound {
 			curve, _, err := results.RoundCurve(ctx, st, results.RowOf(s))
 			if err != nil {
@@ -85,6 +88,12 @@ func writeSeriesReport(ctx context.Context, st *store.Store, runs []store.Run, b
 	}
 	if err := report.WriteSeries(stdout, format, unit, rows); err != nil {
 		return usageError{err}
+	}
+	shown := slices.DeleteFunc(heads, func(h report.Row) bool {
+		return !slices.ContainsFunc(rows, func(r report.SeriesRow) bool { return r.RunID == h.RunID })
+	})
+	if n := results.ForgeableRuns(shown); n != "" && format == "md" {
+		fmt.Fprintf(stdout, "\n- %s\n", n)
 	}
 	if by == byRound && format == "md" {
 		fmt.Fprintln(stdout, "\n- round: the majority of the agents' answers after that round under the run's vote key (ties to the answer seen first), as if the debate had stopped there; any agent right: some agent's answer of that round is right.")

@@ -36,6 +36,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := back.load(&cfg); err != nil {
 		return usageError{err}
 	}
+	if err := ignoredSimFlags(fs, cfg.BaseURL); err != nil {
+		return usageError{err}
+	}
 	if err := plan.load(&cfg); err != nil {
 		return usageError{err}
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/reasonbench/reasonbench/bench"
+	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/sandbox"
 	"github.com/reasonbench/reasonbench/tasks"
 )
@@ -70,6 +71,9 @@ func cmdScore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 				fmt.Fprintln(stderr, "bench score:", err)
 			}
 		}()
+	}
+	if rule := tasks.Rule(task); tasks.RuleForgeable(rule) { // the verdicts on stdout carry the rule's short name only
+		fmt.Fprintf(stderr, "bench score: WARNING: %s\n", report.RuleText(tasks.RuleName(task), true)+". "+report.ForgeableNote)
 	}
 	_, err = bench.ScoreLinesContext(ctx, task, r, stdout, o)
 	if ie := (bench.InputError{}); errors.As(err, &ie) {

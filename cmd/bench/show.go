@@ -45,9 +45,11 @@ func cmdShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	fmt.Fprintf(stdout, "run %d: %s on %s, model %s%s, seed %d, range %s, status %s\nparams: %s\n",
 		run.ID, run.Strategy, run.Task, run.Model, sim, run.Seed, run.Range, run.Status, run.Params)
+	writeRuleLine(stdout, run)
 	if *item < 0 {
+		writeVerdictLegend(stdout, run.Strategy, items)
 		for _, it := range items {
-			fmt.Fprintf(stdout, "item %4d  correct=%-5v score=%.3f  %s\n", it.Index, it.Correct, it.Score, it.Input)
+			fmt.Fprintf(stdout, "item %4d  %s  %s\n", it.Index, verdictLine(run.Strategy, it), it.Input)
 		}
 		return nil
 	}
@@ -60,8 +62,8 @@ func cmdShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if found == nil {
 		return usageError{fmt.Errorf("run %d has no item %d (see bench show %d)", runID, *item, runID)}
 	}
-	fmt.Fprintf(stdout, "item %d: %s\ncorrect: %v  score: %.3f  metrics: %s\ntokens: %d in, %d out; calls: %d\n",
-		found.Index, found.Input, found.Correct, found.Score, metricsText(found.Metrics), found.PromptTokens, found.CompletionTokens, found.Calls)
+	fmt.Fprintf(stdout, "item %d: %s\n%s  metrics: %s\ntokens: %d in, %d out; calls: %d\n",
+		found.Index, found.Input, verdictDetail(run.Strategy, *found), metricsText(found.Metrics), found.PromptTokens, found.CompletionTokens, found.Calls)
 	answers := results.RunAnswers(run)
 	gold := answers.Gold(found.Index)
 	if gold == "" {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/strategies"
 )
 
@@ -15,9 +16,9 @@ func writeDebate(w io.Writer, detail json.RawMessage) {
 	if !ok {
 		return
 	}
-	fmt.Fprintf(w, "\ndebate (%d agents × %d rounds; majority of each round under the vote key):\n", d.Agents, len(d.Rounds))
+	fmt.Fprintf(w, "\ndebate (%d agents × %d rounds; each round's answer is the most frequent under the vote key, a tie going to the answer given first, so agent 1's when all disagree; agent a's call in round r is r<r-1>/a<a-1>):\n", d.Agents, len(d.Rounds))
 	for r, rd := range d.Rounds {
-		fmt.Fprintf(w, "round %d: majority %s (correct: %v)\n", r+1, keyText(rd.Vote.Key, rd.Vote.Winner >= 0), rd.Correct)
+		fmt.Fprintf(w, "round %d: %s (correct: %v)\n", r+1, results.OutcomeOf(rd).Text(), rd.Correct)
 		for a, t := range rd.Turns {
 			model := ""
 			if a < len(d.Models) && d.Models[a] != "" {
@@ -27,7 +28,7 @@ func writeDebate(w io.Writer, detail json.RawMessage) {
 			if t.Key != nil {
 				key = keyText(*t.Key, true)
 			}
-			fmt.Fprintf(w, "  agent %d%s: key %s, correct: %v\n%s\n", a+1, model, key, t.Correct, indent(indent(t.Output)))
+			fmt.Fprintf(w, "  agent %d%s (call %s): key %s, correct: %v\n%s\n", a+1, model, strategies.DebateCall(r, a), key, t.Correct, indent(indent(t.Output)))
 		}
 	}
 	if d.Judged != nil {

@@ -69,7 +69,7 @@ func TestLocalClusterScript(t *testing.T) {
 		pids[d] = m[1]
 	}
 	if !regexp.MustCompile(`(?m)^PARTITION +AVAIL +TIMELIMIT +NODES +STATE +NODELIST$`).MatchString(out) ||
-		!regexp.MustCompile(`(?m)^debug\* +up .*(idle|mixed|allocated)`).MatchString(out) {
+		!regexp.MustCompile(`(?m)^debug\* +up .*(idle|mix|alloc)`).MatchString(out) {
 		t.Errorf("status does not show sinfo's partition up:\n%s", out)
 	}
 

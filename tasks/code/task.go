@@ -107,7 +107,7 @@ func (t *Task) TemplateFolders() []string { return t.folders }
 // ScoringRule names the rule.
 func (t *Task) ScoringRule() string {
 	if t.rule == RuleReference {
-		return t.name + "/reference: the Reflexion executor's: solution, test and check(entry_point) exec'd in one namespace seeded like its module's (ast, signal, List), 10 s alarm per problem; `bench score` runs a file's lines in one namespace in order; FORGEABLE: the program runs in the process that writes the verdicts (for replaying logged runs, not for judging models)"
+		return t.name + "/reference: the Reflexion executor's: solution, test and check(entry_point) exec'd in one namespace seeded like its module's (ast, signal, List), 10 s alarm per problem; `bench score` runs a file's lines in one namespace in order; " + tasks.ForgeableMark + " the program runs in the process that writes the verdicts (for replaying logged runs, not for judging models)"
 	}
 	return t.name + "/isolated: the hidden test in a judge process of its own, the program (prompt + code, as openai/human-eval assembles it) in another sandbox answering the test's calls as plain data, so the program cannot forge the verdict (docs/code-verdicts.md); 10 s"
 }
