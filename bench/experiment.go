@@ -265,14 +265,39 @@ func ParseExperiment(name string, data []byte, base Config, forceRepeats int) (E
 	var seeds seedList
 	repeats := repeatCount(1)
 	var entries yaml.Node
-	file := experimentFile{Name: &exp.ID, Task: &cfg.Task, Range: &cfg.Range, BaseURL: &cfg.BaseURL,
-		Model: &modelBlock{Name: &cfg.Model, API: &cfg.API, Think: &cfg.Think, ThinkTags: &cfg.ThinkTags,
-			MaxTokensField: &cfg.MaxTokensField, Params: (*modelParams)(&cfg.ModelParams), BaseURLs: (*baseURLs)(&cfg.BaseURL),
-			UserModel: &cfg.UserModel},
-		Concurrency: &cfg.Concurrency, Seed: &cfg.Seed, Seeds: &seeds, Repeats: &repeats, Cache: &cfg.Cache,
-		TimeoutSeconds: (*seconds)(&cfg.Timeout), Retries: &cfg.Retries, Prompts: &cfg.PromptDir, Sim: (*simBlock)(&cfg.Sim),
-		Strategies: &entries, TaskSpec: &cfg.TaskSpec, Scorer: &cfg.Rule, Baseline: (*baseline)(&cfg.Baseline),
-		Verifier: &ver, MCP: &servers, ToolCache: &cfg.ToolCache, Endpoints: (*namedEndpoints)(&cfg.NamedEndpoints)}
+	file := experimentFile{
+		Name:    &exp.ID,
+		Task:    &cfg.Task,
+		Range:   &cfg.Range,
+		BaseURL: &cfg.BaseURL,
+		Model: &modelBlock{
+			Name:           &cfg.Model,
+			API:            &cfg.API,
+			Think:          &cfg.Think,
+			ThinkTags:      &cfg.ThinkTags,
+			MaxTokensField: &cfg.MaxTokensField,
+			Params:         (*modelParams)(&cfg.ModelParams),
+			BaseURLs:       (*baseURLs)(&cfg.BaseURL),
+			UserModel:      &cfg.UserModel,
+		},
+		Concurrency:    &cfg.Concurrency,
+		Seed:           &cfg.Seed,
+		Seeds:          &seeds,
+		Repeats:        &repeats,
+		Cache:          &cfg.Cache,
+		TimeoutSeconds: (*seconds)(&cfg.Timeout),
+		Retries:        &cfg.Retries,
+		Prompts:        &cfg.PromptDir,
+		Sim:            (*simBlock)(&cfg.Sim),
+		Strategies:     &entries,
+		TaskSpec:       &cfg.TaskSpec,
+		Scorer:         &cfg.Rule,
+		Baseline:       (*baseline)(&cfg.Baseline),
+		Verifier:       &ver,
+		MCP:            &servers,
+		ToolCache:      &cfg.ToolCache,
+		Endpoints:      (*namedEndpoints)(&cfg.NamedEndpoints),
+	}
 	if err := decodeKeys(root, "", &file); err != nil {
 		return exp, inFile(name, err)
 	}
