@@ -263,6 +263,7 @@ func TestCodeSpans(t *testing.T) {
 		{"a span `across\nlines.go` here", []string{"across\nlines.go"}},
 		{"```go\nfoo(`a.go`)\n```\nafter `b.go`", []string{"b.go"}},
 		{"an unclosed `` run, then `c.go`", []string{"c.go"}},
+		{"`a ``b`` c` only closes on a run of one", []string{"a ``b`` c"}},
 	} {
 		if got := codeSpans(c.text); strings.Join(got, "|") != strings.Join(c.want, "|") {
 			t.Errorf("codeSpans(%q) = %q, want %q", c.text, got, c.want)
