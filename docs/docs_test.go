@@ -139,35 +139,17 @@ func codeSpans(text string) []string {
 	flush := func() {
 		p := strings.Join(para, "\n")
 		para = para[:0]
-		for i := 0; i < len(p); {
-			if p[i] != '`' {
-				i++
+		for i, n := backticks(p, 0); i >= 0; {
+			j, m := backticks(p, i+n)
+			for j >= 0 && m != n {
+				j, m = backticks(p, j+m)
+			}
+			if j < 0 { // unclosed: literal
+				i, n = backticks(p, i+n)
 				continue
 			}
-			n := 0
-			for i+n < len(p) && p[i+n] == '`' {
-				n++
-			}
-			closed := false
-			for j := i + n; j < len(p); {
-				if p[j] != '`' {
-					j++
-					continue
-				}
-				m := 0
-				for j+m < len(p) && p[j+m] == '`' {
-					m++
-				}
-				if m == n {
-					spans = append(spans, p[i+n:j])
-					i, closed = j+m, true
-					break
-				}
-				j += m
-			}
-			if !closed {
-				i += n
-			}
+			spans = append(spans, p[i+n:j])
+			i, n = backticks(p, j+m)
 		}
 	}
 	fence := false
@@ -188,6 +170,20 @@ func codeSpans(text string) []string {
 	}
 	flush()
 	return spans
+}
+
+// backticks finds the first run of backticks in p from i on: where it
+// starts and how long it is (-1 where there is none).
+func backticks(p string, i int) (start, n int) {
+	start = strings.IndexByte(p[i:], '`')
+	if start < 0 {
+		return -1, 0
+	}
+	start += i
+	for start+n < len(p) && p[start+n] == '`' {
+		n++
+	}
+	return start, n
 }
 
 // goFileRe finds the Go files a code span names: a path from the module
