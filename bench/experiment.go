@@ -3,16 +3,20 @@ package bench
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/strategies"
 	"github.com/reasonbench/reasonbench/tools"
 )
@@ -25,24 +29,6 @@ type Experiment struct {
 	Runs []Config // in file order, seeds innermost
 }
 
-// experimentKeys are the top-level keys an experiment file may have.
-var experimentKeys = []string{"name", "task", "range", "model", "base_url", "concurrency", "seed", "seeds", "repeats",
-	"cache", "timeout_seconds", "retries", "prompts", "sim", "strategies", "task_spec", "scorer", "baseline", "verifier", "mcp", "tool_cache", "endpoints"}
-
-var simKeys = []string{"skill", "slip", "misjudge", "boost", "focus", "verify_flip", "verify_spread", "conformity"}
-
-// modelKeys are the keys of a model: block (model: NAME is the short form).
-var modelKeys = []string{"name", "api", "think", "think_tags", "max_tokens_field", "params", "base_urls"}
-
-// fileError points at a line of an experiment file.
-type fileError struct {
-	file string
-	line int
-	msg  string
-}
-
-func (e fileError) Error() string { return fmt.Sprintf("%s:%d: %s", e.file, e.line, e.msg) }
-
 // LoadExperiment reads and expands an experiment file. base supplies the
 // defaults (bench run's flags); repeats > 0 overrides the file's seeds with
 // base.Seed .. base.Seed+repeats-1.
@@ -54,6 +40,202 @@ func LoadExperiment(path string, base Config, repeats int) (Experiment, error) {
 	return ParseExperiment(filepath.Base(path), data, base, repeats)
 }
 
+// experimentFile is an experiment file's top level: a field a key, in
+// the order messages list them, each pointing at what it sets (bound by
+// ParseExperiment; a key the file leaves out keeps bench run's flag).
+type experimentFile struct {
+	Name           *string         `yaml:"name"`
+	Task           *string         `yaml:"task"`
+	Range          *string         `yaml:"range"`
+	Model          *modelBlock     `yaml:"model"`
+	BaseURL        *string         `yaml:"base_url"`
+	Concurrency    *int            `yaml:"concurrency"`
+	Seed           *int64          `yaml:"seed"`
+	Seeds          *seedList       `yaml:"seeds"`
+	Repeats        *repeatCount    `yaml:"repeats"`
+	Cache          *string         `yaml:"cache"`
+	TimeoutSeconds *seconds        `yaml:"timeout_seconds"`
+	Retries        *int            `yaml:"retries"`
+	Prompts        *string         `yaml:"prompts"`
+	Sim            *simBlock       `yaml:"sim"`
+	Strategies     *yaml.Node      `yaml:"strategies"`
+	TaskSpec       *string         `yaml:"task_spec"`
+	Scorer         *string         `yaml:"scorer"`
+	Baseline       *baseline       `yaml:"baseline"`
+	Verifier       *VerifierConfig `yaml:"verifier"`
+	MCP            *mcpServers     `yaml:"mcp"`
+	ToolCache      *string         `yaml:"tool_cache"`
+	Endpoints      *namedEndpoints `yaml:"endpoints"`
+}
+
+// modelBlock is a model: block (model: NAME is the short form): the
+// model's name, the API, thinking and max_tokens settings, params sent
+// verbatim as request body fields (merged over --param), replicas, and
+// the model of an episode's simulated user (--user-model).
+type modelBlock struct {
+	Name           *string      `yaml:"name"`
+	API            *string      `yaml:"api"`
+	Think          *string      `yaml:"think"`
+	ThinkTags      *string      `yaml:"think_tags"`
+	MaxTokensField *string      `yaml:"max_tokens_field"`
+	Params         *modelParams `yaml:"params"`
+	BaseURLs       *baseURLs    `yaml:"base_urls"`
+	UserModel      *string      `yaml:"user_model"`
+}
+
+// notMapping takes model: NAME.
+func (m *modelBlock) notMapping(n *yaml.Node) (err error) {
+	*m.Name, err = scalarString(n)
+	return err
+}
+
+// simBlock is a sim: block, the simulator's parameters by their yaml tags.
+type simBlock sim.Params
+
+func (*simBlock) notMapping(*yaml.Node) error {
+	return errors.New("want a mapping like {skill: 0.5}")
+}
+
+// seedList is seeds: [3, 4], the seeds of every configuration.
+type seedList []int64
+
+func (s *seedList) decodeKey(n *yaml.Node) error {
+	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
+		return errors.New("want a list of whole numbers")
+	}
+	for _, e := range n.Content {
+		i, err := scalarInt(e)
+		if err != nil {
+			return nodeError{node: e, err: err}
+		}
+		*s = append(*s, int64(i))
+	}
+	return nil
+}
+
+// repeatCount is repeats: N, at least 1.
+type repeatCount int
+
+func (r *repeatCount) decodeKey(n *yaml.Node) error {
+	i, err := scalarInt(n)
+	*r = repeatCount(i)
+	if err == nil && i < 1 {
+		err = errors.New("want at least 1")
+	}
+	return err
+}
+
+// seconds is a duration given in whole seconds.
+type seconds time.Duration
+
+func (s *seconds) decodeKey(n *yaml.Node) error {
+	i, err := scalarInt(n)
+	*s = seconds(secondsDuration(i))
+	return err
+}
+
+// baseline is the experiment's baseline configuration, a strategy
+// optionally with parameters.
+type baseline string
+
+func (b *baseline) decodeKey(n *yaml.Node) error {
+	s, err := scalarString(n)
+	*b = baseline(s)
+	if err == nil && strings.TrimSpace(s) == "" {
+		err = errors.New("want a strategy, optionally with parameters, e.g. `baseline: cotsc` or `baseline: tot b=1`")
+	}
+	return err
+}
+
+// modelParams are model.params, merged over the ones set so far.
+type modelParams map[string]json.RawMessage
+
+func (p *modelParams) decodeKey(n *yaml.Node) error {
+	if n.Kind != yaml.MappingNode {
+		return errors.New("want a mapping like {reasoning_effort: high}")
+	}
+	params := maps.Clone(*p)
+	if params == nil {
+		params = modelParams{}
+	}
+	for j := 0; j+1 < len(n.Content); j += 2 {
+		pk, pv := n.Content[j], n.Content[j+1]
+		var val any
+		if err := pv.Decode(&val); err != nil {
+			return nodeError{pv, "." + pk.Value, err}
+		}
+		raw, err := json.Marshal(val)
+		if err != nil {
+			return nodeError{pv, "." + pk.Value, fmt.Errorf("not representable as JSON: %v", err)}
+		}
+		if err := checkModelParam(pk.Value, raw); err != nil {
+			return nodeError{node: pk, err: err}
+		}
+		params[pk.Value] = raw
+	}
+	*p = params
+	return nil
+}
+
+// baseURLs are model.base_urls, replicas of the model (calls go to the
+// least busy), kept as the run's comma-separated base URL.
+type baseURLs string
+
+func (b *baseURLs) decodeKey(n *yaml.Node) error {
+	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
+		return errors.New("want a list of base URLs, e.g. [http://node1:8000/v1, http://node2:8000/v1]")
+	}
+	var urls []string
+	for _, u := range n.Content {
+		s, err := scalarString(u)
+		if err != nil || strings.Contains(s, ",") || strings.TrimSpace(s) == "" {
+			return nodeError{node: u, err: errors.New("want one base URL per entry")}
+		}
+		urls = append(urls, strings.TrimSpace(s))
+	}
+	*b = baseURLs(strings.Join(urls, ","))
+	return nil
+}
+
+// mcpServers are the servers of an mcp: block (decodeMCP), added to
+// --mcp's.
+type mcpServers []tools.Server
+
+func (m *mcpServers) decodeKey(n *yaml.Node) error {
+	list, err := decodeMCP(n)
+	*m = append(*m, list...)
+	return err
+}
+
+// namedEndpoints is an endpoints: block, NAME: URL[,KEY_ENV] as --endpoint
+// NAME=URL[,KEY_ENV]; a model of any role is then MODEL@NAME, its key read
+// from $KEY_ENV.
+type namedEndpoints []Endpoint
+
+func (e *namedEndpoints) decodeKey(n *yaml.Node) error {
+	if n.Kind != yaml.MappingNode {
+		return errors.New("want a mapping like {local: \"http://127.0.0.1:8000/v1\", openai: \"https://api.openai.com/v1,OPENAI_API_KEY\"}")
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		u, err := scalarString(v)
+		if err != nil {
+			return nodeError{node: v, err: fmt.Errorf("%s: %v", k.Value, err)}
+		}
+		ep, err := ParseEndpoint(k.Value + "=" + u)
+		if err != nil {
+			return nodeError{node: k, err: err}
+		}
+		for _, prev := range *e {
+			if prev.Name == ep.Name {
+				return nodeError{node: k, err: fmt.Errorf("%s is named twice (in the file, or by --endpoint too): name each endpoint once", ep.Name)}
+			}
+		}
+		*e = append(*e, ep)
+	}
+	return nil
+}
+
 // ParseExperiment expands an experiment file's contents; name is used in
 // error messages and as the default id.
 func ParseExperiment(name string, data []byte, base Config, forceRepeats int) (Experiment, error) {
@@ -63,7 +245,8 @@ func ParseExperiment(name string, data []byte, base Config, forceRepeats int) (E
 		return Experiment{}, fmt.Errorf("%s: %w", name, err)
 	}
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-		return Experiment{}, fileError{name, 1, "want a mapping with keys " + strings.Join(experimentKeys, ", ")}
+		keys := strings.Join(keyNames(reflect.TypeFor[experimentFile]()), ", ")
+		return Experiment{}, fileError{name, 1, "want a mapping with keys " + keys}
 	}
 	root := doc.Content[0]
 	bad := func(n *yaml.Node, format string, args ...any) error {
@@ -77,114 +260,58 @@ func ParseExperiment(name string, data []byte, base Config, forceRepeats int) (E
 	cfg.Verify = VerifierConfig{}
 	// So do the MCP servers (--mcp or an mcp: block), to the runs whose
 	// strategy acts with tools.
-	servers := base.MCP
+	servers := mcpServers(base.MCP)
 	cfg.MCP = nil
-	var seeds []int64
-	repeats := 1
-	var entries *yaml.Node
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		k, v := root.Content[i], root.Content[i+1]
-		var err error
-		switch k.Value {
-		case "name":
-			exp.ID, err = scalarString(v)
-		case "task":
-			cfg.Task, err = scalarString(v)
-		case "task_spec":
-			cfg.TaskSpec, err = scalarString(v)
-		case "scorer":
-			cfg.Rule, err = scalarString(v)
-		case "range":
-			cfg.Range, err = scalarString(v)
-		case "model":
-			if v.Kind == yaml.MappingNode {
-				if err := decodeModel(v, &cfg, bad); err != nil {
-					return exp, err
-				}
-				break
-			}
-			cfg.Model, err = scalarString(v)
-		case "base_url":
-			cfg.BaseURL, err = scalarString(v)
-		case "cache":
-			cfg.Cache, err = scalarString(v)
-		case "prompts":
-			cfg.PromptDir, err = scalarString(v)
-		case "concurrency":
-			cfg.Concurrency, err = scalarInt(v)
-		case "retries":
-			cfg.Retries, err = scalarInt(v)
-		case "timeout_seconds":
-			var s int
-			s, err = scalarInt(v)
-			cfg.Timeout = secondsDuration(s)
-		case "repeats":
-			repeats, err = scalarInt(v)
-			if err == nil && repeats < 1 {
-				err = fmt.Errorf("want at least 1")
-			}
-		case "seed":
-			var s int
-			s, err = scalarInt(v)
-			cfg.Seed = int64(s)
-		case "seeds":
-			if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
-				return exp, bad(v, "seeds: want a list of whole numbers")
-			}
-			for _, n := range v.Content {
-				s, err := scalarInt(n)
-				if err != nil {
-					return exp, bad(n, "seeds: %v", err)
-				}
-				seeds = append(seeds, int64(s))
-			}
-		case "sim":
-			err = decodeSim(v, &cfg, bad)
-			if fe, ok := err.(fileError); ok {
-				return exp, fe
-			}
-		case "strategies":
-			entries = v
-		case "mcp":
-			var list []tools.Server
-			if list, err = decodeMCP(v); err == nil {
-				servers = append(servers, list...)
-			}
-		case "tool_cache":
-			cfg.ToolCache, err = scalarString(v)
-		case "endpoints":
-			if err := decodeEndpoints(v, &cfg, bad); err != nil {
-				return exp, err
-			}
-		case "verifier":
-			if err = decodeVerifier(v, &ver, bad); err != nil {
-				if fe, ok := err.(fileError); ok {
-					return exp, fe
-				}
-			}
-		case "baseline":
-			cfg.Baseline, err = scalarString(v)
-			if err == nil && strings.TrimSpace(cfg.Baseline) == "" {
-				err = fmt.Errorf("want a strategy, optionally with parameters, e.g. `baseline: cotsc` or `baseline: tot b=1`")
-			}
-		default:
-			return exp, bad(k, "unknown key %q (allowed: %s)", k.Value, strings.Join(experimentKeys, ", "))
-		}
-		if err != nil {
-			return exp, bad(v, "%s: %v", k.Value, err)
-		}
+	var seeds seedList
+	repeats := repeatCount(1)
+	var entries yaml.Node
+	file := experimentFile{
+		Name:    &exp.ID,
+		Task:    &cfg.Task,
+		Range:   &cfg.Range,
+		BaseURL: &cfg.BaseURL,
+		Model: &modelBlock{
+			Name:           &cfg.Model,
+			API:            &cfg.API,
+			Think:          &cfg.Think,
+			ThinkTags:      &cfg.ThinkTags,
+			MaxTokensField: &cfg.MaxTokensField,
+			Params:         (*modelParams)(&cfg.ModelParams),
+			BaseURLs:       (*baseURLs)(&cfg.BaseURL),
+			UserModel:      &cfg.UserModel,
+		},
+		Concurrency:    &cfg.Concurrency,
+		Seed:           &cfg.Seed,
+		Seeds:          &seeds,
+		Repeats:        &repeats,
+		Cache:          &cfg.Cache,
+		TimeoutSeconds: (*seconds)(&cfg.Timeout),
+		Retries:        &cfg.Retries,
+		Prompts:        &cfg.PromptDir,
+		Sim:            (*simBlock)(&cfg.Sim),
+		Strategies:     &entries,
+		TaskSpec:       &cfg.TaskSpec,
+		Scorer:         &cfg.Rule,
+		Baseline:       (*baseline)(&cfg.Baseline),
+		Verifier:       &ver,
+		MCP:            &servers,
+		ToolCache:      &cfg.ToolCache,
+		Endpoints:      (*namedEndpoints)(&cfg.NamedEndpoints),
 	}
-	if entries == nil || entries.Kind != yaml.SequenceNode || len(entries.Content) == 0 {
+	if err := decodeKeys(root, "", &file); err != nil {
+		return exp, inFile(name, err)
+	}
+	if entries.Kind != yaml.SequenceNode || len(entries.Content) == 0 {
 		return exp, fileError{name, root.Line, "strategies: want a list like `- cot: {k: 10}`"}
 	}
 	if forceRepeats > 0 {
-		seeds, repeats = nil, forceRepeats
+		seeds, repeats = nil, repeatCount(forceRepeats)
 	}
 	if seeds == nil {
-		for r := range repeats {
-			seeds = append(seeds, cfg.Seed+int64(r))
+		for r := range int64(repeats) {
+			seeds = append(seeds, cfg.Seed+r)
 		}
-	} else if repeats != 1 && repeats != len(seeds) {
+	} else if repeats != 1 && int(repeats) != len(seeds) {
 		return exp, fileError{name, root.Line, fmt.Sprintf("repeats %d but %d seeds: give one or the other", repeats, len(seeds))}
 	}
 	cfg.Experiment = exp.ID
@@ -297,144 +424,4 @@ func scalarValue(n *yaml.Node) any {
 		}
 	}
 	return n.Value
-}
-
-func scalarString(n *yaml.Node) (string, error) {
-	if n.Kind != yaml.ScalarNode {
-		return "", fmt.Errorf("want text")
-	}
-	return n.Value, nil
-}
-
-func scalarInt(n *yaml.Node) (int, error) {
-	if n.Kind != yaml.ScalarNode || n.Tag != "!!int" {
-		return 0, fmt.Errorf("want a whole number, got %q", n.Value)
-	}
-	return strconv.Atoi(n.Value)
-}
-
-// decodeModel reads a model: block: the model's name, the API, thinking
-// and max_tokens settings, and params sent verbatim as request body fields
-// (merged over --param).
-func decodeModel(n *yaml.Node, cfg *Config, bad func(*yaml.Node, string, ...any) error) error {
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		var err error
-		switch k.Value {
-		case "name":
-			cfg.Model, err = scalarString(v)
-		case "api":
-			cfg.API, err = scalarString(v)
-		case "think":
-			cfg.Think, err = scalarString(v)
-		case "think_tags":
-			cfg.ThinkTags, err = scalarString(v)
-		case "max_tokens_field":
-			cfg.MaxTokensField, err = scalarString(v)
-		case "base_urls": // replicas of the model; calls go to the least busy
-			if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
-				return bad(v, "model.base_urls: want a list of base URLs, e.g. [http://node1:8000/v1, http://node2:8000/v1]")
-			}
-			var urls []string
-			for _, u := range v.Content {
-				s, err := scalarString(u)
-				if err != nil || strings.Contains(s, ",") || strings.TrimSpace(s) == "" {
-					return bad(u, "model.base_urls: want one base URL per entry")
-				}
-				urls = append(urls, strings.TrimSpace(s))
-			}
-			cfg.BaseURL = strings.Join(urls, ",")
-		case "params":
-			if v.Kind != yaml.MappingNode {
-				return bad(v, "model.params: want a mapping like {reasoning_effort: high}")
-			}
-			params := maps.Clone(cfg.ModelParams)
-			if params == nil {
-				params = map[string]json.RawMessage{}
-			}
-			for j := 0; j+1 < len(v.Content); j += 2 {
-				pk, pv := v.Content[j], v.Content[j+1]
-				var val any
-				if err := pv.Decode(&val); err != nil {
-					return bad(pv, "model.params.%s: %v", pk.Value, err)
-				}
-				raw, err := json.Marshal(val)
-				if err != nil {
-					return bad(pv, "model.params.%s: not representable as JSON: %v", pk.Value, err)
-				}
-				if err := checkModelParam(pk.Value, raw); err != nil {
-					return bad(pk, "model.params: %v", err)
-				}
-				params[pk.Value] = raw
-			}
-			cfg.ModelParams = params
-		default:
-			return bad(k, "unknown key model.%s (allowed: %s)", k.Value, strings.Join(modelKeys, ", "))
-		}
-		if err != nil {
-			return bad(v, "model.%s: %v", k.Value, err)
-		}
-	}
-	return nil
-}
-
-func decodeSim(n *yaml.Node, cfg *Config, bad func(*yaml.Node, string, ...any) error) error {
-	if n.Kind != yaml.MappingNode {
-		return bad(n, "sim: want a mapping like {skill: 0.5}")
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		f, err := strconv.ParseFloat(v.Value, 64)
-		if v.Kind != yaml.ScalarNode || (v.Tag != "!!float" && v.Tag != "!!int") || err != nil {
-			return bad(v, "sim.%s: want a number", k.Value)
-		}
-		switch k.Value {
-		case "skill":
-			cfg.Sim.Skill = f
-		case "slip":
-			cfg.Sim.Slip = f
-		case "misjudge":
-			cfg.Sim.Misjudge = f
-		case "boost":
-			cfg.Sim.Boost = f
-		case "focus":
-			cfg.Sim.Focus = f
-		case "verify_flip":
-			cfg.Sim.VerifyFlip = f
-		case "verify_spread":
-			cfg.Sim.VerifySpread = f
-		case "conformity":
-			cfg.Sim.Conformity = f
-		default:
-			return bad(k, "unknown key sim.%s (allowed: %s)", k.Value, strings.Join(simKeys, ", "))
-		}
-	}
-	return nil
-}
-
-// decodeEndpoints reads an experiment file's endpoints: block, NAME:
-// URL[,KEY_ENV] as --endpoint NAME=URL[,KEY_ENV]; a model of any role is
-// then MODEL@NAME, its key read from $KEY_ENV.
-func decodeEndpoints(n *yaml.Node, cfg *Config, bad func(*yaml.Node, string, ...any) error) error {
-	if n.Kind != yaml.MappingNode {
-		return bad(n, "endpoints: want a mapping like {local: \"http://127.0.0.1:8000/v1\", openai: \"https://api.openai.com/v1,OPENAI_API_KEY\"}")
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		u, err := scalarString(v)
-		if err != nil {
-			return bad(v, "endpoints: %s: %v", k.Value, err)
-		}
-		ep, err := ParseEndpoint(k.Value + "=" + u)
-		if err != nil {
-			return bad(k, "endpoints: %v", err)
-		}
-		for _, prev := range cfg.NamedEndpoints {
-			if prev.Name == ep.Name {
-				return bad(k, "endpoints: %s is named twice (in the file, or by --endpoint too): name each endpoint once", ep.Name)
-			}
-		}
-		cfg.NamedEndpoints = append(cfg.NamedEndpoints, ep)
-	}
-	return nil
 }

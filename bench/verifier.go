@@ -2,6 +2,7 @@ package bench
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -21,15 +22,15 @@ import (
 // verifier as a prm; on a real endpoint an llm verifier over the run's
 // model.
 type VerifierConfig struct {
-	Model   string `json:"model,omitempty"`
-	BaseURL string `json:"base_url,omitempty"`
-	Kind    string `json:"kind,omitempty"`   // verify.PRM, ORM or LLM
-	Sep     string `json:"sep,omitempty"`    // a prm's step tag (verify.DefaultSep)
-	Server  string `json:"server,omitempty"` // a reward model's server: verify.VLLM or SGLang
+	Model   string `json:"model,omitempty" yaml:"model"`
+	BaseURL string `json:"base_url,omitempty" yaml:"base_url"`
+	Kind    string `json:"kind,omitempty" yaml:"kind"`     // verify.PRM, ORM or LLM
+	Sep     string `json:"sep,omitempty" yaml:"sep"`       // a prm's step tag (verify.DefaultSep)
+	Server  string `json:"server,omitempty" yaml:"server"` // a reward model's server: verify.VLLM or SGLang
 	// System is a reward model's system turn (verify.DefaultSystem; "-" none).
-	System string `json:"system,omitempty"`
+	System string `json:"system,omitempty" yaml:"system"`
 	// Samples is an llm verifier's answers per request (1).
-	Samples int `json:"samples,omitempty"`
+	Samples int `json:"samples,omitempty" yaml:"samples"`
 }
 
 // verifierFlags are the flags of the fields set, for messages.
@@ -211,41 +212,11 @@ func orDefault(a, b string) string {
 	return b
 }
 
-// verifierKeys are the keys of an experiment file's verifier: block.
-var verifierKeys = []string{"model", "base_url", "kind", "sep", "server", "system", "samples"}
-
-// decodeVerifier reads an experiment file's verifier: block, which applies
-// to the strategies that ask a verifier (the others run without one).
-func decodeVerifier(n *yaml.Node, v *VerifierConfig, bad func(*yaml.Node, string, ...any) error) error {
-	if n.Kind != yaml.MappingNode {
-		return bad(n, "verifier: want a mapping like {kind: prm, model: Qwen/Qwen2.5-Math-PRM-7B, base_url: http://127.0.0.1:8001}")
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, val := n.Content[i], n.Content[i+1]
-		var err error
-		switch k.Value {
-		case "model":
-			v.Model, err = scalarString(val)
-		case "base_url":
-			v.BaseURL, err = scalarString(val)
-		case "kind":
-			v.Kind, err = scalarString(val)
-		case "sep":
-			v.Sep, err = scalarString(val)
-		case "server":
-			v.Server, err = scalarString(val)
-		case "system":
-			v.System, err = scalarString(val)
-		case "samples":
-			v.Samples, err = scalarInt(val)
-		default:
-			return bad(k, "unknown key verifier.%s (allowed: %s)", k.Value, strings.Join(verifierKeys, ", "))
-		}
-		if err != nil {
-			return bad(val, "verifier.%s: %v", k.Value, err)
-		}
-	}
-	return v.validate()
+// notMapping says what an experiment file's verifier: block wants. Its
+// keys are the yaml tags; the block applies to the strategies that ask a
+// verifier (the others run without one).
+func (*VerifierConfig) notMapping(*yaml.Node) error {
+	return errors.New("want a mapping like {kind: prm, model: Qwen/Qwen2.5-Math-PRM-7B, base_url: http://127.0.0.1:8001}")
 }
 
 // asksVerifier reports whether a strategy configured with values asks a

@@ -2,7 +2,6 @@ package stats
 
 import (
 	"cmp"
-	"math"
 	"math/rand/v2"
 	"slices"
 )
@@ -84,42 +83,19 @@ func WeightedPick(keys []int, scores []float64, idx []int) int {
 // k'-subsets of each item's candidates: what a run with n = k' would have
 // chosen, from one run with n = k.
 func ScoredCurve(items []ScoredItem, o CurveOptions) []ScoredPoint {
-	kmax := 0
-	for _, it := range items {
-		kmax = max(kmax, len(it.Keys))
-	}
-	pts := make([]ScoredPoint, kmax)
-	varSum := make([]float64, kmax)
-	for i := range pts {
-		pts[i] = ScoredPoint{K: i + 1, Exact: true}
-	}
-	for n, it := range items {
-		k := len(it.Keys)
+	curve := subsetCurve(len(items), o, func(n int) subsetRules {
+		it := items[n]
 		order := bestOrder(it.Scores)
-		var mc []float64
-		for kp := 1; kp <= k; kp++ {
-			pt := &pts[kp-1]
-			pt.Items++
-			pt.Best += bestExpected(it.Correct, order, kp)
-			if Choose(k, kp) <= o.MaxSubsets {
-				pt.Weighted += exactWeighted(it, kp)
-				continue
-			}
-			if mc == nil {
-				mc = prefixWeighted(it, o.Draws, rand.New(rand.NewPCG(o.Seed, uint64(n))))
-			}
-			p := mc[kp-1]
-			pt.Weighted += p
-			pt.Exact = false
-			varSum[kp-1] += p * (1 - p) / float64(o.Draws)
+		return subsetRules{
+			k:        len(it.Keys),
+			closed:   func(kp int) float64 { return bestExpected(it.Correct, order, kp) },
+			exact:    func(kp int) float64 { return exactWeighted(it, kp) },
+			estimate: func(rng *rand.Rand) []float64 { return prefixWeighted(it, o.Draws, rng) },
 		}
-	}
-	for i := range pts {
-		if m := float64(pts[i].Items); m > 0 {
-			pts[i].Best /= m
-			pts[i].Weighted /= m
-			pts[i].WeightedSE = math.Sqrt(varSum[i]) / m
-		}
+	})
+	pts := make([]ScoredPoint, len(curve))
+	for i, c := range curve {
+		pts[i] = ScoredPoint{K: c.k, Best: c.closed, Weighted: c.rule, Exact: c.exact, WeightedSE: c.se, Items: c.items}
 	}
 	return pts
 }
@@ -180,49 +156,35 @@ func exactWeighted(it ScoredItem, kp int) float64 {
 // fall otherwise than in WeightedPick: within an estimate's noise. When
 // every candidate so far abstains the pick is BestPick's.
 func prefixWeighted(it ScoredItem, draws int, rng *rand.Rand) []float64 {
-	k := len(it.Keys)
-	nk := 0
-	for _, key := range it.Keys {
-		nk = max(nk, key+1)
-	}
-	right := make([]float64, k)
-	perm := make([]int, k)
+	nk := keySpan(it.Keys)
 	sum := make([]float64, nk)
 	first := make([]int, nk)
-	for range draws {
-		for i := range perm {
-			perm[i] = i
-		}
-		rng.Shuffle(k, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
+	lead, top := -1, -1 // the leading answer; the best-scored candidate so far
+	start := func() {
 		clear(sum)
 		for i := range first {
 			first[i] = -1
 		}
-		lead, top := -1, -1 // the leading answer; the best-scored candidate so far
-		for n, c := range perm {
-			if top < 0 || it.Scores[c] > it.Scores[top] || (it.Scores[c] == it.Scores[top] && c < top) {
-				top = c
+		lead, top = -1, -1
+	}
+	join := func(c int) bool {
+		if top < 0 || it.Scores[c] > it.Scores[top] || (it.Scores[c] == it.Scores[top] && c < top) {
+			top = c
+		}
+		if key := it.Keys[c]; key >= 0 {
+			sum[key] += it.Scores[c]
+			if first[key] < 0 || c < first[key] {
+				first[key] = c
 			}
-			if key := it.Keys[c]; key >= 0 {
-				sum[key] += it.Scores[c]
-				if first[key] < 0 || c < first[key] {
-					first[key] = c
-				}
-				if lead < 0 || sum[key] > sum[lead] || (sum[key] == sum[lead] && first[key] < first[lead]) {
-					lead = key
-				}
-			}
-			pick := top
-			if lead >= 0 {
-				pick = first[lead]
-			}
-			if it.Correct[pick] {
-				right[n]++
+			if lead < 0 || sum[key] > sum[lead] || (sum[key] == sum[lead] && first[key] < first[lead]) {
+				lead = key
 			}
 		}
+		pick := top
+		if lead >= 0 {
+			pick = first[lead]
+		}
+		return it.Correct[pick]
 	}
-	for i := range right {
-		right[i] /= float64(draws)
-	}
-	return right
+	return prefixShares(len(it.Keys), draws, rng, start, join)
 }

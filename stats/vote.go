@@ -1,9 +1,6 @@
 package stats
 
-import (
-	"math"
-	"math/rand/v2"
-)
+import "math/rand/v2"
 
 // VoteItem is one item's samples for a majority vote: Keys[i] is sample i's
 // answer key as a small integer (equal answers, equal keys), or −1 when the
@@ -78,49 +75,24 @@ var DefaultCurveOptions = CurveOptions{MaxSubsets: 20000, Draws: 2000, Seed: 1}
 // k'-subsets of each item's samples. At k' = k it is the vote over all
 // samples.
 func VoteCurve(items []VoteItem, o CurveOptions) []CurvePoint {
-	kmax := 0
-	for _, it := range items {
-		kmax = max(kmax, len(it.Keys))
-	}
-	pts := make([]CurvePoint, kmax)
-	varSum := make([]float64, kmax)
-	for i := range pts {
-		pts[i] = CurvePoint{K: i + 1, Exact: true}
-	}
-	for n, it := range items {
-		k := len(it.Keys)
-		c := 0
+	curve := subsetCurve(len(items), o, func(n int) subsetRules {
+		it := items[n]
+		k, c := len(it.Keys), 0
 		for _, ok := range it.Correct {
 			if ok {
 				c++
 			}
 		}
-		// Monte Carlo estimates for all k' at once, from the prefixes of
-		// random permutations, only when some k' needs them.
-		var mc []float64
-		for kp := 1; kp <= k; kp++ {
-			pt := &pts[kp-1]
-			pt.Items++
-			pt.BestOf += BestOfK(k, c, kp)
-			if Choose(k, kp) <= o.MaxSubsets {
-				pt.Vote += exactVote(it, kp)
-				continue
-			}
-			if mc == nil {
-				mc = prefixVotes(it, o.Draws, rand.New(rand.NewPCG(o.Seed, uint64(n))))
-			}
-			p := mc[kp-1]
-			pt.Vote += p
-			pt.Exact = false
-			varSum[kp-1] += p * (1 - p) / float64(o.Draws)
+		return subsetRules{
+			k:        k,
+			closed:   func(kp int) float64 { return BestOfK(k, c, kp) },
+			exact:    func(kp int) float64 { return exactVote(it, kp) },
+			estimate: func(rng *rand.Rand) []float64 { return prefixVotes(it, o.Draws, rng) },
 		}
-	}
-	for i := range pts {
-		if m := float64(pts[i].Items); m > 0 {
-			pts[i].Vote /= m
-			pts[i].BestOf /= m
-			pts[i].VoteSE = math.Sqrt(varSum[i]) / m
-		}
+	})
+	pts := make([]CurvePoint, len(curve))
+	for i, c := range curve {
+		pts[i] = CurvePoint{K: c.k, Vote: c.rule, BestOf: c.closed, Exact: c.exact, VoteSE: c.se, Items: c.items}
 	}
 	return pts
 }
@@ -144,10 +116,7 @@ func BestOfK(k, c, kp int) float64 {
 // subset (Winner's maps made large enumerations slow).
 func exactVote(it VoteItem, kp int) float64 {
 	k := len(it.Keys)
-	nk := 0
-	for _, key := range it.Keys {
-		nk = max(nk, key+1)
-	}
+	nk := keySpan(it.Keys)
 	count := make([]int, nk)
 	first := make([]int, nk)
 	right, total := 0, 0
@@ -179,67 +148,30 @@ func exactVote(it VoteItem, kp int) float64 {
 	return float64(right) / float64(total)
 }
 
-// eachSubset calls f with every k'-subset of 0..k-1, its indices
-// ascending, in lexicographic order; f must not keep idx, which is reused.
-func eachSubset(k, kp int, f func(idx []int)) {
-	idx := make([]int, kp)
-	for i := range idx {
-		idx[i] = i
-	}
-	for {
-		f(idx)
-		i := kp - 1
-		for i >= 0 && idx[i] == k-kp+i {
-			i--
-		}
-		if i < 0 {
-			return
-		}
-		idx[i]++
-		for j := i + 1; j < kp; j++ {
-			idx[j] = idx[j-1] + 1
-		}
-	}
-}
-
 // prefixVotes estimates, for every k', the share of k'-subsets whose vote
 // is right from draws random permutations: a permutation's first k'
 // samples are a uniform k'-subset. The vote is kept up to date as samples
 // join: only the joining sample's key can overtake the leader.
 func prefixVotes(it VoteItem, draws int, rng *rand.Rand) []float64 {
-	k := len(it.Keys)
-	right := make([]float64, k)
-	perm := make([]int, k)
-	nk := 0
-	for _, key := range it.Keys {
-		nk = max(nk, key+1)
-	}
+	nk := keySpan(it.Keys)
 	count := make([]int, nk)
 	first := make([]int, nk)
-	for range draws {
-		for i := range perm {
-			perm[i] = i
-		}
-		rng.Shuffle(k, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
+	best := -1
+	start := func() {
 		clear(count)
-		best := -1
-		for p, s := range perm {
-			if key := it.Keys[s]; key >= 0 {
-				count[key]++
-				if count[key] == 1 || s < first[key] {
-					first[key] = s
-				}
-				if best < 0 || count[key] > count[best] || (count[key] == count[best] && first[key] < first[best]) {
-					best = key
-				}
+		best = -1
+	}
+	join := func(s int) bool {
+		if key := it.Keys[s]; key >= 0 {
+			count[key]++
+			if count[key] == 1 || s < first[key] {
+				first[key] = s
 			}
-			if best >= 0 && it.Correct[first[best]] {
-				right[p]++
+			if best < 0 || count[key] > count[best] || (count[key] == count[best] && first[key] < first[best]) {
+				best = key
 			}
 		}
+		return best >= 0 && it.Correct[first[best]]
 	}
-	for i := range right {
-		right[i] /= float64(draws)
-	}
-	return right
+	return prefixShares(len(it.Keys), draws, rng, start, join)
 }

@@ -99,3 +99,29 @@ func TestBestOfK(t *testing.T) {
 		}
 	}
 }
+
+// TestVoteCurveStandardError: at a k' where one item is enumerated and
+// another estimated, the standard error is the estimate's binomial error
+// p(1-p)/draws, of the mean over both items.
+func TestVoteCurveStandardError(t *testing.T) {
+	item := func(k int) VoteItem {
+		it := VoteItem{}
+		for i := range k {
+			it.Keys = append(it.Keys, i*7%3)
+			it.Correct = append(it.Correct, i*7%3 == 0)
+		}
+		return it
+	}
+	small, big := item(12), item(30) // C(12, 10) = 66 subsets, C(30, 10) ≈ 3e7
+	o := CurveOptions{MaxSubsets: 1000, Draws: 500, Seed: 3}
+	const kp = 10
+	both := VoteCurve([]VoteItem{small, big}, o)[kp-1]
+	alone := VoteCurve([]VoteItem{small}, o)[kp-1]
+	p := 2*both.Vote - alone.Vote // the estimate for big
+	if both.Exact || !alone.Exact || p <= 0 || p >= 1 {
+		t.Fatalf("k'=%d: %+v, alone %+v: want small enumerated, big estimated with 0 < p < 1", kp, both, alone)
+	}
+	if want := math.Sqrt(p*(1-p)/float64(o.Draws)) / 2; !near(both.VoteSE, want, 1e-12) {
+		t.Errorf("standard error %v, want %v", both.VoteSE, want)
+	}
+}

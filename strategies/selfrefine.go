@@ -181,51 +181,87 @@ func (s *selfRefine) Solve(ctx context.Context, env Env, inst tasks.Instance) (R
 	if err != nil {
 		return Result{}, err
 	}
-	var its []RefineIteration
-	stoppedBy := "limit"
-	for i := 1; ; i++ {
-		purpose := map[bool]string{true: "generate", false: "refine"}[i == 1]
-		out, err := s.ask(ctx, env, prompt, purpose, fmt.Sprintf("i%d/%s", i, purpose))
-		if err != nil {
-			return Result{}, err
-		}
-		sc := env.Task.Score(inst, out)
-		its = append(its, RefineIteration{Iteration: i, Output: out, Answer: sc.Answer, Correct: sc.Correct, Metrics: sc.Metrics})
-		if err := tracer.Step(ctx, 0, tracer.n, "answer", out); err != nil {
-			return Result{}, err
-		}
-		if i >= s.iterations {
-			break
-		}
-		cur := &its[len(its)-1]
-		fd := refinePromptData{Input: data.Input, Context: data.Context, Output: strings.TrimSpace(out), Answer: sc.Answer}
-		if fd.Answer == "" {
-			fd.Answer = "(none)"
-		}
-		fp, err := render(env, "feedback", fd)
-		if err != nil {
-			return Result{}, err
-		}
-		if err := s.askFeedback(ctx, env, tracer, cur, fp, i); err != nil {
-			return Result{}, err
-		}
-		if cur.Stop {
-			stoppedBy = "feedback"
-			break
-		}
-		rd := refinePromptData{Input: data.Input, Context: data.Context}
-		for _, it := range its {
-			ans := it.Answer
-			if ans == "" {
-				ans = "(none)"
+	its, stoppedBy, err := s.refineLoop(ctx, env, tracer, prompt, refineSteps{
+		attempt: func(i int, out string) (RefineIteration, error) {
+			sc := env.Task.Score(inst, out)
+			it := RefineIteration{Iteration: i, Output: out, Answer: sc.Answer, Correct: sc.Correct, Metrics: sc.Metrics}
+			return it, tracer.Step(ctx, 0, tracer.n, "answer", out)
+		},
+		feedback: func(cur RefineIteration) (string, error) {
+			return render(env, "feedback", refinePromptData{Input: data.Input, Context: data.Context,
+				Output: strings.TrimSpace(cur.Output), Answer: shownAnswer(cur.Answer)})
+		},
+		refine: func(its []RefineIteration) (string, error) {
+			rd := refinePromptData{Input: data.Input, Context: data.Context}
+			for _, it := range its {
+				rd.History = append(rd.History, refineAttempt{Iteration: it.Iteration, Output: strings.TrimSpace(it.Output),
+					Answer: shownAnswer(it.Answer), Feedback: it.Feedback})
 			}
-			rd.History = append(rd.History, refineAttempt{Iteration: it.Iteration, Output: strings.TrimSpace(it.Output), Answer: ans, Feedback: it.Feedback})
-		}
-		if prompt, err = render(env, "refine", rd); err != nil {
-			return Result{}, err
-		}
+			return render(env, "refine", rd)
+		},
+	})
+	if err != nil {
+		return Result{}, err
 	}
 	return s.result(env, inst, its, stoppedBy), nil
+}
+
+// refineSteps are what a protocol does in the refine loop.
+type refineSteps struct {
+	// attempt reads reply i (1-based) into its iteration, scored, and
+	// records its trajectory steps.
+	attempt func(i int, reply string) (RefineIteration, error)
+	// feedback renders the feedback prompt on the latest iteration.
+	feedback func(cur RefineIteration) (string, error)
+	// refine renders the next refine prompt from every iteration so far,
+	// each with its feedback.
+	refine func(its []RefineIteration) (string, error)
+}
+
+// refineLoop is the Self-Refine loop of the answer and code protocols:
+// the first reply to prompt, then feedback on each reply and a refinement
+// carrying the history, until the feedback stops it (stopped by
+// "feedback") or s.iterations replies are written ("limit"); no feedback
+// is asked on the last.
+func (s *selfRefine) refineLoop(ctx context.Context, env Env, tracer *stepCounter, prompt string, p refineSteps) ([]RefineIteration, string, error) {
+	var its []RefineIteration
+	for i := 1; ; i++ {
+		purpose := map[bool]string{true: "generate", false: "refine"}[i == 1]
+		reply, err := s.ask(ctx, env, prompt, purpose, fmt.Sprintf("i%d/%s", i, purpose))
+		if err != nil {
+			return nil, "", err
+		}
+		it, err := p.attempt(i, reply)
+		if err != nil {
+			return nil, "", err
+		}
+		its = append(its, it)
+		if i >= s.iterations {
+			return its, "limit", nil
+		}
+		cur := &its[len(its)-1]
+		fp, err := p.feedback(*cur)
+		if err != nil {
+			return nil, "", err
+		}
+		if err := s.askFeedback(ctx, env, tracer, cur, fp, i); err != nil {
+			return nil, "", err
+		}
+		if cur.Stop {
+			return its, "feedback", nil
+		}
+		if prompt, err = p.refine(its); err != nil {
+			return nil, "", err
+		}
+	}
+}
+
+// shownAnswer is an extracted answer as the prompts show it.
+func shownAnswer(a string) string {
+	if a == "" {
+		return "(none)"
+	}
+	return a
 }
 
 // review records a feedback on its iteration (the score it names, whether

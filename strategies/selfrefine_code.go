@@ -55,59 +55,43 @@ func (s *selfRefine) solveCode(ctx context.Context, env Env, inst tasks.Instance
 		return Result{}, err
 	}
 	ss, perAttempt := env.Task.(sampleScorer)
-	var its []RefineIteration
-	stoppedBy := "limit"
 	passedAll := false
-	for i := 1; ; i++ {
-		purpose := map[bool]string{true: "generate", false: "refine"}[i == 1]
-		reply, err := s.ask(ctx, env, prompt, purpose, fmt.Sprintf("i%d/%s", i, purpose))
-		if err != nil {
-			return Result{}, err
-		}
-		fn := tasks.ExtractCode(reply, prob.EntryPoint)
-		run, err := runExamples(ctx, env, inst, fmt.Sprintf("i%d/examples", i), prob, fn, examples, s.limits)
-		if err != nil {
-			return Result{}, err
-		}
-		passedAll = run.allPassed()
-		var sc tasks.Score
-		if perAttempt {
-			sc = ss.ScoreSample(inst, reply, i)
-		} else {
-			sc = env.Task.Score(inst, reply)
-		}
-		its = append(its, RefineIteration{Iteration: i, Output: reply, Answer: sc.Answer, Correct: sc.Correct, Metrics: sc.Metrics,
-			Program: fn, Status: run.status, Error: run.err, Examples: run.feedback})
-		if err := tracer.Step(ctx, 0, tracer.n, "program", fn); err != nil {
-			return Result{}, err
-		}
-		if err := tracer.Step(ctx, 0, tracer.n, "observation", run.feedback); err != nil {
-			return Result{}, err
-		}
-		if i >= s.iterations {
-			break
-		}
-		cur := &its[len(its)-1]
-		fp, err := render(env, "selfrefine_code_feedback", codeRefineData{Prompt: prob.Prompt, EntryPoint: prob.EntryPoint,
-			Code: strings.TrimSpace(fn), Results: run.feedback})
-		if err != nil {
-			return Result{}, err
-		}
-		if err := s.askFeedback(ctx, env, tracer, cur, fp, i); err != nil {
-			return Result{}, err
-		}
-		if cur.Stop {
-			stoppedBy = "feedback"
-			break
-		}
-		rd := codeRefineData{Prompt: prob.Prompt, EntryPoint: prob.EntryPoint}
-		for _, it := range its {
-			rd.History = append(rd.History, codeAttempt{Iteration: it.Iteration, Code: strings.TrimSpace(it.Program),
-				Results: it.Examples, Feedback: it.Feedback})
-		}
-		if prompt, err = render(env, "selfrefine_code_refine", rd); err != nil {
-			return Result{}, err
-		}
+	its, stoppedBy, err := s.refineLoop(ctx, env, tracer, prompt, refineSteps{
+		attempt: func(i int, reply string) (RefineIteration, error) {
+			fn := tasks.ExtractCode(reply, prob.EntryPoint)
+			run, err := runExamples(ctx, env, inst, fmt.Sprintf("i%d/examples", i), prob, fn, examples, s.limits)
+			if err != nil {
+				return RefineIteration{}, err
+			}
+			passedAll = run.allPassed()
+			var sc tasks.Score
+			if perAttempt {
+				sc = ss.ScoreSample(inst, reply, i)
+			} else {
+				sc = env.Task.Score(inst, reply)
+			}
+			it := RefineIteration{Iteration: i, Output: reply, Answer: sc.Answer, Correct: sc.Correct, Metrics: sc.Metrics,
+				Program: fn, Status: run.status, Error: run.err, Examples: run.feedback}
+			if err := tracer.Step(ctx, 0, tracer.n, "program", fn); err != nil {
+				return it, err
+			}
+			return it, tracer.Step(ctx, 0, tracer.n, "observation", run.feedback)
+		},
+		feedback: func(cur RefineIteration) (string, error) {
+			return render(env, "selfrefine_code_feedback", codeRefineData{Prompt: prob.Prompt, EntryPoint: prob.EntryPoint,
+				Code: strings.TrimSpace(cur.Program), Results: cur.Examples})
+		},
+		refine: func(its []RefineIteration) (string, error) {
+			rd := codeRefineData{Prompt: prob.Prompt, EntryPoint: prob.EntryPoint}
+			for _, it := range its {
+				rd.History = append(rd.History, codeAttempt{Iteration: it.Iteration, Code: strings.TrimSpace(it.Program),
+					Results: it.Examples, Feedback: it.Feedback})
+			}
+			return render(env, "selfrefine_code_refine", rd)
+		},
+	})
+	if err != nil {
+		return Result{}, err
 	}
 	res := s.result(env, inst, its, stoppedBy)
 	res.Metrics["examples"] = float64(len(examples))

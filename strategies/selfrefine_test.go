@@ -87,6 +87,13 @@ func TestSelfRefineCarriesTheHistory(t *testing.T) {
 		t.Errorf("after_iteration = %v, metrics %v", got, res.Metrics)
 	}
 
+	// A reply without an answer is shown to the feedback as (none).
+	l = &learner{actor: []string{"I cannot solve this."}, feedback: []string{"Give an answer."}}
+	refineRun(t, l, map[string]any{"iterations": 2})
+	if fb := l.prompts("feedback"); len(fb) != 1 || !strings.Contains(fb[0], "Proposed answer: (none)\n") {
+		t.Errorf("feedback prompts on a reply without an answer: %q", fb)
+	}
+
 	// One iteration: just the answer.
 	l = &learner{actor: []string{rightAnswer}}
 	res = refineRun(t, l, map[string]any{"iterations": 1})

@@ -120,27 +120,9 @@ func schemaParams(schema json.RawMessage) []ToolParam {
 // renamed to the schema's spelling, numeric strings into numbers where the
 // schema wants one, other values as they are.
 func coerceArgs(params []ToolParam, raw json.RawMessage) (json.RawMessage, error) {
-	raw = bytes.TrimSpace(raw)
-	obj := map[string]any{}
-	if len(raw) > 0 && string(raw) != "null" {
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.UseNumber()
-		var v any
-		if err := dec.Decode(&v); err != nil {
-			return nil, fmt.Errorf("malformed JSON (%v)", shortErr(err))
-		}
-		if dec.More() {
-			return nil, fmt.Errorf("malformed JSON (text after the arguments object)")
-		}
-		switch t := v.(type) {
-		case map[string]any:
-			obj = t
-		default:
-			if len(params) != 1 {
-				return nil, fmt.Errorf("want a JSON object")
-			}
-			obj = map[string]any{params[0].Name: t}
-		}
+	obj, err := argsObject(params, raw)
+	if err != nil {
+		return nil, err
 	}
 	out := map[string]any{}
 	for k, v := range obj {

@@ -229,27 +229,9 @@ func schemaOf(params []ToolParam) json.RawMessage {
 // one argument also takes a bare JSON value for it ("Paris" for
 // {"entity": "Paris"}). A missing required argument is an error.
 func decodeArgs(params []ToolParam, raw json.RawMessage, dst reflect.Value) error {
-	raw = bytes.TrimSpace(raw)
-	obj := map[string]any{}
-	if len(raw) > 0 && string(raw) != "null" {
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.UseNumber()
-		var v any
-		if err := dec.Decode(&v); err != nil {
-			return fmt.Errorf("malformed JSON (%v)", shortErr(err))
-		}
-		if dec.More() {
-			return errors.New("malformed JSON (text after the arguments object)")
-		}
-		switch t := v.(type) {
-		case map[string]any:
-			obj = t
-		default:
-			if len(params) != 1 {
-				return errors.New("want a JSON object")
-			}
-			obj = map[string]any{params[0].Name: t}
-		}
+	obj, err := argsObject(params, raw)
+	if err != nil {
+		return err
 	}
 	for _, p := range params {
 		v, ok := lookupKey(obj, p.Name)
@@ -264,6 +246,32 @@ func decodeArgs(params []ToolParam, raw json.RawMessage, dst reflect.Value) erro
 		}
 	}
 	return nil
+}
+
+// argsObject reads a tool's arguments as models write them: empty input
+// or null is {}; a tool with one argument also takes a bare JSON value for
+// it; numbers stay as written (json.Number).
+func argsObject(params []ToolParam, raw json.RawMessage) (map[string]any, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return map[string]any{}, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("malformed JSON (%v)", shortErr(err))
+	}
+	if dec.More() {
+		return nil, errors.New("malformed JSON (text after the arguments object)")
+	}
+	if obj, ok := v.(map[string]any); ok {
+		return obj, nil
+	}
+	if len(params) != 1 {
+		return nil, errors.New("want a JSON object")
+	}
+	return map[string]any{params[0].Name: v}, nil
 }
 
 func lookupKey(obj map[string]any, name string) (any, bool) {

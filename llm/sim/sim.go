@@ -36,34 +36,34 @@ import (
 type Params struct {
 	// Skill is the probability that a reasoning step is chosen well: a move
 	// that keeps a puzzle solvable, a search for the right document.
-	Skill float64 `json:"skill"`
+	Skill float64 `json:"skill" yaml:"skill"`
 	// Slip is the probability that a step's content is wrong anyway: an
 	// arithmetic mistake, a misread fact.
-	Slip float64 `json:"slip"`
+	Slip float64 `json:"slip" yaml:"slip"`
 	// Misjudge is the probability that an evaluation (value, vote,
 	// self-check) is wrong.
-	Misjudge float64 `json:"misjudge"`
+	Misjudge float64 `json:"misjudge" yaml:"misjudge"`
 	// Boost is how much a reflection or feedback that names the failure
 	// raises Skill on the next attempt (absolute, capped at 1).
-	Boost float64 `json:"boost"`
+	Boost float64 `json:"boost" yaml:"boost"`
 	// Focus is how strongly the model repeats itself across samples: each
 	// choice among options is drawn with weight 1/rank^Focus over a fixed
 	// ranking of the options (a model's prior taste), so 0 is uniform and
 	// larger values make samples agree more, right or wrong.
-	Focus float64 `json:"focus"`
+	Focus float64 `json:"focus" yaml:"focus"`
 	// VerifyFlip is the probability that the simulated verifier
 	// (simulator/verifier) misreads a step it re-checks: a right step
 	// judged wrong or a wrong one right.
-	VerifyFlip float64 `json:"verify_flip"`
+	VerifyFlip float64 `json:"verify_flip" yaml:"verify_flip"`
 	// VerifySpread is how far the simulated verifier's scores scatter
 	// around its verdict (the half-width of a uniform spread, in score
 	// units): 0 gives exactly 0.9 for a step judged right and 0.1 for one
 	// judged wrong.
-	VerifySpread float64 `json:"verify_spread"`
+	VerifySpread float64 `json:"verify_spread" yaml:"verify_spread"`
 	// Conformity is the probability that a debating agent, shown the
 	// other agents' answers, takes the answer most of them (and it) hold
 	// instead of working the problem out again (simulator/debate).
-	Conformity float64 `json:"conformity"`
+	Conformity float64 `json:"conformity" yaml:"conformity"`
 }
 
 // Defaults of the verifier's parameters, which were added after runs
