@@ -39,7 +39,8 @@ func (e *Engine) RunExperiment(ctx context.Context, exp Experiment, keys Keys) (
 		case found && prev.Status == store.StatusDone:
 			sum, err = Summarize(ctx, e.Store, prev.ID)
 		case found: // under this command's ceiling and prices
-			sum, err = e.ResumeWith(ctx, prev.ID, ResumeOptions{APIKey: apiKey, VerifierAPIKey: keys.Verifier, JudgeAPIKey: keys.Judge, MaxCost: &cfg.MaxCost, Prices: cfg.Prices})
+			sum, err = e.ResumeWith(ctx, prev.ID, ResumeOptions{APIKey: apiKey, VerifierAPIKey: keys.Verifier, JudgeAPIKey: keys.Judge, MaxCost: &cfg.MaxCost, Prices: cfg.Prices,
+				MCP: cfg.MCP}) // as configured: the run stored them without their credentials
 		default:
 			sum, err = e.start(ctx, p)
 		}
