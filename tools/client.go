@@ -122,6 +122,9 @@ func Connect(ctx context.Context, servers []Server, task []tasks.ExternalTool) (
 			} else if count[spec.Name] > 1 || spec.Name != t.Name {
 				spec.Name = funcName(c.cfg.Name + "_" + t.Name)
 			}
+			// What a server says of its tools reaches the model and the
+			// records: a credential it quotes does not.
+			spec.Description, spec.Schema = secrets.Process.Redact(spec.Description), secrets.Process.RedactJSON(spec.Schema)
 			if _, dup := s.byName[spec.Name]; dup {
 				s.Close()
 				return nil, nil, fmt.Errorf("mcp server %s: tool %q is offered twice", c.cfg.Name, spec.Name)

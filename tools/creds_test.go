@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/reasonbench/reasonbench/secrets"
 	"github.com/reasonbench/reasonbench/tools/toolstest"
 )
@@ -263,5 +265,25 @@ func TestConnectErrorWithoutCredentials(t *testing.T) {
 		if err == nil || strings.Contains(err.Error(), "conn-cred") || !strings.HasPrefix(err.Error(), "mcp server "+s.Name) {
 			t.Errorf("%s: %v", s.Name, err)
 		}
+	}
+}
+
+// TestToolListWithoutCredentials: a server that quotes its own
+// credential in a tool's description or schema offers the tool without
+// it (the model and the records see what Specs lists).
+func TestToolListWithoutCredentials(t *testing.T) {
+	const cred = "list-cred-7a3e19"
+	s := mcp.NewServer(&mcp.Implementation{Name: "quoting", Version: "1"}, nil)
+	type args struct {
+		Q string `json:"q" jsonschema:"the query; token list-cred-7a3e19 is used"`
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "lookup", Description: "Looks up with token " + cred},
+		func(context.Context, *mcp.CallToolRequest, args) (*mcp.CallToolResult, any, error) { return nil, nil, nil })
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	t.Cleanup(ts.Close)
+	set, _ := connect(t, []Server{{Name: "q", URL: ts.URL + "/mcp?token=" + cred}})
+	specs := set.Specs()
+	if len(specs) != 1 || strings.Contains(specs[0].Description+string(specs[0].Schema), cred) || !strings.Contains(specs[0].Description, secrets.Marker) {
+		t.Errorf("specs: %+v %s", specs, specs[0].Schema)
 	}
 }
