@@ -169,6 +169,9 @@ func (s Server) checkHeaders() error {
 		if strings.ContainsAny(v, "\r\n\x00") {
 			return fmt.Errorf("mcp server %s: header %s: a value on one line", s.Name, k)
 		}
+		if protocolHeader(k) {
+			return fmt.Errorf("mcp server %s: header %s is the protocol's own; configure credentials and other headers only", s.Name, k)
+		}
 	}
 	return nil
 }
@@ -237,10 +240,17 @@ func (t headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if r.URL.Host == t.host {
 		r = r.Clone(r.Context())
 		for k, v := range t.headers {
-			if r.Header.Get(k) == "" { // the protocol's own stay the SDK's
-				r.Header.Set(k, v)
-			}
+			// Over the Basic authorization of a URL's user info too: the
+			// header was configured for this.
+			r.Header.Set(k, v)
 		}
 	}
 	return t.next.RoundTrip(r)
+}
+
+// protocolHeader reports whether a header is one the transport sets
+// itself (MCP's session and version, the body's type and length).
+func protocolHeader(name string) bool {
+	n := strings.ToLower(name)
+	return strings.HasPrefix(n, "mcp-") || slices.Contains([]string{"content-type", "content-length", "accept", "host", "last-event-id", "transfer-encoding", "connection"}, n)
 }

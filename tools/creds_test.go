@@ -218,7 +218,10 @@ func TestHeadersSent(t *testing.T) {
 		handler.ServeHTTP(w, r)
 	}))
 	t.Cleanup(ts.Close) // after the set's Close, which connect registers later
-	srv := Server{Name: "hdr", URL: ts.URL, Headers: map[string]string{"Authorization": "Bearer hdr-sent-cred-6623", "X-Team": "team-cred-9901"}}
+	// User info in the URL too: the configured Authorization is sent, not
+	// Basic.
+	withUser := strings.Replace(ts.URL, "http://", "http://someone:userinfo-pw-1188@", 1)
+	srv := Server{Name: "hdr", URL: withUser, Headers: map[string]string{"Authorization": "Bearer hdr-sent-cred-6623", "X-Team": "team-cred-9901"}}
 	set, _ := connect(t, []Server{srv})
 	res := call(t, set.ForItem(nil, CacheOff, 1, 0), "get-headers", `{}`)
 	if strings.Contains(res.Observation, "hdr-sent-cred") || strings.Contains(res.Observation, "team-cred") || !strings.Contains(res.Observation, "Authorization: "+secrets.Marker) {
@@ -239,7 +242,7 @@ func TestHeadersSent(t *testing.T) {
 	if err := bad.Check(); err == nil || !strings.Contains(err.Error(), "headers") {
 		t.Errorf("headers on a command server: %v", err)
 	}
-	for _, h := range []map[string]string{{"Bad Name": "x"}, {"X-Ok": "a\r\nInjected: 1"}} {
+	for _, h := range []map[string]string{{"Bad Name": "x"}, {"X-Ok": "a\r\nInjected: 1"}, {"Mcp-Session-Id": "s"}, {"content-type": "text/plain"}} {
 		if err := (Server{Name: "h", URL: ts.URL, Headers: h}).Check(); err == nil {
 			t.Errorf("headers %q accepted", h)
 		}
@@ -278,12 +281,27 @@ func TestToolListWithoutCredentials(t *testing.T) {
 		Q string `json:"q" jsonschema:"the query; token list-cred-7a3e19 is used"`
 	}
 	mcp.AddTool(s, &mcp.Tool{Name: "lookup", Description: "Looks up with token " + cred},
-		func(context.Context, *mcp.CallToolRequest, args) (*mcp.CallToolResult, any, error) { return nil, nil, nil })
+		func(context.Context, *mcp.CallToolRequest, args) (*mcp.CallToolResult, any, error) {
+			return nil, nil, nil
+		})
 	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
 	t.Cleanup(ts.Close)
 	set, _ := connect(t, []Server{{Name: "q", URL: ts.URL + "/mcp?token=" + cred}})
 	specs := set.Specs()
 	if len(specs) != 1 || strings.Contains(specs[0].Description+string(specs[0].Schema), cred) || !strings.Contains(specs[0].Description, secrets.Marker) {
 		t.Errorf("specs: %+v %s", specs, specs[0].Schema)
+	}
+}
+
+// TestBasicAuthorizationRedacted: a URL's user info reaches the server as
+// Basic authorization, which a tool echoing its headers shows redacted.
+func TestBasicAuthorizationRedacted(t *testing.T) {
+	_, ts := toolstest.HTTP("1.0")
+	t.Cleanup(ts.Close)
+	u := strings.Replace(ts.URL, "http://", "http://someone:basic-pw-5521@", 1)
+	set, _ := connect(t, []Server{{Name: "basic", URL: u + "/mcp"}})
+	res := call(t, set.ForItem(nil, CacheOff, 1, 0), "get-headers", `{}`)
+	if !strings.Contains(res.Observation, "Authorization: Basic "+secrets.Marker) {
+		t.Errorf("get-headers: %s", res.Observation)
 	}
 }
