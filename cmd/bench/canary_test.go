@@ -184,7 +184,7 @@ func leaks(t *testing.T, db string, canaries []string, out io.Writer) []string {
 // database file or its WAL, bench export --calls, Parquet, the viewer's
 // pages, bench's output, or a request to an endpoint not given them.
 //
-//   - the run's key as --api-key, in --base-url's user info and its
+//   - the run's key as --api-key, keys in --base-url's user info and its
 //     ?api-key=, sent to an endpoint that echoes its Authorization header
 //     and URL in content and reasoning_content, on creative writing with
 //     the judge on another endpoint (which must never receive it) with a
@@ -200,6 +200,8 @@ func leaks(t *testing.T, db string, canaries []string, out io.Writer) []string {
 func TestCanaryKeyEveryPath(t *testing.T) {
 	const (
 		runKey   = "sk-canary-every-run-5f02c1"
+		urlKey   = "sk-canary-every-userinfo-d81b" // --base-url's password
+		queryKey = "sk-canary-every-query-2c6e"    // and its ?api-key=
 		judgeKey = "sk-canary-every-judge-9a4d"
 		inherit  = "svc-canary-inherited-31e7"
 		given    = "svc-canary-given-0c58"
@@ -212,7 +214,7 @@ func TestCanaryKeyEveryPath(t *testing.T) {
 	// The web server's user info reaches it as Basic authorization.
 	basic := base64.StdEncoding.EncodeToString([]byte("mcpuser:" + urlPass))
 	mcpCreds := []string{inherit, given, argCred, urlPass, urlToken, hdrCred, gonePass, basic}
-	all := append([]string{runKey, judgeKey}, mcpCreds...)
+	all := append([]string{runKey, urlKey, queryKey, judgeKey}, mcpCreds...)
 	t.Setenv("MY_SERVICE_TOKEN", inherit)
 	t.Setenv("OPENAI_API_KEY", "")
 	t.Setenv("JUDGE_API_KEY", "")
@@ -233,11 +235,11 @@ func TestCanaryKeyEveryPath(t *testing.T) {
 	// it, a judge elsewhere.
 	model, modelLog := simEndpoint(t, true)
 	judge, judgeLog := simEndpoint(t, false)
-	base := strings.Replace(model.URL, "http://", "http://runuser:"+runKey+"@", 1) + "/v1?api-key=" + runKey
+	base := strings.Replace(model.URL, "http://", "http://runuser:"+urlKey+"@", 1) + "/v1?api-key=" + queryKey
 	bench1(0, "run", "--db", db, "--preset", "tot-creative/io", "--range", "0:2", "--base-url", base, "--api-key", runKey,
 		"--model", "m", "--judge-base-url", judge.URL+"/v1", "--judge-model", "j", "--judge-api-key", judgeKey)
-	if !strings.Contains(modelLog.all(), "Bearer "+runKey) {
-		t.Fatal("the run's endpoint never got the run's key: the echo tests nothing")
+	if !strings.Contains(modelLog.all(), "Bearer "+runKey) || !strings.Contains(modelLog.all(), "api-key="+queryKey) {
+		t.Fatalf("the run's endpoint never got the run's key and the URL's: the echo tests nothing\n%.2000s", modelLog.all())
 	}
 	if judgeLog.n() == 0 || !strings.Contains(judgeLog.all(), "Bearer "+judgeKey) {
 		t.Fatalf("the judge was not called with its key (%d requests)", judgeLog.n())
@@ -342,7 +344,7 @@ func TestCanaryKeyEveryPath(t *testing.T) {
 	// What each endpoint received: the judge nothing of the run's; the
 	// model none of a judge's or tool server's credentials; the tool
 	// server none of bench's keys.
-	for _, c := range append([]string{runKey}, mcpCreds...) {
+	for _, c := range append([]string{runKey, urlKey, queryKey}, mcpCreds...) {
 		if strings.Contains(judgeLog.all(), c) {
 			t.Errorf("the judge's endpoint received %s", c)
 		}
@@ -352,7 +354,7 @@ func TestCanaryKeyEveryPath(t *testing.T) {
 			t.Errorf("a model endpoint received %s", c)
 		}
 	}
-	for _, c := range []string{runKey, judgeKey, inherit, given, argCred} {
+	for _, c := range []string{runKey, urlKey, queryKey, judgeKey, inherit, given, argCred} {
 		if strings.Contains(mcpLog.all(), c) {
 			t.Errorf("the MCP server over HTTP received %s", c)
 		}
