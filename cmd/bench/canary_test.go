@@ -188,7 +188,8 @@ func leaks(t *testing.T, db string, canaries []string, out io.Writer) []string {
 //     ?api-key=, sent to an endpoint that echoes its Authorization header
 //     and URL in content and reasoning_content, on creative writing with
 //     the judge on another endpoint (which must never receive it) with a
-//     key of its own;
+//     key of its own; again without --api-key, the user info sent as
+//     Basic authorization;
 //   - MCP servers: one started with the run's key, a string containing the
 //     judge's key and the run's under innocent names, its own credentials
 //     configured, inherited ("MY_SERVICE_TOKEN": "") and in its arguments;
@@ -214,7 +215,8 @@ func TestCanaryKeyEveryPath(t *testing.T) {
 	// The web server's user info reaches it as Basic authorization.
 	basic := base64.StdEncoding.EncodeToString([]byte("mcpuser:" + urlPass))
 	mcpCreds := []string{inherit, given, argCred, urlPass, urlToken, hdrCred, gonePass, basic}
-	all := append([]string{runKey, urlKey, queryKey, judgeKey}, mcpCreds...)
+	urlBasic := base64.StdEncoding.EncodeToString([]byte("runuser:" + urlKey))
+	all := append([]string{runKey, urlKey, queryKey, urlBasic, judgeKey}, mcpCreds...)
 	t.Setenv("MY_SERVICE_TOKEN", inherit)
 	t.Setenv("OPENAI_API_KEY", "")
 	t.Setenv("JUDGE_API_KEY", "")
@@ -238,8 +240,15 @@ func TestCanaryKeyEveryPath(t *testing.T) {
 	base := strings.Replace(model.URL, "http://", "http://runuser:"+urlKey+"@", 1) + "/v1?api-key=" + queryKey
 	bench1(0, "run", "--db", db, "--preset", "tot-creative/io", "--range", "0:2", "--base-url", base, "--api-key", runKey,
 		"--model", "m", "--judge-base-url", judge.URL+"/v1", "--judge-model", "j", "--judge-api-key", judgeKey)
-	if !strings.Contains(modelLog.all(), "Bearer "+runKey) || !strings.Contains(modelLog.all(), "api-key="+queryKey) {
-		t.Fatalf("the run's endpoint never got the run's key and the URL's: the echo tests nothing\n%.2000s", modelLog.all())
+	if !strings.Contains(modelLog.all(), "Bearer "+runKey) {
+		t.Fatalf("the run's endpoint never got the run's key: the echo tests nothing\n%.2000s", modelLog.all())
+	}
+	// Without a key, the URL's user info goes as Basic authorization,
+	// which the endpoint echoes.
+	bench1(0, "run", "--db", db, "--preset", "tot-creative/io", "--range", "2:3", "--base-url", base,
+		"--model", "m", "--judge-base-url", judge.URL+"/v1", "--judge-model", "j", "--judge-api-key", judgeKey)
+	if !strings.Contains(modelLog.all(), "Basic "+urlBasic) {
+		t.Fatalf("the run's endpoint never got the URL's user info: the echo tests nothing\n%.2000s", modelLog.all())
 	}
 	if judgeLog.n() == 0 || !strings.Contains(judgeLog.all(), "Bearer "+judgeKey) {
 		t.Fatalf("the judge was not called with its key (%d requests)", judgeLog.n())
@@ -298,7 +307,7 @@ func TestCanaryKeyEveryPath(t *testing.T) {
 		t.Errorf("the URL servers did not get their credentials:\n%.3000s", mcp)
 	}
 	// Each tool echoing a credential was called, and shows it redacted.
-	calls := itemToolCalls(t, db, 2)
+	calls := itemToolCalls(t, db, 3)
 	for i, tool := range []string{"get-env", "get-args", "get-headers", "get-headers"} {
 		if len(calls[i]) == 0 || calls[i][0].External.Tool != tool || !strings.Contains(calls[i][0].Observation, "[redacted key]") {
 			t.Errorf("item %d: want %s showing a redacted credential: %+v", i, tool, calls[i])
@@ -327,7 +336,7 @@ func TestCanaryKeyEveryPath(t *testing.T) {
 	if st, err = store.OpenReadOnly(context.Background(), db); err != nil {
 		t.Fatal(err)
 	}
-	items, err = st.Items(context.Background(), 3)
+	items, err = st.Items(context.Background(), 4)
 	st.Close()
 	if err != nil || len(items) != 1 || !strings.Contains(string(items[0].Detail), "refused 400") || !strings.Contains(string(items[0].Detail), "the name holds a key bench knows") {
 		t.Errorf("the program's stderr does not show its call refused: %+v %v", items, err)
@@ -344,7 +353,7 @@ func TestCanaryKeyEveryPath(t *testing.T) {
 	// What each endpoint received: the judge nothing of the run's; the
 	// model none of a judge's or tool server's credentials; the tool
 	// server none of bench's keys.
-	for _, c := range append([]string{runKey, urlKey, queryKey}, mcpCreds...) {
+	for _, c := range append([]string{runKey, urlKey, queryKey, urlBasic}, mcpCreds...) {
 		if strings.Contains(judgeLog.all(), c) {
 			t.Errorf("the judge's endpoint received %s", c)
 		}
