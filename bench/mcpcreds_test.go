@@ -187,3 +187,27 @@ func TestResumeGivesMCPCredentialsAgain(t *testing.T) {
 		}
 	}
 }
+
+// TestContinueWithURLCredentials: an experiment (bench run --continue, -f)
+// resumes its unfinished run whose base URL held credentials, with the URL
+// it is configured with, rather than refusing it for want of one.
+func TestContinueWithURLCredentials(t *testing.T) {
+	dir := t.TempDir()
+	cfg := DefaultConfig()
+	cfg.Task, cfg.Strategy, cfg.Params, cfg.Concurrency = FileTaskPrefix+writeFile(t, dir, "qa.jsonl", qaRows), "cot", map[string]any{"k": 1}, 1
+	cfg.BaseURL, cfg.Model = "http://someone:url-cont-cred-5d1e@127.0.0.1:9/v1?api-key=url-cont-cred-77a0", "m"
+	st := tempStore(t)
+	model, err := NewSim(cfg.Sim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	sum, err := (&Engine{Store: st, Backend: &cancelAfter{next: model, n: 2, cancel: cancel}}).RunExperiment(ctx, Experiment{Runs: []Config{cfg}}, Keys{})
+	if err == nil {
+		t.Fatalf("the run was not interrupted: %+v", sum)
+	}
+	sums, err := (&Engine{Store: st, Backend: model}).RunExperiment(context.Background(), Experiment{Runs: []Config{cfg}}, Keys{})
+	if err != nil || len(sums) != 1 || sums[0].RunID != 1 || sums[0].N != 6 || sums[0].Status != store.StatusDone {
+		t.Fatalf("continue: %+v %v", sums, err)
+	}
+}
