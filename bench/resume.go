@@ -11,6 +11,7 @@ import (
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/tasks"
+	"github.com/reasonbench/reasonbench/tools"
 )
 
 // Resume continues an unfinished run: items already stored are kept, items
@@ -48,6 +49,9 @@ type ResumeOptions struct {
 	MaxCost *float64
 	// Prices, when set, replaces the run's recorded price overrides.
 	Prices llm.Prices
+	// MCP are MCP servers given again, by name: a server whose
+	// credentials the run did not store needs it (resumeTools).
+	MCP []tools.Server
 }
 
 // ResumeWith is Resume with options.
@@ -89,6 +93,9 @@ func (e *Engine) ResumeWith(ctx context.Context, runID int64, o ResumeOptions) (
 	}
 	cfg.APIKey, cfg.VerifierAPIKey, cfg.JudgeAPIKey = apiKey, o.VerifierAPIKey, o.JudgeAPIKey
 	if err := cfg.moveEndpoints(o); err != nil {
+		return Summary{}, ConfigError{err}
+	}
+	if cfg.MCP, err = resumeTools(runID, spec.Config.MCP, o.MCP); err != nil {
 		return Summary{}, ConfigError{err}
 	}
 	if o.MaxCost != nil {

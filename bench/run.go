@@ -39,7 +39,10 @@ func (e *Engine) RunExperiment(ctx context.Context, exp Experiment, keys Keys) (
 		case found && prev.Status == store.StatusDone:
 			sum, err = Summarize(ctx, e.Store, prev.ID)
 		case found: // under this command's ceiling and prices
-			sum, err = e.ResumeWith(ctx, prev.ID, ResumeOptions{APIKey: apiKey, VerifierAPIKey: keys.Verifier, JudgeAPIKey: keys.Judge, MaxCost: &cfg.MaxCost, Prices: cfg.Prices})
+			// At the endpoints and servers configured: the run stored their
+			// URLs and servers without credentials.
+			sum, err = e.ResumeWith(ctx, prev.ID, ResumeOptions{APIKey: apiKey, VerifierAPIKey: keys.Verifier, JudgeAPIKey: keys.Judge, MaxCost: &cfg.MaxCost, Prices: cfg.Prices,
+				BaseURL: cfg.BaseURL, Endpoints: cfg.NamedEndpoints, NamedKeys: cfg.NamedKeys, MCP: cfg.MCP})
 		default:
 			sum, err = e.start(ctx, p)
 		}

@@ -68,6 +68,31 @@ func (e *Engine) startTools(ctx context.Context, p *plan, recorded []tools.Serve
 	return nil
 }
 
+// resumeTools are the MCP servers a resumed run connects: those it
+// recorded, each replaced by the one given again under its name (bench
+// resume --mcp and --mcp-config, an experiment's own). A recorded server
+// whose credentials were not stored (tools.Server.Withheld) must be given
+// again; one given that the run did not have is refused. What a server is
+// stays checked by its tool digest (startTools).
+func resumeTools(runID int64, recorded, given []tools.Server) ([]tools.Server, error) {
+	out := slices.Clone(recorded)
+	again := map[string]bool{}
+	for _, g := range given {
+		i := slices.IndexFunc(out, func(s tools.Server) bool { return s.Name == g.Name })
+		if i < 0 {
+			return nil, fmt.Errorf("run %d has no mcp server %s", runID, g.Name)
+		}
+		out[i], again[g.Name] = g, true
+	}
+	for _, s := range out {
+		if s.Withheld && !again[s.Name] {
+			return nil, fmt.Errorf("run %d: mcp server %s was given credentials (in its url, arguments, headers or variables) that are not stored: resume with --mcp-config FILE or --mcp %s=... as given to the run",
+				runID, s.Name, s.Name)
+		}
+	}
+	return out, nil
+}
+
 // closeTools ends the run's servers.
 func (p *plan) closeTools() {
 	if p.tools != nil {
@@ -104,7 +129,7 @@ func usesTools(spec strategies.Spec, vals strategies.Values) bool {
 
 // decodeMCP reads an experiment file's mcp: block, a mapping of server
 // names to a command line or URL, or to {command, args, env, url,
-// timeout_seconds}.
+// headers, timeout_seconds}.
 func decodeMCP(v *yaml.Node) ([]tools.Server, error) {
 	if v.Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("want a mapping of server names to a command, a URL or {command, args, env, url}")
@@ -125,12 +150,13 @@ func decodeMCP(v *yaml.Node) ([]tools.Server, error) {
 			Args    []string          `yaml:"args"`
 			Env     map[string]string `yaml:"env"`
 			URL     string            `yaml:"url"`
+			Headers map[string]string `yaml:"headers"`
 			Timeout float64           `yaml:"timeout_seconds"`
 		}
 		if err := body.Decode(&e); err != nil {
 			return nil, fmt.Errorf("server %s: %v", name, err)
 		}
-		s := tools.Server{Name: name, Command: e.Command, Args: e.Args, Env: e.Env, URL: e.URL,
+		s := tools.Server{Name: name, Command: e.Command, Args: e.Args, Env: e.Env, URL: e.URL, Headers: e.Headers,
 			Timeout: time.Duration(e.Timeout * float64(time.Second))}
 		if err := s.Check(); err != nil {
 			return nil, err

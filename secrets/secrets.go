@@ -29,6 +29,10 @@ const (
 type Set struct {
 	mu   sync.RWMutex
 	keys []string // longest first, so a key containing another is replaced whole
+	// owners are who was given each key: "" bench itself (Add), else
+	// the owners AddFor named. A key is held against everyone but its
+	// owners (HoldsOthers).
+	owners map[string][]string
 }
 
 // Process is the set of keys this bench process knows: every command adds
@@ -36,21 +40,39 @@ type Set struct {
 // every text it stores goes through it.
 var Process = &Set{}
 
-// Add records key values; empty ones are ignored.
-func (s *Set) Add(keys ...string) {
+// Add records key values bench holds itself (an endpoint's); empty ones
+// are ignored.
+func (s *Set) Add(keys ...string) { s.AddFor("", keys...) }
+
+// AddFor records key values given to one owner (an MCP server's
+// credentials, owner naming the server): redacted like any key, and held
+// against every other owner (HoldsOthers), so that no other process is
+// given them. Empty values are ignored.
+func (s *Set) AddFor(owner string, keys ...string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, k := range keys {
 		k = strings.TrimSpace(k)
-		if k == "" || slices.Contains(s.keys, k) {
+		if k == "" {
 			continue
 		}
-		s.keys = append(s.keys, k)
+		forms := []string{k}
 		// A key's JSON-escaped form (a quote, a backslash, <>&) is how
 		// it appears inside a stored JSON document.
 		if b, err := json.Marshal(k); err == nil {
-			if e := string(b[1 : len(b)-1]); e != k && !slices.Contains(s.keys, e) {
-				s.keys = append(s.keys, e)
+			if e := string(b[1 : len(b)-1]); e != k {
+				forms = append(forms, e)
+			}
+		}
+		for _, f := range forms {
+			if !slices.Contains(s.keys, f) {
+				s.keys = append(s.keys, f)
+			}
+			if s.owners == nil {
+				s.owners = map[string][]string{}
+			}
+			if !slices.Contains(s.owners[f], owner) {
+				s.owners[f] = append(s.owners[f], owner)
 			}
 		}
 	}
@@ -95,13 +117,27 @@ func (s *Set) RedactJSON(doc []byte) []byte {
 
 // Holds reports whether value is a known key or contains one.
 func (s *Set) Holds(value string) bool {
+	return s.holds(value, func(string) bool { return true })
+}
+
+// HoldsOthers reports whether value is or contains a known key that was
+// not given to owner: bench's own keys (Add) always, another owner's
+// (AddFor) unless owner was given it too.
+func (s *Set) HoldsOthers(owner, value string) bool {
+	return s.holds(value, func(k string) bool {
+		by := s.owners[k]
+		return owner == "" || slices.Contains(by, "") || !slices.Contains(by, owner)
+	})
+}
+
+func (s *Set) holds(value string, counts func(key string) bool) bool {
 	if s == nil || value == "" {
 		return false
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	for _, k := range s.keys {
-		if (value == k && len(k) >= MinEqual) || (len(k) >= MinLen && strings.Contains(value, k)) {
+		if ((value == k && len(k) >= MinEqual) || (len(k) >= MinLen && strings.Contains(value, k))) && counts(k) {
 			return true
 		}
 	}

@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"encoding/base64"
 	"net/url"
 	"strings"
 )
@@ -23,8 +24,8 @@ func credentialParam(name string) bool {
 }
 
 // URLCredentials are the credentials a URL (or a comma-separated list of
-// them) carries: its user info's password and user name, and the values of
-// credential-named query parameters. Register them (Add) before the URL or
+// them) carries: its user info's password, user name and Basic
+// authorization, and the values of credential-named query parameters. Register them (Add) before the URL or
 // anything it returned is stored.
 func URLCredentials(raw string) []string {
 	var out []string
@@ -35,7 +36,10 @@ func URLCredentials(raw string) []string {
 		}
 		if u.User != nil {
 			if p, ok := u.User.Password(); ok && p != "" {
-				out = append(out, p, url.QueryEscape(p), url.PathEscape(p))
+				// The Basic authorization an HTTP client makes of the user
+				// info (a server echoing its headers shows it) is one too.
+				basic := base64.StdEncoding.EncodeToString([]byte(u.User.Username() + ":" + p))
+				out = append(out, p, url.QueryEscape(p), url.PathEscape(p), basic)
 			}
 			if n := u.User.Username(); n != "" {
 				out = append(out, n)

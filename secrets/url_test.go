@@ -15,7 +15,8 @@ func TestURLCredentials(t *testing.T) {
 		changed  bool
 	}{
 		{"http://127.0.0.1:8000/v1", nil, "http://127.0.0.1:8000/v1", false},
-		{"http://user:sk-canary-1@host/v1?api-key=sk-canary-2&api-version=2024", []string{"sk-canary-1", "user", "sk-canary-2"},
+		// The third credential is user:sk-canary-1 in Basic authorization's base64.
+		{"http://user:sk-canary-1@host/v1?api-key=sk-canary-2&api-version=2024", []string{"sk-canary-1", "user", "sk-canary-2", "dXNlcjpzay1jYW5hcnktMQ=="},
 			"http://host/v1?api-key=REDACTED&api-version=2024", true},
 		{"https://h/v1?token=abc%2Fdef", []string{"abc/def"}, "https://h/v1?token=REDACTED", true},
 		{"http://a:p1@x/v1,http://y/v1?sig=zz", []string{"p1", "a", "zz"}, "http://x/v1,http://y/v1?sig=REDACTED", true},

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"reflect"
 	"regexp"
@@ -20,6 +21,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/reasonbench/reasonbench/secrets"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -65,6 +67,12 @@ func Connect(ctx context.Context, servers []Server, task []tasks.ExternalTool) (
 	if err := CheckAll(servers); err != nil {
 		return nil, nil, err
 	}
+	Register(servers, os.Getenv)
+	for _, cfg := range servers {
+		if err := cfg.foreignKey(); err != nil {
+			return nil, nil, err
+		}
+	}
 	s := &Set{byName: map[string]int{}}
 	out := make([]Server, len(servers))
 	var listed [][]*mcp.Tool
@@ -76,7 +84,7 @@ func Connect(ctx context.Context, servers []Server, task []tasks.ExternalTool) (
 		cancel()
 		if err != nil {
 			s.Close()
-			return nil, nil, fmt.Errorf("mcp server %s (%s): %s", cfg.Name, clip(cfg.Where(), 120), oneLine(err, c.stderr))
+			return nil, nil, fmt.Errorf("mcp server %s (%s): %s", cfg.Name, clip(cfg.Where(), 120), secrets.Process.Redact(oneLine(err, c.stderr)))
 		}
 		init := c.session.InitializeResult()
 		if init != nil && init.ServerInfo != nil {
@@ -114,6 +122,9 @@ func Connect(ctx context.Context, servers []Server, task []tasks.ExternalTool) (
 			} else if count[spec.Name] > 1 || spec.Name != t.Name {
 				spec.Name = funcName(c.cfg.Name + "_" + t.Name)
 			}
+			// What a server says of its tools reaches the model and the
+			// records: a credential it quotes does not.
+			spec.Description, spec.Schema = secrets.Process.Redact(spec.Description), secrets.Process.RedactJSON(spec.Schema)
 			if _, dup := s.byName[spec.Name]; dup {
 				s.Close()
 				return nil, nil, fmt.Errorf("mcp server %s: tool %q is offered twice", c.cfg.Name, spec.Name)
@@ -149,7 +160,15 @@ func (c *conn) connect(ctx context.Context) ([]*mcp.Tool, error) {
 	var tr mcp.Transport
 	var proc *process
 	if c.cfg.URL != "" {
-		tr = &mcp.StreamableClientTransport{Endpoint: c.cfg.URL, HTTPClient: &http.Client{}, MaxRetries: -1, DisableStandaloneSSE: true}
+		hc := &http.Client{}
+		if len(c.cfg.Headers) > 0 {
+			u, err := url.Parse(c.cfg.URL)
+			if err != nil {
+				return nil, err
+			}
+			hc.Transport = headerTransport{host: u.Host, headers: c.cfg.Headers, next: http.DefaultTransport}
+		}
+		tr = &mcp.StreamableClientTransport{Endpoint: c.cfg.URL, HTTPClient: hc, MaxRetries: -1, DisableStandaloneSSE: true}
 	} else {
 		// Not bound to ctx: the server outlives the connect's deadline.
 		c.stderr = &tailBuffer{max: 2048}

@@ -221,19 +221,24 @@ func TestServerEnvironment(t *testing.T) {
 	srv := stdio("env")
 	srv.Env["GREETING"] = "hello"
 	srv.Env["SEARCH_API_KEY"] = ""
-	set, got := connect(t, []Server{srv})
-	res := call(t, set.ForItem(nil, CacheOff, 1, 0), "get-env", `{}`)
+	set, dump := dumped(t, srv)
+	got := set.servers[0].cfg
 	for _, secret := range []string{"sk-test-secret-1", "ghp-secret-2", "secret-region-3", "secret-4"} {
-		if strings.Contains(res.Observation, secret) {
-			t.Errorf("the server sees %s:\n%s", secret, res.Observation)
+		if strings.Contains(dump, secret) {
+			t.Errorf("the server sees %s:\n%s", secret, dump)
 		}
 	}
 	for _, want := range []string{"GREETING=hello", "PATH=", "SEARCH_API_KEY=secret-5"} {
-		if !strings.Contains(res.Observation, want) {
-			t.Errorf("the server lacks %s:\n%s", want, res.Observation)
+		if !strings.Contains(dump, want) {
+			t.Errorf("the server lacks %s:\n%s", want, dump)
 		}
 	}
-	if rec := got[0].Recorded(); rec.Env["SEARCH_API_KEY"] != "" || rec.Env["GREETING"] != "hello" {
+	// Its own key, shown by a tool, is redacted (Register).
+	res := call(t, set.ForItem(nil, CacheOff, 1, 0), "get-env", `{}`)
+	if strings.Contains(res.Observation, "secret-5") || !strings.Contains(res.Observation, "SEARCH_API_KEY="+secrets.Marker) {
+		t.Errorf("get-env shows:\n%s", res.Observation)
+	}
+	if rec := got.Recorded(); rec.Env["SEARCH_API_KEY"] != "" || rec.Env["GREETING"] != "hello" {
 		t.Errorf("recorded env: %v", rec.Env)
 	}
 }
@@ -250,13 +255,12 @@ func TestServerEnvironmentWithoutBenchKeys(t *testing.T) {
 	srv.Env["OPENAI_API_KEY"] = ""  // named for the server: still the run's key
 	srv.Env["LEAK"] = "x " + canary // by value under an innocent name
 	srv.Env["SEARCH_API_KEY"] = ""  // the server's own key stays
-	set, _ := connect(t, []Server{srv})
-	res := call(t, set.ForItem(nil, CacheOff, 1, 0), "get-env", `{}`)
-	if strings.Contains(res.Observation, canary) {
-		t.Errorf("the server sees the run's key:\n%s", res.Observation)
+	_, dump := dumped(t, srv)
+	if strings.Contains(dump, canary) {
+		t.Errorf("the server sees the run's key:\n%s", dump)
 	}
-	if !strings.Contains(res.Observation, "SEARCH_API_KEY=secret-5") {
-		t.Errorf("the server lost its own key:\n%s", res.Observation)
+	if !strings.Contains(dump, "SEARCH_API_KEY=secret-5") {
+		t.Errorf("the server lost its own key:\n%s", dump)
 	}
 }
 

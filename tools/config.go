@@ -17,6 +17,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/reasonbench/reasonbench/secrets"
 )
 
 // Server is one MCP server as configured: a command (stdio) or a URL
@@ -28,6 +30,9 @@ type Server struct {
 	Args    []string          `json:"args,omitempty"`
 	Env     map[string]string `json:"env,omitempty"` // values of names like a key are recorded as "" (see Recorded)
 	URL     string            `json:"url,omitempty"`
+	// Headers are sent with every request to a URL server; their values
+	// are credentials (recorded as "").
+	Headers map[string]string `json:"headers,omitempty"`
 	// Timeout bounds one call (0: DefaultTimeout).
 	Timeout time.Duration `json:"timeout,omitempty"`
 
@@ -35,6 +40,9 @@ type Server struct {
 	// SHA-256 of its tool list (names, descriptions, schemas).
 	Reported string `json:"reported,omitempty"`
 	Digest   string `json:"digest,omitempty"`
+	// Withheld marks a recorded server whose credentials the record left
+	// out (Recorded): a resume is given the server again.
+	Withheld bool `json:"credentials_withheld,omitempty"`
 }
 
 // DefaultTimeout bounds a tool call when the configuration names none.
@@ -55,8 +63,12 @@ func (s Server) Check() error {
 	case s.URL != "":
 		u, err := url.Parse(s.URL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("mcp server %s: url %q: want http(s)://HOST[:PORT]/PATH", s.Name, s.URL)
+			shown, _ := secrets.StripURL(s.URL)
+			return fmt.Errorf("mcp server %s: url %q: want http(s)://HOST[:PORT]/PATH", s.Name, secrets.Process.Redact(shown))
 		}
+	}
+	if err := s.checkHeaders(); err != nil {
+		return err
 	}
 	if s.Timeout < 0 {
 		return fmt.Errorf("mcp server %s: negative timeout", s.Name)
@@ -64,12 +76,15 @@ func (s Server) Check() error {
 	return nil
 }
 
-// Where is the command line or URL, for messages.
+// Where is the command line or URL for messages, without the server's
+// credentials or a key bench knows.
 func (s Server) Where() string {
 	if s.URL != "" {
-		return s.URL
+		u, _ := secrets.StripURL(s.URL)
+		return secrets.Process.Redact(u)
 	}
-	return strings.Join(append([]string{s.Command}, s.Args...), " ")
+	_, args := argCredentials(s.Args)
+	return secrets.Process.Redact(strings.Join(append([]string{s.Command}, args...), " "))
 }
 
 // ParseFlag reads --mcp NAME=COMMAND (split as a shell splits words, with
@@ -153,7 +168,7 @@ func SplitCommand(s string) ([]string, error) {
 }
 
 // ReadConfig reads the mcpServers JSON of Claude Desktop, Cursor and VS
-// Code: {"mcpServers": {"NAME": {"command", "args", "env"} or {"url"}}}
+// Code: {"mcpServers": {"NAME": {"command", "args", "env"} or {"url", "headers"}}}
 // (VS Code's top-level "servers" too), servers in name order.
 func ReadConfig(path string) ([]Server, error) {
 	b, err := os.ReadFile(path)
@@ -187,12 +202,13 @@ func ReadConfig(path string) ([]Server, error) {
 			Args    []string          `json:"args"`
 			Env     map[string]string `json:"env"`
 			URL     string            `json:"url"`
+			Headers map[string]string `json:"headers"`
 			Timeout float64           `json:"timeout"` // seconds
 		}
 		if err := json.Unmarshal(all[name], &e); err != nil {
 			return nil, fmt.Errorf("--mcp-config %s: server %s: %v", path, name, err)
 		}
-		s := Server{Name: name, Command: e.Command, Args: e.Args, Env: e.Env, URL: e.URL,
+		s := Server{Name: name, Command: e.Command, Args: e.Args, Env: e.Env, URL: e.URL, Headers: e.Headers,
 			Timeout: time.Duration(e.Timeout * float64(time.Second))}
 		if err := s.Check(); err != nil {
 			return nil, fmt.Errorf("--mcp-config %s: %w", path, err)

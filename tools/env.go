@@ -15,9 +15,10 @@ func Secret(name string) bool { return secrets.NamedLikeKey(name) }
 
 // environ is a started server's environment: PATH, HOME, LANG and TMPDIR
 // from bench's own (never a key), then the variables its configuration
-// names, less any holding a key value bench knows (secrets.Process). A configured credential recorded without its value (Recorded) is
-// taken from bench's environment under the same name: the user named it
-// for this server.
+// names, less any holding a key value bench knows (secrets.Process) that
+// is not this server's own. A configured credential recorded without its
+// value (Recorded) is taken from bench's environment under the same name:
+// the user named it for this server.
 func environ(s Server, getenv func(string) string) []string {
 	env := map[string]string{}
 	for _, k := range passed {
@@ -31,10 +32,11 @@ func environ(s Server, getenv func(string) string) []string {
 		}
 		env[k] = v
 	}
-	// No key bench knows (the run's, a judge's, a verifier's) reaches a
-	// tool server, whatever name a configuration gives it.
+	// No key bench knows (the run's, a judge's, a verifier's, another
+	// server's credential) reaches a tool server, whatever name a
+	// configuration gives it; its own credentials do (Register).
 	for k, v := range env {
-		if secrets.Process.Holds(v) {
+		if secrets.Process.HoldsOthers(s.owner(), v) {
 			delete(env, k)
 		}
 	}
@@ -43,21 +45,4 @@ func environ(s Server, getenv func(string) string) []string {
 		out = append(out, k+"="+env[k])
 	}
 	return out
-}
-
-// Recorded is the server as a run stores it: the values of variables
-// named like credentials left out.
-func (s Server) Recorded() Server {
-	if len(s.Env) == 0 {
-		return s
-	}
-	env := make(map[string]string, len(s.Env))
-	for k, v := range s.Env {
-		if Secret(k) {
-			v = ""
-		}
-		env[k] = v
-	}
-	s.Env = env
-	return s
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/secrets"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -77,13 +78,14 @@ func (it *Item) Call(ctx context.Context, name string, args json.RawMessage) (ta
 		}
 		var o outcome
 		if hit && json.Unmarshal(raw, &o) == nil {
+			o = o.redacted()
 			rec.Result, rec.Error, rec.Cached = o.Result, o.Error, true
 			rec.LatencyMS = float64(lat.Microseconds()) / 1000
 			return result(rec), nil
 		}
 	}
 	start := time.Now()
-	o := it.set.call(ctx, t, args, it.item)
+	o := it.set.call(ctx, t, args, it.item).redacted()
 	lat := time.Since(start)
 	if err := ctx.Err(); err != nil {
 		return tasks.ToolResult{}, err
@@ -104,6 +106,14 @@ func (it *Item) Call(ctx context.Context, name string, args json.RawMessage) (ta
 		}
 	}
 	return result(rec), nil
+}
+
+// redacted is an outcome without any key bench knows, a server's own
+// credentials included (Register): what a tool returns reaches the
+// model, the cache and the run's records.
+func (o outcome) redacted() outcome {
+	o.Result, o.Error = secrets.Process.Redact(o.Result), secrets.Process.Redact(o.Error)
+	return o
 }
 
 func result(rec *tasks.ToolCall) tasks.ToolResult {

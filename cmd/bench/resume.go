@@ -29,9 +29,14 @@ func cmdResume(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var maxCost maxCostFlag
 	fs.Var(&maxCost, "max-cost", "new cost ceiling in US dollars for the whole run (0: none; default: the run's recorded one)")
 	loadPrices := pricesFlag(fs)
+	loadServers := serverFlags(fs, "an MCP server of the run given again, NAME=COMMAND or NAME=http://HOST/PATH (repeatable): a run whose server was given credentials in its url, arguments, headers or variables stored them nowhere, and needs them (docs/tools.md)")
 	runArg, err := parseWithRun(fs, args)
 	if err != nil {
 		return err
+	}
+	servers, err := loadServers()
+	if err != nil {
+		return usageError{err}
 	}
 	prices, err := loadPrices()
 	if err != nil {
@@ -60,7 +65,7 @@ func cmdResume(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		key = os.Getenv("OPENAI_API_KEY")
 	}
 	opts := bench.ResumeOptions{APIKey: key, VerifierAPIKey: verifierKey(), JudgeAPIKey: judgeKey(),
-		BaseURL: *baseURL, EnvBaseURL: os.Getenv("OPENAI_BASE_URL"), MaxCost: maxCost.v, Prices: prices}
+		BaseURL: *baseURL, EnvBaseURL: os.Getenv("OPENAI_BASE_URL"), MaxCost: maxCost.v, Prices: prices, MCP: servers}
 	for _, e := range endpoints {
 		ep, err := bench.ParseEndpoint(e)
 		if err != nil {

@@ -1,5 +1,7 @@
 // Package toolstest holds small MCP servers for tests, well-behaved and
-// not: get-sum, echo and get-env as server-everything has them, and tools
+// not: get-sum, echo and get-env as server-everything has them, get-args
+// and get-headers (what the server was started with, what a request over
+// HTTP carried: a credential given to the server, in a tool's output), and tools
 // that fail (an error result), refuse their arguments (a JSON-RPC error),
 // crash the server, hang, answer garbage or return 10 MB. Calls counts the
 // calls each server answered. A stdio server can fork children that
@@ -103,6 +105,23 @@ func New(version string) *Server {
 			sort.Strings(env)
 			return text(strings.Join(env, "\n")), nil, nil
 		})
+	add(s, &mcp.Tool{Name: "get-args", Description: "Returns the command line of the server process"},
+		func(context.Context, *mcp.CallToolRequest, none) (*mcp.CallToolResult, any, error) {
+			count()
+			return text(strings.Join(os.Args, "\n")), nil, nil
+		})
+	add(s, &mcp.Tool{Name: "get-headers", Description: "Returns the HTTP headers of the request that called it"},
+		func(_ context.Context, req *mcp.CallToolRequest, _ none) (*mcp.CallToolResult, any, error) {
+			count()
+			var lines []string
+			if req.Extra != nil {
+				for k, vs := range req.Extra.Header {
+					lines = append(lines, k+": "+strings.Join(vs, ", "))
+				}
+			}
+			sort.Strings(lines)
+			return text(strings.Join(lines, "\n")), nil, nil
+		})
 	add(s, &mcp.Tool{Name: "fail", Description: "Always fails with an error result"},
 		func(context.Context, *mcp.CallToolRequest, none) (*mcp.CallToolResult, any, error) {
 			count()
@@ -175,6 +194,14 @@ func ServeStdio(version string) error {
 	if err := fork(); err != nil {
 		return err
 	}
+	if path := os.Getenv(DumpEnv); path != "" {
+		env := os.Environ()
+		sort.Strings(env)
+		dump := "args:\n" + strings.Join(os.Args, "\n") + "\nenv:\n" + strings.Join(env, "\n") + "\n"
+		if err := os.WriteFile(path, []byte(dump), 0o600); err != nil {
+			return err
+		}
+	}
 	s := New(version)
 	s.keep(os.Getenv(OnlyEnv), os.Getenv(WithoutEnv))
 	s.garbage = func() { os.Stdout.WriteString("\x00\x01 this is not JSON {{{\n") }
@@ -188,6 +215,11 @@ const (
 	OnlyEnv    = "TOOLSTEST_ONLY"
 	WithoutEnv = "TOOLSTEST_WITHOUT"
 )
+
+// DumpEnv names a file a stdio server writes its command line and
+// environment to as it starts: what it was given, whatever a tool's
+// output shows of it afterwards.
+const DumpEnv = "TOOLSTEST_DUMP"
 
 // ForkEnv is how many children a stdio server forks (ServeStdio); PidsEnv
 // the file it lists its processes in; ChildEnv marks a child ("stubborn"
