@@ -24,8 +24,8 @@ func credentialParam(name string) bool {
 }
 
 // URLCredentials are the credentials a URL (or a comma-separated list of
-// them) carries: its user info's password, user name and Basic
-// authorization, and the values of credential-named query parameters. Register them (Add) before the URL or
+// them) carries: its user info's password and Basic authorization (or its
+// user name, when there is no password: https://TOKEN@host), and the values of credential-named query parameters. Register them (Add) before the URL or
 // anything it returned is stored.
 func URLCredentials(raw string) []string {
 	var out []string
@@ -41,8 +41,12 @@ func URLCredentials(raw string) []string {
 				basic := base64.StdEncoding.EncodeToString([]byte(u.User.Username() + ":" + p))
 				out = append(out, p, url.QueryEscape(p), url.PathEscape(p), basic)
 			}
-			if n := u.User.Username(); n != "" {
-				out = append(out, n)
+			// A user name beside a password is no secret ("admin", "u"),
+			// and redacting it would blank that word in every stored
+			// text; alone it is the credential.
+			if _, hasPass := u.User.Password(); !hasPass && u.User.Username() != "" {
+				n := u.User.Username()
+				out = append(out, n, url.QueryEscape(n))
 			}
 		}
 		for k, vs := range u.Query() {
