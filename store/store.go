@@ -343,13 +343,16 @@ var migrations = []string{
 // refuseForeign refuses an existing SQLite file with tables and no
 // reasonbench schema version, without writing it.
 func refuseForeign(ctx context.Context, path string) error {
-	db, version, err := openRO(ctx, path)
+	db, _, err := openRO(ctx, path)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	var tables int
-	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master`).Scan(&tables); err != nil {
+	// Read together, in one snapshot: another process creating the
+	// database may commit its schema between two statements, and a
+	// version read before it beside tables counted after looks foreign.
+	var version, tables int
+	if err := db.QueryRowContext(ctx, `SELECT (SELECT user_version FROM pragma_user_version), (SELECT count(*) FROM sqlite_master)`).Scan(&version, &tables); err != nil {
 		return fmt.Errorf("open %s: %s", path, firstLine(err))
 	}
 	if version == 0 && tables > 0 {
