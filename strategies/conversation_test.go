@@ -50,7 +50,7 @@ func turnsText(th Thread) []string {
 func TestConversationOfReAct(t *testing.T) {
 	tr := ReActTrajectory{Protocol: "tools", Finished: true, Output: "13", Steps: []ReActStep{
 		{Step: 1, Thought: "add them", Actions: []ReActAction{{Tool: "calc_get-sum", Call: `calc_get-sum {"a":1}`, Observation: "The sum is 13.",
-			External: &tasks.ToolCall{Server: "calc", Tool: "get-sum", Arguments: json.RawMessage(`{"a":1,"b":12}`)}}}},
+			External: &events.ToolCall{Server: "calc", Tool: "get-sum", Arguments: json.RawMessage(`{"a":1,"b":12}`)}}}},
 		{Step: 2, Reply: "garbage", Actions: []ReActAction{{Call: "Bogus[x]", Observation: "Invalid action.", Invalid: true}}},
 	}}
 	v := viewOf(t, "react", tr)
@@ -71,7 +71,7 @@ func TestConversationOfReAct(t *testing.T) {
 func TestConversationOfEpisodes(t *testing.T) {
 	info := `{"reward": 0.0, "info": {"r_actions": 0.0, "gt_data_hash": "ab12"}, "actions": [{"name": "get_user", "kwargs": {"id": "u1"}}, {"name": "cancel", "kwargs": {"order": "#1"}}]}`
 	d := ReActEpisodes{Protocol: "tools", Trials: []EpisodeTrial{{Trial: 0, Reward: 0, HitLimit: true,
-		Outcome: tasks.Outcome{Info: json.RawMessage(info)},
+		Outcome: events.Outcome{Info: json.RawMessage(info)},
 		Turns: []EpisodeTurn{
 			{Role: "user", Content: "cancel my order"},
 			{Role: "tool", Tool: "get_user", Arguments: json.RawMessage(`{"id": "u1"}`), Result: `{"name":"A"}`, Step: 1, Thought: "look up"},

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/reasonbench/reasonbench/events"
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/search"
 	"github.com/reasonbench/reasonbench/tasks"
@@ -105,7 +106,7 @@ type LATSStep struct {
 	Observation string `json:"observation"`
 	Invalid     bool   `json:"invalid,omitempty"`
 	// ToolCall is the record of a call to a tool of the run's (--mcp).
-	ToolCall *tasks.ToolCall `json:"tool_call,omitempty"`
+	ToolCall *events.ToolCall `json:"tool_call,omitempty"`
 }
 
 // LATSState is a node of the search: the trajectory from the question.
@@ -578,7 +579,7 @@ func (s *lats) result(ctx context.Context, env Env, inst tasks.Instance, res sea
 	if env.Tools != nil {
 		// A node's last step is its own; the steps before it are its
 		// parent's.
-		var calls []*tasks.ToolCall
+		var calls []*events.ToolCall
 		for _, n := range res.Tree.Nodes {
 			if k := len(n.State.Steps); k > 0 && n.State.Steps[k-1].ToolCall != nil {
 				c := n.State.Steps[k-1].ToolCall

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/reasonbench/reasonbench/events"
 	"github.com/reasonbench/reasonbench/llm"
-	"github.com/reasonbench/reasonbench/tasks"
 )
 
 // TestProgramEnvDropsBenchVariables: a program inherits none of bench's
@@ -25,7 +25,7 @@ func TestProgramEnvDropsBenchVariables(t *testing.T) {
 // tool_errors whether it ran live or was replayed from the cache.
 func TestToolMetricsCountReplayedFailures(t *testing.T) {
 	t.Parallel()
-	got := toolMetrics([]*tasks.ToolCall{nil, {Error: "no answer"}, {Error: "refused", Cached: true}, {Result: "ok", Cached: true}, {Result: "ok"}})
+	got := toolMetrics([]*events.ToolCall{nil, {Error: "no answer"}, {Error: "refused", Cached: true}, {Result: "ok", Cached: true}, {Result: "ok"}})
 	if got["tool_calls"] != 4 || got["tool_errors"] != 2 {
 		t.Errorf("toolMetrics = %v, want 4 calls, 2 errors", got)
 	}

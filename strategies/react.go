@@ -169,7 +169,7 @@ type ReActAction struct {
 	Observation string `json:"observation"`
 	Invalid     bool   `json:"invalid,omitempty"` // unreadable, unknown, or refused by the tool
 	// External is the record of a call to a tool of the run's (--mcp).
-	External *tasks.ToolCall `json:"tool_call,omitempty"`
+	External *events.ToolCall `json:"tool_call,omitempty"`
 }
 
 // ReActStep is one model turn.
@@ -221,7 +221,7 @@ func (s *react) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result
 		"invalid_actions": float64(tr.Invalid),
 	}
 	if env.Tools != nil {
-		var calls []*tasks.ToolCall
+		var calls []*events.ToolCall
 		for _, st := range tr.Steps {
 			for _, a := range st.Actions {
 				calls = append(calls, a.External)

@@ -65,12 +65,12 @@ type EpisodeTurn struct {
 
 // EpisodeTrial is one episode of an item.
 type EpisodeTrial struct {
-	Trial     int           `json:"trial"`
-	Reward    float64       `json:"reward"`
-	Outcome   tasks.Outcome `json:"outcome"`
-	Turns     []EpisodeTurn `json:"turns"`
-	Steps     int           `json:"steps"` // the agent's model turns
-	ToolCalls int           `json:"tool_calls"`
+	Trial     int            `json:"trial"`
+	Reward    float64        `json:"reward"`
+	Outcome   events.Outcome `json:"outcome"`
+	Turns     []EpisodeTurn  `json:"turns"`
+	Steps     int            `json:"steps"` // the agent's model turns
+	ToolCalls int            `json:"tool_calls"`
 	// ToolErrors counts tool calls whose result is an error.
 	ToolErrors int  `json:"tool_errors"`
 	HitLimit   bool `json:"hit_limit,omitempty"` // max_steps passed before the episode ended

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/reasonbench/reasonbench/events"
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/prompts"
 	"github.com/reasonbench/reasonbench/tasks"
@@ -81,9 +82,9 @@ func (e *shopEpisode) Act(_ context.Context, name string, args json.RawMessage) 
 	return "Unknown action " + name, false, nil
 }
 
-func (e *shopEpisode) Outcome() tasks.Outcome {
+func (e *shopEpisode) Outcome() events.Outcome {
 	info, _ := json.Marshal(e.actions)
-	return tasks.Outcome{Reward: e.reward, Info: info}
+	return events.Outcome{Reward: e.reward, Info: info}
 }
 
 // episodeEnv is an Env on the shop with the agent's replies scripted and

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/reasonbench/reasonbench/events"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -66,7 +67,7 @@ func toolDoc(t tasks.Tool) reactToolDoc {
 // tool_errors among them, and tool_failures among those, the calls its
 // server failed (a crash, a timeout, a broken connection) rather than the
 // tool refused.
-func toolMetrics(calls []*tasks.ToolCall) map[string]float64 {
+func toolMetrics(calls []*events.ToolCall) map[string]float64 {
 	n, errs, failures := 0, 0, 0
 	for _, c := range calls {
 		if c == nil {
@@ -86,7 +87,7 @@ func toolMetrics(calls []*tasks.ToolCall) map[string]float64 {
 // StepToolCall is a call to a tool of the run's with the step that made it.
 type StepToolCall struct {
 	Step int `json:"step"`
-	tasks.ToolCall
+	events.ToolCall
 }
 
 // toolCalls lists the trajectory's calls to the run's tools.
@@ -116,7 +117,7 @@ func (a *agent) recordObservation(ctx context.Context, call ReActAction) error {
 
 // ToolCallLine describes a tool call in one line: identity, latency,
 // replayed or not, and its error.
-func ToolCallLine(c tasks.ToolCall) string {
+func ToolCallLine(c events.ToolCall) string {
 	line := fmt.Sprintf("%s %s %s · %.1f ms", c.Server, c.Tool, clip(string(c.Arguments), 200), c.LatencyMS)
 	if c.Cached {
 		line += " · replayed"

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/reasonbench/reasonbench/events"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/hotpotqa"
 )
@@ -21,7 +22,7 @@ func (h *hostStub) Specs() []tasks.ExternalTool { return h.specs }
 
 func (h *hostStub) Call(_ context.Context, name string, args json.RawMessage) (tasks.ToolResult, error) {
 	h.calls = append(h.calls, name+" "+string(args))
-	return tasks.ToolResult{Observation: "served " + name, Call: &tasks.ToolCall{Server: "hotpot", Tool: name}}, nil
+	return tasks.ToolResult{Observation: "served " + name, Call: &events.ToolCall{Server: "hotpot", Tool: name}}, nil
 }
 
 // TestWithExternalReplaces: a run's tool that replaces a task's (a served
@@ -83,12 +84,12 @@ func TestWithExternalReplaces(t *testing.T) {
 // actions on the task's own tools (nil) are not counted.
 func TestToolMetrics(t *testing.T) {
 	for _, c := range []struct {
-		calls []*tasks.ToolCall
+		calls []*events.ToolCall
 		want  map[string]float64
 	}{
 		{nil, map[string]float64{"tool_calls": 0, "tool_errors": 0, "tool_failures": 0}},
-		{[]*tasks.ToolCall{nil, {Result: "5"}}, map[string]float64{"tool_calls": 1, "tool_errors": 0, "tool_failures": 0}},
-		{[]*tasks.ToolCall{{Error: "unknown city"}, {Error: "no answer within 3s", ServerFailed: true}, {Error: "the server failed", ServerFailed: true}, nil},
+		{[]*events.ToolCall{nil, {Result: "5"}}, map[string]float64{"tool_calls": 1, "tool_errors": 0, "tool_failures": 0}},
+		{[]*events.ToolCall{{Error: "unknown city"}, {Error: "no answer within 3s", ServerFailed: true}, {Error: "the server failed", ServerFailed: true}, nil},
 			map[string]float64{"tool_calls": 3, "tool_errors": 3, "tool_failures": 2}},
 	} {
 		if got := toolMetrics(c.calls); !maps.Equal(got, c.want) {

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"strings"
 
+	"github.com/reasonbench/reasonbench/events"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -442,7 +443,7 @@ func (s *reflexion) result(env Env, inst tasks.Instance, st reflexionState, seed
 	final := st.Trials[len(st.Trials)-1]
 	m := map[string]float64{"trials": float64(len(st.Trials))}
 	anyCorrect, agree := false, 0
-	var calls []*tasks.ToolCall
+	var calls []*events.ToolCall
 	for _, tr := range st.Trials {
 		for i := range tr.ToolCalls {
 			calls = append(calls, &tr.ToolCalls[i].ToolCall)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/reasonbench/reasonbench/events"
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/prompts"
 )
@@ -74,7 +75,7 @@ type Episode interface {
 	Act(ctx context.Context, name string, args json.RawMessage) (observation string, done bool, err error)
 	// Outcome scores the episode as it stands (at its end, or at the
 	// agent's step limit).
-	Outcome() Outcome
+	Outcome() events.Outcome
 }
 
 // EpisodeFailed ends an episode where the reference fails it (its agent or
@@ -85,17 +86,6 @@ type EpisodeFailed struct{ Err error }
 
 func (e EpisodeFailed) Error() string { return e.Err.Error() }
 func (e EpisodeFailed) Unwrap() error { return e.Err }
-
-// Outcome is an episode's verdict.
-type Outcome struct {
-	Reward float64 `json:"reward"`
-	// Info is the reward's parts as the task records them (τ-bench:
-	// r_actions, r_outputs, the outputs found, the data hashes, the gold
-	// actions and the actions taken).
-	Info json.RawMessage `json:"info,omitempty"`
-	// UserCalls and UserCost are what the simulated user asked of its model.
-	UserCalls int `json:"user_calls"`
-}
 
 // FewShotter is implemented by environments with example dialogues
 // (τ-bench's few-shot agent): FewShot is the system turn's addition for

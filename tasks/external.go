@@ -36,27 +36,6 @@ type ExternalTool struct {
 	Replaces string
 }
 
-// ToolCall is the record of one call to an external tool, kept with the
-// action that made it.
-type ToolCall struct {
-	// ID is the call's identity within the item: server/tool/<12 hex of
-	// the arguments' SHA-256>#k, k counting identical calls of the item in
-	// the order they were made; with the item it keys the tool cache.
-	ID        string          `json:"id"`
-	Server    string          `json:"server"`
-	Tool      string          `json:"tool"` // the server's own name for it
-	Arguments json.RawMessage `json:"arguments"`
-	Result    string          `json:"result"`          // the observation shown
-	Error     string          `json:"error,omitempty"` // why the call failed (the tool's error result, a crash, a timeout)
-	LatencyMS float64         `json:"latency_ms"`      // of the live call (a replay keeps the original)
-	Cached    bool            `json:"cached,omitempty"`
-	// ServerFailed marks a call that failed because its server did (it
-	// crashed, gave no answer within its timeout, broke the connection),
-	// not because the tool refused: counted as a tool failure, never
-	// cached.
-	ServerFailed bool `json:"server_failed,omitempty"`
-}
-
 // NewSchemaTool declares a tool whose arguments are described by a JSON
 // schema (an external tool's): its parameters are the schema's properties
 // in the order given, and run gets the arguments as a JSON object, coerced

@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/reasonbench/reasonbench/events"
 )
 
 // Toolbox is implemented by tasks an agent (ReAct) can act on with tools:
@@ -36,7 +38,7 @@ type ToolResult struct {
 	Refused bool
 	// Call is the record of an external tool's call (ToolHost); nil for a
 	// task's own tools.
-	Call *ToolCall
+	Call *events.ToolCall
 }
 
 // ToolParam is one argument of a tool, read from a field of its Go type.

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reasonbench/reasonbench/events"
 	"github.com/reasonbench/reasonbench/secrets"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tools/toolstest"
@@ -294,9 +295,9 @@ func TestCacheReplays(t *testing.T) {
 	defer ts.Close()
 	set, _ := connect(t, []Server{{Name: "x", URL: ts.URL, Timeout: 300 * time.Millisecond}})
 	cache := &memCache{m: map[string]json.RawMessage{}}
-	pass := func(mode string, seed int64) []*tasks.ToolCall {
+	pass := func(mode string, seed int64) []*events.ToolCall {
 		h := set.ForItem(cache, mode, seed, 0)
-		var out []*tasks.ToolCall
+		var out []*events.ToolCall
 		for _, c := range [][2]string{{"get-sum", `{"a":1,"b":2}`}, {"get-sum", `{"b":2, "a":1}`}, {"fail", `{}`}, {"hang", `{}`}} {
 			out = append(out, call(t, h, c[0], c[1]).Call)
 		}

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/reasonbench/reasonbench/events"
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/secrets"
 	"github.com/reasonbench/reasonbench/tasks"
@@ -69,7 +70,7 @@ func (it *Item) Call(ctx context.Context, name string, args json.RawMessage) (ta
 	k := it.seen[base]
 	it.seen[base]++
 	it.mu.Unlock()
-	rec := &tasks.ToolCall{ID: fmt.Sprintf("%s#%d", base, k), Server: t.srv.cfg.Name, Tool: t.name, Arguments: args}
+	rec := &events.ToolCall{ID: fmt.Sprintf("%s#%d", base, k), Server: t.srv.cfg.Name, Tool: t.name, Arguments: args}
 	key := it.key(t, rec.ID, args)
 	if it.cache != nil {
 		raw, lat, hit, err := it.cache.CacheGet(ctx, key)
@@ -116,7 +117,7 @@ func (o outcome) redacted() outcome {
 	return o
 }
 
-func result(rec *tasks.ToolCall) tasks.ToolResult {
+func result(rec *events.ToolCall) tasks.ToolResult {
 	obs := rec.Result
 	if obs == "" {
 		obs = "(the tool returned nothing)"

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reasonbench/reasonbench/events"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/hotpotqa"
 	"github.com/reasonbench/reasonbench/tools/toolstest"
@@ -22,7 +23,7 @@ func TestChangedToolListGoesLive(t *testing.T) {
 	changed, tsChanged := toolstest.HTTP("2.0")
 	defer tsChanged.Close()
 	cache := &memCache{m: map[string]json.RawMessage{}}
-	sum := func(url string) *tasks.ToolCall {
+	sum := func(url string) *events.ToolCall {
 		set, got := connect(t, []Server{{Name: "x", URL: url}})
 		if got[0].Digest == "" {
 			t.Fatalf("no digest: %+v", got[0])

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/reasonbench/reasonbench/events"
 	"github.com/reasonbench/reasonbench/pyrand"
 	"github.com/reasonbench/reasonbench/pyval"
 	"github.com/reasonbench/reasonbench/tasks"
@@ -154,7 +155,7 @@ type envEpisode struct {
 	sim     *user.Simulator
 	actions []Action
 	done    bool
-	outcome *tasks.Outcome
+	outcome *events.Outcome
 }
 
 func (e *envEpisode) Policy() string { return e.dom.Wiki() }
@@ -244,7 +245,7 @@ func (e *envEpisode) Act(ctx context.Context, name string, args json.RawMessage)
 // Outcome is the reward as the reference computes it when the episode
 // ends (computed now if it has not ended: the caller decides what an
 // unended episode scores).
-func (e *envEpisode) Outcome() tasks.Outcome {
+func (e *envEpisode) Outcome() events.Outcome {
 	if e.outcome != nil {
 		return *e.outcome
 	}
@@ -286,13 +287,13 @@ func actionsJSON(as []Action) []actionJSON {
 	return out
 }
 
-func (e *envEpisode) score() tasks.Outcome {
+func (e *envEpisode) score() events.Outcome {
 	info := outcomeInfo{Taken: actionsJSON(e.actions)}
 	r, err := e.task.Reward(e.db, e.actions)
 	if err != nil {
 		info.Error = err.Error()
 		b, _ := json.Marshal(info)
-		return tasks.Outcome{Info: b, UserCalls: e.sim.Calls()}
+		return events.Outcome{Info: b, UserCalls: e.sim.Calls()}
 	}
 	info.RActions, info.ROutputs = r.RActions, r.ROutputs
 	for _, o := range r.Outputs {
@@ -303,7 +304,7 @@ func (e *envEpisode) score() tasks.Outcome {
 		info.RewardInfo = json.RawMessage(s)
 	}
 	b, _ := json.Marshal(info)
-	return tasks.Outcome{Reward: r.Reward, Info: b, UserCalls: e.sim.Calls()}
+	return events.Outcome{Reward: r.Reward, Info: b, UserCalls: e.sim.Calls()}
 }
 
 // HasTool reports whether name is one of the domain's tools.
