@@ -12,6 +12,7 @@ import (
 	"github.com/reasonbench/reasonbench/prompts"
 	simgame24 "github.com/reasonbench/reasonbench/simulator/game24"
 	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/game24"
 )
@@ -44,7 +45,7 @@ func BenchmarkHarnessOverheadPerCompletion(b *testing.B) {
 func perCompletion(b *testing.B, model llm.Sampler, task tasks.Task, lib *prompts.Library, pick func(int) tasks.Instance) {
 	b.Helper()
 	spec, _ := strategies.Lookup("cot")
-	v, _ := strategies.Resolve(spec.Params, map[string]any{"k": 100})
+	v, _ := param.Resolve(spec.Params, map[string]any{"k": 100})
 	strat, _ := spec.New(v)
 	base := llm.Chain(model, llm.Limit(16))
 	ctx := context.Background()

@@ -18,6 +18,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/tools"
 )
 
@@ -332,7 +333,7 @@ func ParseExperiment(name string, data []byte, base Config, forceRepeats int) (E
 			for _, seed := range seeds {
 				c := cfg
 				c.Strategy, c.Params, c.Seed = spec.Name, params.values, seed
-				vals, err := strategies.Resolve(spec.Params, params.values)
+				vals, err := param.Resolve(spec.Params, params.values)
 				if err != nil {
 					return exp, fileError{name, params.line, fmt.Sprintf("%s: %v", spec.Name, err)}
 				}
@@ -364,7 +365,7 @@ type paramCombo struct {
 
 // expandParams turns {b: [1, 5], n_evaluate: 3} into the cross product of
 // its list values, keys in file order.
-func expandParams(n *yaml.Node, decl []strategies.Param, bad func(*yaml.Node, string, ...any) error) ([]paramCombo, error) {
+func expandParams(n *yaml.Node, decl []param.Param, bad func(*yaml.Node, string, ...any) error) ([]paramCombo, error) {
 	combos := []paramCombo{{values: map[string]any{}, line: n.Line}}
 	if n.Kind == yaml.ScalarNode && (n.Value == "" || n.Tag == "!!null") {
 		return combos, nil
@@ -378,7 +379,7 @@ func expandParams(n *yaml.Node, decl []strategies.Param, bad func(*yaml.Node, st
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		if !slices.Contains(names, k.Value) && !slices.Contains(names, strategies.OtherParams) {
+		if !slices.Contains(names, k.Value) && !slices.Contains(names, param.OtherParams) {
 			return nil, bad(k, "unknown parameter %q (allowed: %s)", k.Value, strings.Join(names, ", "))
 		}
 		var options []*yaml.Node

@@ -11,6 +11,7 @@ import (
 	"github.com/reasonbench/reasonbench/prompts"
 	"github.com/reasonbench/reasonbench/sandbox"
 	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tools"
 )
@@ -19,7 +20,7 @@ import (
 type plan struct {
 	cfg       Config
 	task      tasks.Task
-	params    strategies.Values
+	params    param.Values
 	strategy  strategies.Strategy
 	instances []tasks.Instance
 	rng       tasks.Range
@@ -66,7 +67,7 @@ func load(cfg Config) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	params, err := strategies.Resolve(spec.Params, cfg.Params)
+	params, err := param.Resolve(spec.Params, cfg.Params)
 	if err != nil {
 		return nil, fmt.Errorf("strategy %s: %w", spec.Name, err)
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/prompts"
-	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -27,7 +27,7 @@ func (p *plan) drawScope() int64 {
 	key := struct {
 		Seed                 int64
 		Task, Data, Strategy string
-		Params               strategies.Values
+		Params               param.Values
 		Prompts              string
 	}{Seed: p.cfg.Seed, Task: p.task.Name(), Strategy: p.cfg.Strategy, Params: p.params, Prompts: p.prompts.Pack()}
 	if d := datasetOf(p.task); d != nil {
@@ -45,7 +45,7 @@ func (p *plan) configKey() string {
 	c := p.cfg
 	key := struct {
 		Task, Strategy, Range, Model, Endpoint, Prompts string
-		Params                                          strategies.Values
+		Params                                          param.Values
 		Seed                                            int64
 		Sim                                             any
 		// Empty for the task's default rule and the bundled prompts, so
@@ -123,7 +123,7 @@ func (p *plan) configKey() string {
 // recordedSpec is the run's spec column: everything needed to rerun it.
 type recordedSpec struct {
 	Config  Config            `json:"config"`
-	Params  strategies.Values `json:"params"`
+	Params  param.Values      `json:"params"`
 	Prompts map[string]string `json:"prompt_hashes"`
 	// PromptPack is "bundled" or "folder:HASH" (prompts.Library.Pack).
 	PromptPack string `json:"prompt_pack,omitempty"`

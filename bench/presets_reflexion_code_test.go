@@ -14,6 +14,7 @@ import (
 	simcode "github.com/reasonbench/reasonbench/simulator/code"
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -50,7 +51,7 @@ func TestReflexionCodePresets(t *testing.T) {
 		} else if r, ok := task.(interface{ ScoringRule() string }); !ok || r.ScoringRule() == "" {
 			t.Errorf("%s: the task names no rule", c.name)
 		}
-		v, err := strategies.Resolve(spec.Params, cfg.Params)
+		v, err := param.Resolve(spec.Params, cfg.Params)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}

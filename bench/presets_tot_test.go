@@ -20,6 +20,7 @@ import (
 	"github.com/reasonbench/reasonbench/prompts"
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/game24"
 )
@@ -344,7 +345,7 @@ func TestToTPresetReplaysReferenceTraces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	params, err := strategies.Resolve(spec.Params, cfg.Params)
+	params, err := param.Resolve(spec.Params, cfg.Params)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/reasonbench/reasonbench/stats"
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/param"
 )
 
 // programRange is the Game of 24 range the program tests run: enough items
@@ -299,7 +300,7 @@ func TestProgramInExperimentFile(t *testing.T) {
 	}
 	for i, k := range []float64{3, 5} {
 		p := exp.Runs[i].Params
-		v, err := strategies.Resolve(mustSpec(t, "program").Params, p)
+		v, err := param.Resolve(mustSpec(t, "program").Params, p)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/reasonbench/reasonbench/sandbox/sandboxtest"
 	"net/http/httptest"
 	"os"
 	"slices"
@@ -14,6 +13,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/reasonbench/reasonbench/sandbox/sandboxtest"
+	"github.com/reasonbench/reasonbench/strategies/param"
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/prompts"
@@ -227,7 +229,7 @@ func TestReflexionCodeReplaysTheLoggedMBPPRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vals, err := strategies.Resolve(spec.Params, cfg.Params)
+	vals, err := param.Resolve(spec.Params, cfg.Params)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/param"
 )
 
 // RejectedParamError is a run a server stopped by refusing a request
@@ -37,8 +38,8 @@ func rejection(p *plan, pe *llm.ParamError) RejectedParamError {
 	case pe.Param == "temperature":
 		var sets []string
 		for _, prm := range p.strategySpec().Params {
-			if prm.ModelDefault && p.params[prm.Name] != strategies.ModelDefaultValue {
-				sets = append(sets, "--set "+prm.Name+"="+strategies.ModelDefaultValue)
+			if prm.ModelDefault && p.params[prm.Name] != param.ModelDefaultValue {
+				sets = append(sets, "--set "+prm.Name+"="+param.ModelDefaultValue)
 			}
 		}
 		if len(sets) == 0 {

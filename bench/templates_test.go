@@ -9,6 +9,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/prompts"
 	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -40,7 +41,7 @@ func TestDeclaredTemplatesAreRendered(t *testing.T) {
 		if err != nil {
 			continue // not in this build
 		}
-		v, err := strategies.Resolve(s.Params, cfg.Params)
+		v, err := param.Resolve(s.Params, cfg.Params)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,6 +12,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tools"
 )
@@ -118,7 +119,7 @@ func toolsKey(servers []tools.Server) string {
 }
 
 // usesTools reports whether a configured strategy acts with tools.
-func usesTools(spec strategies.Spec, vals strategies.Values) bool {
+func usesTools(spec strategies.Spec, vals param.Values) bool {
 	strat, err := spec.New(vals)
 	if err != nil {
 		return false

@@ -13,6 +13,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/verify"
 )
 
@@ -221,7 +222,7 @@ func (*VerifierConfig) notMapping(*yaml.Node) error {
 
 // asksVerifier reports whether a strategy configured with values asks a
 // verifier.
-func asksVerifier(spec strategies.Spec, values strategies.Values) bool {
+func asksVerifier(spec strategies.Spec, values param.Values) bool {
 	s, err := spec.New(values)
 	return err == nil && verifies(s) != ""
 }

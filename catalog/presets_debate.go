@@ -1,6 +1,6 @@
 package catalog
 
-import "github.com/reasonbench/reasonbench/strategies"
+import "github.com/reasonbench/reasonbench/strategies/param"
 
 // debatePresets are the multi-agent debate reference's GSM8K setting
 // (Du et al. 2023; composable-models/llm_multiagent_debate, gsm/gen_gsm.py):
@@ -15,7 +15,7 @@ func debatePresets() []Preset {
 	return []Preset{
 		{Name: "debate-gsm8k/reference", Doc: "multi-agent debate as gen_gsm.py: 3 agents, 2 rounds, no temperature sent, the reference's 100 questions in its order, scored by eval_gsm.py's rule (debate-paper); its prompts with --prompts from `bench prompts import --from debate`",
 			Task: "gsm8k-debate", Strategy: "debate", Range: "0:100", Rule: "debate-paper",
-			Params: map[string]any{"agents": 3, "rounds": 2, "temperature": strategies.ModelDefaultValue}},
+			Params: map[string]any{"agents": 3, "rounds": 2, "temperature": param.ModelDefaultValue}},
 		debateMathPreset(),
 	}
 }

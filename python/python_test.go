@@ -31,6 +31,7 @@ import (
 	"github.com/reasonbench/reasonbench/prompts"
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/game24"
 )
@@ -197,7 +198,7 @@ func nativeSolve(t *testing.T, strategy string, params map[string]any, task task
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := strategies.Resolve(spec.Params, params)
+	v, err := param.Resolve(spec.Params, params)
 	if err != nil {
 		t.Fatal(err)
 	}

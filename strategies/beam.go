@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -45,13 +46,13 @@ type beam struct {
 
 var beamParams = append(ttsCommonParams(4, selectBest,
 	"how the answer is chosen among the n completed beams: best (highest aggregated score, search-and-learn's pred), weighted, majority"),
-	Param{Name: "beam_width", Kind: Int, Default: 4, Min: Bound(1), Max: Bound(1024), Show: true, Doc: "expansions per surviving beam, M: n/M beams survive each step (search-and-learn's beam_width)"},
-	Param{Name: "num_iterations", Kind: Int, Default: 40, Min: Bound(1), Max: Bound(1000), Doc: "steps at most; the last writes to the end (search-and-learn's num_iterations)"},
-	Param{Name: "filter_duplicates", Kind: Bool, Default: false, Doc: "drop active beams whose text repeats an earlier one's before selection"},
-	Param{Name: "sort_completed", Kind: Bool, Default: false, Doc: "keep the n completed beams with the highest scores instead of the first n to complete"},
+	param.Param{Name: "beam_width", Kind: param.Int, Default: 4, Min: param.Bound(1), Max: param.Bound(1024), Show: true, Doc: "expansions per surviving beam, M: n/M beams survive each step (search-and-learn's beam_width)"},
+	param.Param{Name: "num_iterations", Kind: param.Int, Default: 40, Min: param.Bound(1), Max: param.Bound(1000), Doc: "steps at most; the last writes to the end (search-and-learn's num_iterations)"},
+	param.Param{Name: "filter_duplicates", Kind: param.Bool, Default: false, Doc: "drop active beams whose text repeats an earlier one's before selection"},
+	param.Param{Name: "sort_completed", Kind: param.Bool, Default: false, Doc: "keep the n completed beams with the highest scores instead of the first n to complete"},
 )
 
-func newBeam(v Values) (Strategy, error) {
+func newBeam(v param.Values) (Strategy, error) {
 	s := &beam{ttsCommon: newTTSCommon(v), width: v.Int("beam_width"), iterations: v.Int("num_iterations"),
 		filterDuplicates: v.Bool("filter_duplicates"), sortCompleted: v.Bool("sort_completed")}
 	if s.width > s.n {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -41,7 +42,7 @@ func readBoN(detail []byte) (Samples, bool) {
 var bonParams = ttsCommonParams(4, selectBest,
 	"how the answer is chosen: best (highest aggregated verifier score), weighted (verifier scores summed per distinct answer), majority (most frequent answer, no verifier)")
 
-func newBoN(v Values) (Strategy, error) { return &bon{newTTSCommon(v)}, nil }
+func newBoN(v param.Values) (Strategy, error) { return &bon{newTTSCommon(v)}, nil }
 
 // CheckTask rejects a vote key the task does not know.
 func (s *bon) CheckTask(t tasks.Task) error { return s.checkTask(t) }

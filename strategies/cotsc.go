@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -20,15 +21,15 @@ type cotsc struct {
 	context     string // context mode ("" = the task's default)
 }
 
-var cotscParams = []Param{
-	{Name: "k", Kind: Int, Default: 10, Min: Bound(1), Max: Bound(10000), Show: true, Doc: "chains sampled per instance"},
+var cotscParams = []param.Param{
+	{Name: "k", Kind: param.Int, Default: 10, Min: param.Bound(1), Max: param.Bound(10000), Show: true, Doc: "chains sampled per instance"},
 	temperatureParam("temperature", 0.7, "sampling temperature of the k chains; their diversity, and so the vote, depends on it"),
-	{Name: "max_tokens", Kind: Int, Default: 0, Min: Bound(0), Doc: "completion token limit (0: server default)"},
-	{Name: "vote_key", Kind: String, Default: "", Doc: "what is voted on: game24 line|expression|canonical; hotpotqa, gsm8k and file tasks answer (the scorer's normalised answer) (empty: the task's first)"},
+	{Name: "max_tokens", Kind: param.Int, Default: 0, Min: param.Bound(0), Doc: "completion token limit (0: server default)"},
+	{Name: "vote_key", Kind: param.String, Default: "", Doc: "what is voted on: game24 line|expression|canonical; hotpotqa, gsm8k and file tasks answer (the scorer's normalised answer) (empty: the task's first)"},
 	contextParam,
 }
 
-func newCoTSC(v Values) (Strategy, error) {
+func newCoTSC(v param.Values) (Strategy, error) {
 	return &cotsc{k: v.Int("k"), temperature: v.Temperature("temperature"), maxTokens: v.Int("max_tokens"), voteKey: v.String("vote_key"),
 		context: v.String("context")}, nil
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -33,18 +34,18 @@ const (
 	DebateJudge    = "judge"    // the judge role reads the transcript and answers
 )
 
-var debateParams = []Param{
-	{Name: "agents", Kind: Int, Default: 3, Min: Bound(1), Max: Bound(64), Show: true, Doc: "agents debating; with 1 the later rounds ask it to double-check its own answer"},
-	{Name: "rounds", Kind: Int, Default: 2, Min: Bound(1), Max: Bound(32), Show: true, Doc: "rounds, the first included: round r>0 shows each agent the others' answers of round r-1"},
+var debateParams = []param.Param{
+	{Name: "agents", Kind: param.Int, Default: 3, Min: param.Bound(1), Max: param.Bound(64), Show: true, Doc: "agents debating; with 1 the later rounds ask it to double-check its own answer"},
+	{Name: "rounds", Kind: param.Int, Default: 2, Min: param.Bound(1), Max: param.Bound(32), Show: true, Doc: "rounds, the first included: round r>0 shows each agent the others' answers of round r-1"},
 	temperatureParam("temperature", 0.7, "sampling temperature of every agent's call"),
-	{Name: "max_tokens", Kind: Int, Default: 0, Min: Bound(0), Doc: "completion token limit per call (0: server default)"},
-	{Name: "vote_key", Kind: String, Default: "", Doc: "what the final majority votes on (as cotsc's vote_key; empty: the task's first)"},
+	{Name: "max_tokens", Kind: param.Int, Default: 0, Min: param.Bound(0), Doc: "completion token limit per call (0: server default)"},
+	{Name: "vote_key", Kind: param.String, Default: "", Doc: "what the final majority votes on (as cotsc's vote_key; empty: the task's first)"},
 	contextParam,
-	{Name: "final", Kind: String, Default: DebateMajority, Allowed: []string{DebateMajority, DebateJudge}, Late: true, Doc: "the final answer: majority (of the last round's answers under the vote key) or judge (the judge role, --judge-model or the run's model, reads every round's answers and answers; call judge)"},
-	{Name: "models", Kind: String, Default: "", Late: true, Doc: "each agent's model, comma-separated, one per agent: MODEL (on the run's endpoint) or MODEL@NAME (on the endpoint --endpoint NAME=URL names); empty: every agent is the run's model"},
+	{Name: "final", Kind: param.String, Default: DebateMajority, Allowed: []string{DebateMajority, DebateJudge}, Late: true, Doc: "the final answer: majority (of the last round's answers under the vote key) or judge (the judge role, --judge-model or the run's model, reads every round's answers and answers; call judge)"},
+	{Name: "models", Kind: param.String, Default: "", Late: true, Doc: "each agent's model, comma-separated, one per agent: MODEL (on the run's endpoint) or MODEL@NAME (on the endpoint --endpoint NAME=URL names); empty: every agent is the run's model"},
 }
 
-func newDebate(v Values) (Strategy, error) {
+func newDebate(v param.Values) (Strategy, error) {
 	v = v.WithDefaults(debateParams) // models is Late: absent at its default
 	s := &debate{agents: v.Int("agents"), rounds: v.Int("rounds"), temperature: v.Temperature("temperature"),
 		maxTokens: v.Int("max_tokens"), voteKey: v.String("vote_key"), context: v.String("context"), final: v.String("final")}
@@ -93,7 +94,7 @@ func (s *debate) agentSampler(env Env, a int) (llm.Sampler, error) {
 // debateTemplates: the first round asks the task's cot prompt; later
 // rounds show the others' answers (debate), or a lone agent its own
 // (debate_alone).
-func debateTemplates(v Values) []string {
+func debateTemplates(v param.Values) []string {
 	v = v.WithDefaults(debateParams)
 	out := []string{"cot"}
 	switch {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/strategies/param"
 )
 
 // debater answers by call identity from a table, recording every request;
@@ -38,7 +39,7 @@ func TestDebateEachAgentSeesTheOthersPreviousAnswers(t *testing.T) {
 		"r1/a0": right, "r1/a1": right, "r1/a2": "",
 		"r2/a0": "Answer: 1 + 1 = 24", "r2/a1": right, "r2/a2": right,
 	}}
-	s, err := newDebate(Values{"agents": 3, "rounds": 3, "temperature": 0.7, "max_tokens": 0, "vote_key": "", "context": ""})
+	s, err := newDebate(param.Values{"agents": 3, "rounds": 3, "temperature": 0.7, "max_tokens": 0, "vote_key": "", "context": ""})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +105,7 @@ func TestDebateEachAgentSeesTheOthersPreviousAnswers(t *testing.T) {
 func TestDebateAloneChecksItsOwnAnswer(t *testing.T) {
 	t.Parallel()
 	d := &debater{reqs: map[string]llm.Request{}, answers: map[string]string{"r0/a0": "Answer: 2 * 12 = 24", "r1/a0": "no"}}
-	s, _ := newDebate(Values{"agents": 1, "rounds": 2, "temperature": 0.7, "max_tokens": 0, "vote_key": "", "context": ""})
+	s, _ := newDebate(param.Values{"agents": 1, "rounds": 2, "temperature": 0.7, "max_tokens": 0, "vote_key": "", "context": ""})
 	res, err := s.Solve(context.Background(), testEnv(t, d), puzzle(t, "4 5 6 10"))
 	if err != nil {
 		t.Fatal(err)
@@ -125,7 +126,7 @@ func TestDebateTemplates(t *testing.T) {
 		agents, rounds int
 		want           []string
 	}{{3, 2, []string{"cot", "debate"}}, {1, 3, []string{"cot", "debate_alone"}}, {4, 1, []string{"cot"}}} {
-		if got := debateTemplates(Values{"agents": c.agents, "rounds": c.rounds}); !slices.Equal(got, c.want) {
+		if got := debateTemplates(param.Values{"agents": c.agents, "rounds": c.rounds}); !slices.Equal(got, c.want) {
 			t.Errorf("agents=%d rounds=%d: %v, want %v", c.agents, c.rounds, got, c.want)
 		}
 	}
@@ -133,7 +134,7 @@ func TestDebateTemplates(t *testing.T) {
 
 func TestDebateModelsParam(t *testing.T) {
 	t.Parallel()
-	base := Values{"agents": 3, "rounds": 2, "temperature": 0.7, "max_tokens": 0, "vote_key": "", "context": ""}
+	base := param.Values{"agents": 3, "rounds": 2, "temperature": 0.7, "max_tokens": 0, "vote_key": "", "context": ""}
 	for _, c := range []struct {
 		models string
 		want   []string
@@ -169,7 +170,7 @@ func TestDebateJudgeReadsTheTranscript(t *testing.T) {
 	const right = "Answer: 4 * 5 + 10 - 6 = 24"
 	d := &debater{reqs: map[string]llm.Request{}, answers: map[string]string{
 		"r0/a0": "Answer: A0", "r0/a1": "Answer: A1", "r1/a0": "Answer: B0", "r1/a1": "Answer: B1", "judge": right}}
-	v := Values{"agents": 2, "rounds": 2, "temperature": 0.7, "max_tokens": 0, "vote_key": "", "context": "", "final": DebateJudge}
+	v := param.Values{"agents": 2, "rounds": 2, "temperature": 0.7, "max_tokens": 0, "vote_key": "", "context": "", "final": DebateJudge}
 	s, err := newDebate(v)
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -35,12 +36,12 @@ type dvts struct {
 
 var dvtsParams = append(ttsCommonParams(4, selectBest,
 	"how the answer is chosen among the n final expansions: best (highest aggregated score, search-and-learn's pred), weighted, majority"),
-	Param{Name: "beam_width", Kind: Int, Default: 4, Min: Bound(1), Max: Bound(1024), Show: true, Doc: "expansions per subtree and step, M; n/M independent subtrees (n must be a multiple)"},
-	Param{Name: "num_iterations", Kind: Int, Default: 40, Min: Bound(1), Max: Bound(1000), Doc: "steps at most; the last writes to the end"},
-	Param{Name: "lookahead", Kind: Int, Default: 1, Min: Bound(0), Max: Bound(20), Doc: "greedy steps (temperature 0) written after each expansion to score it, then dropped (search-and-learn's lookahead, default 1)"},
+	param.Param{Name: "beam_width", Kind: param.Int, Default: 4, Min: param.Bound(1), Max: param.Bound(1024), Show: true, Doc: "expansions per subtree and step, M; n/M independent subtrees (n must be a multiple)"},
+	param.Param{Name: "num_iterations", Kind: param.Int, Default: 40, Min: param.Bound(1), Max: param.Bound(1000), Doc: "steps at most; the last writes to the end"},
+	param.Param{Name: "lookahead", Kind: param.Int, Default: 1, Min: param.Bound(0), Max: param.Bound(20), Doc: "greedy steps (temperature 0) written after each expansion to score it, then dropped (search-and-learn's lookahead, default 1)"},
 )
 
-func newDVTS(v Values) (Strategy, error) {
+func newDVTS(v param.Values) (Strategy, error) {
 	s := &dvts{ttsCommon: newTTSCommon(v), width: v.Int("beam_width"), iterations: v.Int("num_iterations"), lookahead: v.Int("lookahead")}
 	if s.n%s.width != 0 {
 		return nil, fmt.Errorf("n=%d is not a multiple of beam_width=%d (dvts runs n/beam_width subtrees)", s.n, s.width)

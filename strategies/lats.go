@@ -13,6 +13,7 @@ import (
 	"github.com/reasonbench/reasonbench/events"
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/search"
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -62,22 +63,22 @@ type lats struct {
 	temperature, valueTemperature *float64
 }
 
-var latsParams = []Param{
-	{Name: "iterations", Kind: Int, Default: 50, Min: Bound(1), Max: Bound(10000), Show: true, Doc: "rollouts (MCTS iterations) per instance (LATS hotpot/run.py: 50)"},
-	{Name: "n_generate", Kind: Int, Default: 5, Min: Bound(1), Max: Bound(100), Show: true, Doc: "next steps sampled per expansion (LATS: n=5)"},
-	{Name: "n_evaluate", Kind: Int, Default: 1, Min: Bound(1), Max: Bound(100), Doc: "value judgements per state, averaged (self-consistency)"},
-	{Name: "max_depth", Kind: Int, Default: 7, Min: Bound(1), Max: Bound(100), Doc: "steps in a trajectory at most (LATS: 7)"},
-	{Name: "c", Kind: Float, Default: 1.4142135623730951, Min: Bound(0), Max: Bound(100), Doc: "UCT exploration constant (LATS's sqrt(2·ln N/n) is c = √2)"},
-	{Name: "evaluator", Kind: String, Default: EvaluatorOracle, Allowed: []string{EvaluatorOracle, EvaluatorSelf}, Show: true,
+var latsParams = []param.Param{
+	{Name: "iterations", Kind: param.Int, Default: 50, Min: param.Bound(1), Max: param.Bound(10000), Show: true, Doc: "rollouts (MCTS iterations) per instance (LATS hotpot/run.py: 50)"},
+	{Name: "n_generate", Kind: param.Int, Default: 5, Min: param.Bound(1), Max: param.Bound(100), Show: true, Doc: "next steps sampled per expansion (LATS: n=5)"},
+	{Name: "n_evaluate", Kind: param.Int, Default: 1, Min: param.Bound(1), Max: param.Bound(100), Doc: "value judgements per state, averaged (self-consistency)"},
+	{Name: "max_depth", Kind: param.Int, Default: 7, Min: param.Bound(1), Max: param.Bound(100), Doc: "steps in a trajectory at most (LATS: 7)"},
+	{Name: "c", Kind: param.Float, Default: 1.4142135623730951, Min: param.Bound(0), Max: param.Bound(100), Doc: "UCT exploration constant (LATS's sqrt(2·ln N/n) is c = √2)"},
+	{Name: "evaluator", Kind: param.String, Default: EvaluatorOracle, Allowed: []string{EvaluatorOracle, EvaluatorSelf}, Show: true,
 		Doc: "scores a Finish: oracle peeks at the gold answer (as the paper), self asks the model"},
-	{Name: "max_reflections", Kind: Int, Default: 3, Min: Bound(0), Max: Bound(100), Doc: "reflections written on distinct failed answers at most (0: none)"},
-	{Name: "final", Kind: String, Default: search.FinalBestValue, Allowed: []string{search.FinalBestValue, search.FinalMostVisited}, Doc: "the answer when none is judged correct: the best-valued Finish, or the most visited path"},
+	{Name: "max_reflections", Kind: param.Int, Default: 3, Min: param.Bound(0), Max: param.Bound(100), Doc: "reflections written on distinct failed answers at most (0: none)"},
+	{Name: "final", Kind: param.String, Default: search.FinalBestValue, Allowed: []string{search.FinalBestValue, search.FinalMostVisited}, Doc: "the answer when none is judged correct: the best-valued Finish, or the most visited path"},
 	temperatureParam("temperature", 1.0, "sampling temperature of expansions (LATS: 1.0)"),
 	temperatureParam("value_temperature", 1.0, "sampling temperature of value, self-evaluation and reflection calls"),
-	{Name: "max_tokens", Kind: Int, Default: 0, Min: Bound(0), Doc: "completion token limit per call (0: server default)"},
+	{Name: "max_tokens", Kind: param.Int, Default: 0, Min: param.Bound(0), Doc: "completion token limit per call (0: server default)"},
 }
 
-func newLATS(v Values) (Strategy, error) {
+func newLATS(v param.Values) (Strategy, error) {
 	return &lats{
 		react:      react{protocol: ProtocolText, maxSteps: v.Int("max_depth"), temperature: v.Temperature("temperature"), maxTokens: v.Int("max_tokens")},
 		iterations: v.Int("iterations"), nGenerate: v.Int("n_generate"), nEvaluate: v.Int("n_evaluate"),

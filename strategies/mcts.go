@@ -9,6 +9,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/evaluators"
 	"github.com/reasonbench/reasonbench/search"
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -41,28 +42,28 @@ type mctsStrategy struct {
 	memo                      bool
 }
 
-var mctsParams = []Param{
-	{Name: "iterations", Kind: Int, Default: 10, Min: Bound(1), Max: Bound(10000), Show: true, Doc: "MCTS iterations (select, expand, simulate, back up) per instance"},
-	{Name: "c", Kind: Float, Default: 1.0, Min: Bound(0), Max: Bound(100), Doc: "UCT exploration constant: Q + c·sqrt(ln N(parent)/N(child)); rewards are in [0,1]"},
-	{Name: "generate", Kind: String, Default: "propose", Allowed: []string{"propose", "sample"}, Doc: "propose: one call lists next steps; sample: n_generate chain-of-thought continuations"},
-	{Name: "evaluate", Kind: String, Default: "value", Allowed: []string{"value", "vote"}, Doc: "reward: value judges each child n_evaluate times; vote: n_evaluate votes over the children"},
-	{Name: "n_generate", Kind: Int, Default: 1, Min: Bound(1), Max: Bound(1000), Doc: "samples per expansion"},
-	{Name: "n_evaluate", Kind: Int, Default: 3, Min: Bound(1), Max: Bound(1000), Doc: "judgements per child (value) or votes per expansion (vote)"},
-	{Name: "steps", Kind: Int, Default: 0, Min: Bound(0), Max: Bound(100), Doc: "depth limit (0: the task's, 4 for game24)"},
-	{Name: "rollout_depth", Kind: Int, Default: 0, Min: Bound(0), Max: Bound(100), Doc: "levels a simulation may descend below the selected node (0: to the depth limit)"},
-	{Name: "rollout", Kind: String, Default: search.RolloutGreedy, Allowed: []string{search.RolloutGreedy, search.RolloutSample}, Doc: "simulation policy: the best-valued child, or one drawn in proportion to value (seeded)"},
-	{Name: "backup", Kind: String, Default: search.BackupMean, Allowed: []string{search.BackupMean, search.BackupMax}, Doc: "a node's Q: the mean or the maximum of the returns through it"},
-	{Name: "final", Kind: String, Default: search.FinalMostVisited, Allowed: []string{search.FinalMostVisited, search.FinalBestValue}, Doc: "the answer: follow the most visited children, or the best-valued final state"},
-	{Name: "solved_value", Kind: Float, Default: 1.0, Doc: "stop early at a final state whose reward is at least this (above 1: never)"},
+var mctsParams = []param.Param{
+	{Name: "iterations", Kind: param.Int, Default: 10, Min: param.Bound(1), Max: param.Bound(10000), Show: true, Doc: "MCTS iterations (select, expand, simulate, back up) per instance"},
+	{Name: "c", Kind: param.Float, Default: 1.0, Min: param.Bound(0), Max: param.Bound(100), Doc: "UCT exploration constant: Q + c·sqrt(ln N(parent)/N(child)); rewards are in [0,1]"},
+	{Name: "generate", Kind: param.String, Default: "propose", Allowed: []string{"propose", "sample"}, Doc: "propose: one call lists next steps; sample: n_generate chain-of-thought continuations"},
+	{Name: "evaluate", Kind: param.String, Default: "value", Allowed: []string{"value", "vote"}, Doc: "reward: value judges each child n_evaluate times; vote: n_evaluate votes over the children"},
+	{Name: "n_generate", Kind: param.Int, Default: 1, Min: param.Bound(1), Max: param.Bound(1000), Doc: "samples per expansion"},
+	{Name: "n_evaluate", Kind: param.Int, Default: 3, Min: param.Bound(1), Max: param.Bound(1000), Doc: "judgements per child (value) or votes per expansion (vote)"},
+	{Name: "steps", Kind: param.Int, Default: 0, Min: param.Bound(0), Max: param.Bound(100), Doc: "depth limit (0: the task's, 4 for game24)"},
+	{Name: "rollout_depth", Kind: param.Int, Default: 0, Min: param.Bound(0), Max: param.Bound(100), Doc: "levels a simulation may descend below the selected node (0: to the depth limit)"},
+	{Name: "rollout", Kind: param.String, Default: search.RolloutGreedy, Allowed: []string{search.RolloutGreedy, search.RolloutSample}, Doc: "simulation policy: the best-valued child, or one drawn in proportion to value (seeded)"},
+	{Name: "backup", Kind: param.String, Default: search.BackupMean, Allowed: []string{search.BackupMean, search.BackupMax}, Doc: "a node's Q: the mean or the maximum of the returns through it"},
+	{Name: "final", Kind: param.String, Default: search.FinalMostVisited, Allowed: []string{search.FinalMostVisited, search.FinalBestValue}, Doc: "the answer: follow the most visited children, or the best-valued final state"},
+	{Name: "solved_value", Kind: param.Float, Default: 1.0, Doc: "stop early at a final state whose reward is at least this (above 1: never)"},
 	temperatureParam("temperature", 0.7, "sampling temperature of every call; the diversity of expansions, rollouts and evaluations depends on it"),
-	{Name: "score_sure", Kind: Float, Default: 20.0, Min: Bound(0.000001), Doc: "value of the judgement 'sure' (the maximum; rewards are divided by it)"},
-	{Name: "score_likely", Kind: Float, Default: 1.0, Doc: "value of the judgement 'likely'"},
-	{Name: "score_impossible", Kind: Float, Default: 0.001, Doc: "value of the judgement 'impossible'"},
-	{Name: "duplicates", Kind: String, Default: "zero", Allowed: []string{"zero", "share"}, Doc: "identical children of one expansion: later ones get 0 (ToT reference) or share the value"},
-	{Name: "value_cache", Kind: String, Default: "item", Allowed: []string{"item", "off"}, Doc: "declared sharing of value draws: a state valued once per instance (kept in the checkpoint), or each time it is reached"},
+	{Name: "score_sure", Kind: param.Float, Default: 20.0, Min: param.Bound(0.000001), Doc: "value of the judgement 'sure' (the maximum; rewards are divided by it)"},
+	{Name: "score_likely", Kind: param.Float, Default: 1.0, Doc: "value of the judgement 'likely'"},
+	{Name: "score_impossible", Kind: param.Float, Default: 0.001, Doc: "value of the judgement 'impossible'"},
+	{Name: "duplicates", Kind: param.String, Default: "zero", Allowed: []string{"zero", "share"}, Doc: "identical children of one expansion: later ones get 0 (ToT reference) or share the value"},
+	{Name: "value_cache", Kind: param.String, Default: "item", Allowed: []string{"item", "off"}, Doc: "declared sharing of value draws: a state valued once per instance (kept in the checkpoint), or each time it is reached"},
 }
 
-func newMCTS(v Values) (Strategy, error) {
+func newMCTS(v param.Values) (Strategy, error) {
 	return &mctsStrategy{
 		t: tot{generate: v.String("generate"), evaluate: v.String("evaluate"), nGenerate: v.Int("n_generate"),
 			nEvaluate: v.Int("n_evaluate"), steps: v.Int("steps"), temperature: v.Temperature("temperature"),

@@ -7,6 +7,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/events"
 	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/strategies/param"
 )
 
 // TestProgramEnvDropsBenchVariables: a program inherits none of bench's
@@ -39,7 +40,7 @@ func TestDebateTwoAgentsDebate(t *testing.T) {
 		agents int
 		want   []string
 	}{{2, []string{"cot", "debate"}}, {1, []string{"cot", "debate_alone"}}} {
-		if got := debateTemplates(Values{"agents": c.agents, "rounds": 2}); !slices.Equal(got, c.want) {
+		if got := debateTemplates(param.Values{"agents": c.agents, "rounds": 2}); !slices.Equal(got, c.want) {
 			t.Errorf("agents=%d: %v, want %v", c.agents, got, c.want)
 		}
 	}
@@ -57,7 +58,7 @@ func TestDebateJudgeKeepsLastRoundMajority(t *testing.T) {
 	}{{right, 1}, {"Answer: 1 + 1 = 24", 0}} {
 		d := &debater{reqs: map[string]llm.Request{}, answers: map[string]string{
 			"r0/a0": "Answer: A0", "r0/a1": "Answer: A1", "r1/a0": c.last, "r1/a1": c.last, "judge": "Answer: 2 + 2 = 24"}}
-		s, err := newDebate(Values{"agents": 2, "rounds": 2, "temperature": 0.7, "max_tokens": 0, "vote_key": "", "context": "", "final": DebateJudge})
+		s, err := newDebate(param.Values{"agents": 2, "rounds": 2, "temperature": 0.7, "max_tokens": 0, "vote_key": "", "context": "", "final": DebateJudge})
 		if err != nil {
 			t.Fatal(err)
 		}

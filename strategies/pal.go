@@ -13,6 +13,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/sandbox"
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -33,23 +34,23 @@ type pal struct {
 	limits      sandbox.Limits
 }
 
-var palParams = []Param{
-	{Name: "k", Kind: Int, Default: 1, Min: Bound(1), Max: Bound(1000), Show: true, Doc: "programs sampled per instance; k > 1 votes on their executed answers (PAL-SC)"},
+var palParams = []param.Param{
+	{Name: "k", Kind: param.Int, Default: 1, Min: param.Bound(1), Max: param.Bound(1000), Show: true, Doc: "programs sampled per instance; k > 1 votes on their executed answers (PAL-SC)"},
 	temperatureParam("temperature", 0.0, "sampling temperature of the k programs (PAL used greedy decoding for k=1, 0.7 for majority@40)"),
-	{Name: "max_tokens", Kind: Int, Default: 0, Min: Bound(0), Doc: "completion token limit (0: server default)"},
-	{Name: "vote_key", Kind: String, Default: "", Doc: "what is voted on, as cotsc's vote_key (empty: the task's first)"},
+	{Name: "max_tokens", Kind: param.Int, Default: 0, Min: param.Bound(0), Doc: "completion token limit (0: server default)"},
+	{Name: "vote_key", Kind: param.String, Default: "", Doc: "what is voted on, as cotsc's vote_key (empty: the task's first)"},
 	timeoutParam,
 }
 
 // timeoutParam bounds one program's run: its wall and CPU time. The PAL and
 // Self-Refine references give solution() one second; the default leaves
 // room for a sandbox's start on a loaded machine.
-var timeoutParam = Param{Name: "timeout", Kind: Float, Default: 5.0, Min: Bound(0.1), Max: Bound(600),
+var timeoutParam = param.Param{Name: "timeout", Kind: param.Float, Default: 5.0, Min: param.Bound(0.1), Max: param.Bound(600),
 	Doc: "seconds of wall and CPU time a program may run (the sandbox's other limits apply as they are)"}
 
 // lateParam marks p Late (Param.Late): a parameter added to a strategy
 // that has recorded runs.
-func lateParam(p Param) Param {
+func lateParam(p param.Param) param.Param {
 	p.Late = true
 	return p
 }
@@ -60,7 +61,7 @@ func limitsOf(seconds float64) sandbox.Limits {
 	return sandbox.Limits{Wall: d, CPU: d}
 }
 
-func newPAL(v Values) (Strategy, error) {
+func newPAL(v param.Values) (Strategy, error) {
 	return &pal{k: v.Int("k"), temperature: v.Temperature("temperature"), maxTokens: v.Int("max_tokens"), voteKey: v.String("vote_key"),
 		limits: limitsOf(v.Float("timeout"))}, nil
 }

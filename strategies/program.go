@@ -19,6 +19,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/endpoint"
 	"github.com/reasonbench/reasonbench/secrets"
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -36,13 +37,13 @@ type program struct {
 	token   string         // the run's key for its endpoints
 }
 
-var programParams = []Param{
-	{Name: "cmd", Kind: String, Default: "", Show: true, Doc: "the command run for each item, by /bin/sh -c in bench's working directory (required)"},
-	{Name: "timeout", Kind: String, Default: "10m", Doc: "wall-time limit of one item's program (seconds, 60, or a Go duration: 90s, 10m); on expiry its process group is killed and the item is a recorded failure"},
-	{Name: OtherParams, Kind: String, Default: "", Doc: "any other NAME=VALUE is passed to the program in the item's params (a JSON number, boolean or null as that value, otherwise a string)"},
+var programParams = []param.Param{
+	{Name: "cmd", Kind: param.String, Default: "", Show: true, Doc: "the command run for each item, by /bin/sh -c in bench's working directory (required)"},
+	{Name: "timeout", Kind: param.String, Default: "10m", Doc: "wall-time limit of one item's program (seconds, 60, or a Go duration: 90s, 10m); on expiry its process group is killed and the item is a recorded failure"},
+	{Name: param.OtherParams, Kind: param.String, Default: "", Doc: "any other NAME=VALUE is passed to the program in the item's params (a JSON number, boolean or null as that value, otherwise a string)"},
 }
 
-func newProgram(v Values) (Strategy, error) {
+func newProgram(v param.Values) (Strategy, error) {
 	cmd := strings.TrimSpace(v.String("cmd"))
 	timeout, err := programTimeout(v.String("timeout"))
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/prompts"
 	"github.com/reasonbench/reasonbench/secrets"
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/game24"
 	"github.com/reasonbench/reasonbench/tasks/hotpotqa"
@@ -44,7 +45,7 @@ func newProgramFor(t *testing.T, cmd string, set map[string]any) Strategy {
 	for k, v := range set {
 		raw[k] = v
 	}
-	v, err := Resolve(programParams, raw)
+	v, err := param.Resolve(programParams, raw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -315,7 +316,7 @@ func BenchmarkProgramItem(b *testing.B) {
 		{"python3", `python3 -c 'import json, sys; json.loads(sys.stdin.readline()); print(json.dumps({"output": "x"}))'`},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			v, _ := Resolve(programParams, map[string]any{"cmd": c.cmd})
+			v, _ := param.Resolve(programParams, map[string]any{"cmd": c.cmd})
 			s, err := newProgram(v)
 			if err != nil {
 				b.Fatal(err)
@@ -364,7 +365,7 @@ func FuzzParseProgramOutput(f *testing.F) {
 
 // A run without a command is refused before it starts.
 func TestProgramNeedsCmd(t *testing.T) {
-	v, _ := Resolve(programParams, nil)
+	v, _ := param.Resolve(programParams, nil)
 	s, err := newProgram(v)
 	if err != nil {
 		t.Fatal(err)
@@ -372,7 +373,7 @@ func TestProgramNeedsCmd(t *testing.T) {
 	if err := s.(TaskChecker).CheckTask(game24.NewTask()); err == nil || !strings.Contains(err.Error(), "cmd: required") {
 		t.Errorf("no cmd: %v", err)
 	}
-	if _, err := Resolve(programParams, map[string]any{"timeout": "soon"}); err != nil {
+	if _, err := param.Resolve(programParams, map[string]any{"timeout": "soon"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -382,7 +383,7 @@ func TestProgramNeedsCmd(t *testing.T) {
 		{"soon", 0}, {"0", 0}, {"0s", 0}, {"-5", 0}, {"-1m", 0}, {"NaN", 0}, {"1e300", 0},
 		{"60", time.Minute}, {"1.5", 1500 * time.Millisecond}, {"90s", 90 * time.Second}, {"10m", 10 * time.Minute},
 	} {
-		v, err := Resolve(programParams, map[string]any{"cmd": "true", "timeout": c.set})
+		v, err := param.Resolve(programParams, map[string]any{"cmd": "true", "timeout": c.set})
 		if err != nil {
 			t.Fatalf("timeout=%v: %v", c.set, err)
 		}

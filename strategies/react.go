@@ -13,6 +13,7 @@ import (
 	"github.com/reasonbench/reasonbench/events"
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/sandbox"
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -72,29 +73,29 @@ const (
 	ProtocolTools = "tools"
 )
 
-var reactParams = []Param{
-	{Name: "protocol", Kind: String, Default: ProtocolText, Allowed: []string{ProtocolText, ProtocolJSON, ProtocolTools, ProtocolXML, ProtocolAct, ProtocolReAct},
+var reactParams = []param.Param{
+	{Name: "protocol", Kind: param.String, Default: ProtocolText, Allowed: []string{ProtocolText, ProtocolJSON, ProtocolTools, ProtocolXML, ProtocolAct, ProtocolReAct},
 		Doc: "how actions are written: text Thought/Action lines, one JSON object a turn, native tool calls, or XML tags <tool><param>value</param></tool>; on episodes (tau-*) also act and react, τ-bench's text agents (an Action: JSON line, with a Thought: line for react)"},
-	{Name: "max_steps", Kind: Int, Default: 7, Min: Bound(1), Max: Bound(100), Doc: "model turns per trajectory; on the last one the model must finish"},
+	{Name: "max_steps", Kind: param.Int, Default: 7, Min: param.Bound(1), Max: param.Bound(100), Doc: "model turns per trajectory; on the last one the model must finish"},
 	temperatureParam("temperature", 0.0, "sampling temperature (ReAct used greedy decoding)"),
-	{Name: "max_tokens", Kind: Int, Default: 0, Min: Bound(0), Doc: "completion token limit per turn (0: server default)"},
-	{Name: "tools", Kind: String, Default: ToolsTask, Allowed: []string{ToolsTask, ToolsPython, ToolsTaskPython}, Late: true,
+	{Name: "max_tokens", Kind: param.Int, Default: 0, Min: param.Bound(0), Doc: "completion token limit per turn (0: server default)"},
+	{Name: "tools", Kind: param.String, Default: ToolsTask, Allowed: []string{ToolsTask, ToolsPython, ToolsTaskPython}, Late: true,
 		Doc: "the agent's tools: the task's; python, a Python interpreter in the sandbox (observations are the program's output or its error) and a finish tool (the task's, else finish[answer]); or task+python"},
 	lateParam(timeoutParam),
-	{Name: "trials", Kind: Int, Default: 1, Min: Bound(1), Max: Bound(100), Late: true,
+	{Name: "trials", Kind: param.Int, Default: 1, Min: param.Bound(1), Max: param.Bound(100), Late: true,
 		Doc: "episodes per item on a task with a simulated user (tau-*), each its own draws; the item records pass^1..pass^trials"},
-	{Name: "user", Kind: String, Default: "llm", Late: true,
+	{Name: "user", Kind: param.String, Default: "llm", Late: true,
 		Doc: "the simulated user's strategy on a task with episodes (tau-*: llm, react, verify, reflection)"},
-	{Name: "user_setup", Kind: Bool, Default: false, Late: true,
+	{Name: "user_setup", Kind: param.Bool, Default: false, Late: true,
 		Doc: "ask the user's model the call τ-bench's user simulator makes before each episode (answered and discarded), as the reference presets do"},
-	{Name: "fewshot", Kind: Int, Default: 0, Min: Bound(0), Max: Bound(50), Late: true,
+	{Name: "fewshot", Kind: param.Int, Default: 0, Min: param.Bound(0), Max: param.Bound(50), Late: true,
 		Doc: "with protocol=tools on episodes: example dialogues shown after the policy (τ-bench's few-shot agent: 5)"},
-	{Name: "fewshot_seed", Kind: Int, Default: 10, Late: true,
+	{Name: "fewshot_seed", Kind: param.Int, Default: 10, Late: true,
 		Doc: "the seed of the examples' draw, as run.py's --seed (its default 10)"},
 }
 
 // reactTemplates are the templates react renders (Spec.Templates).
-func reactTemplates(v Values) []string {
+func reactTemplates(v param.Values) []string {
 	v = v.WithDefaults(reactParams)
 	if t := v.String("tools"); t == ToolsPython || t == ToolsTaskPython {
 		return []string{"react_python"}
@@ -102,7 +103,7 @@ func reactTemplates(v Values) []string {
 	return []string{"react_" + v.String("protocol")}
 }
 
-func newReAct(v Values) (Strategy, error) {
+func newReAct(v param.Values) (Strategy, error) {
 	v = v.WithDefaults(reactParams)
 	return &react{protocol: v.String("protocol"), maxSteps: v.Int("max_steps"),
 		temperature: v.Temperature("temperature"), maxTokens: v.Int("max_tokens"),

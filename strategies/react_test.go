@@ -12,6 +12,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/prompts"
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/game24"
 	"github.com/reasonbench/reasonbench/tasks/hotpotqa"
@@ -92,7 +93,7 @@ func newStrategy(t *testing.T, name string, set map[string]any) Strategy {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := Resolve(spec.Params, set)
+	v, err := param.Resolve(spec.Params, set)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -524,13 +525,13 @@ func TestReActNeedsTools(t *testing.T) {
 			t.Errorf("%s: %v", task.Name(), err)
 		}
 	}
-	if _, err := Resolve(reactParams, map[string]any{"protocol": "yaml"}); err == nil {
+	if _, err := param.Resolve(reactParams, map[string]any{"protocol": "yaml"}); err == nil {
 		t.Error("protocol=yaml accepted")
 	}
-	if _, err := Resolve(reactParams, map[string]any{"protocol": "xml"}); err != nil {
+	if _, err := param.Resolve(reactParams, map[string]any{"protocol": "xml"}); err != nil {
 		t.Errorf("protocol=xml refused: %v", err)
 	}
-	if _, err := Resolve(reactParams, map[string]any{"max_steps": "0"}); err == nil {
+	if _, err := param.Resolve(reactParams, map[string]any{"max_steps": "0"}); err == nil {
 		t.Error("max_steps=0 accepted")
 	}
 }
@@ -584,7 +585,7 @@ func TestContextParameter(t *testing.T) {
 			t.Errorf("%s: default context rejected for game24: %v", name, err)
 		}
 	}
-	if _, err := Resolve(samplingParams, map[string]any{"context": "everything"}); err == nil {
+	if _, err := param.Resolve(samplingParams, map[string]any{"context": "everything"}); err == nil {
 		t.Error("context=everything accepted")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/reasonbench/reasonbench/events"
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -77,33 +78,33 @@ const (
 	ActorReAct = "react"
 )
 
-var reflexionParams = []Param{
-	{Name: "actor", Kind: String, Default: ActorCoT, Allowed: []string{ActorCoT, ActorReAct}, Show: true,
+var reflexionParams = []param.Param{
+	{Name: "actor", Kind: param.String, Default: ActorCoT, Allowed: []string{ActorCoT, ActorReAct}, Show: true,
 		Doc: "who attempts each trial: cot (chain of thought with the task's context) or react (ReAct over the task's tools)"},
-	{Name: "trials", Kind: Int, Default: 5, Min: Bound(1), Max: Bound(100), Doc: "trials at most per instance"},
-	{Name: "reflection", Kind: String, Default: ReflectReflexion,
+	{Name: "trials", Kind: param.Int, Default: 5, Min: param.Bound(1), Max: param.Bound(100), Doc: "trials at most per instance"},
+	{Name: "reflection", Kind: param.String, Default: ReflectReflexion,
 		Allowed: []string{ReflectNone, ReflectLastAttempt, ReflectReflexion, ReflectLastAttemptAndReflexion},
 		Doc:     "what the next trial sees: none, last_attempt (previous trajectory), reflexion (reflections), last_attempt_and_reflexion (previous trajectory and the latest reflection)"},
-	{Name: "memory", Kind: Int, Default: 0, Min: Bound(0), Max: Bound(1000),
+	{Name: "memory", Kind: param.Int, Default: 0, Min: param.Bound(0), Max: param.Bound(1000),
 		Doc: "reflections shown, the most recent (0: all, as the reference's HotpotQA runs; its AlfWorld runs keep 3)"},
-	{Name: "evaluator", Kind: String, Default: EvaluatorOracle, Allowed: []string{EvaluatorOracle, EvaluatorSelf}, Show: true,
+	{Name: "evaluator", Kind: param.String, Default: EvaluatorOracle, Allowed: []string{EvaluatorOracle, EvaluatorSelf}, Show: true,
 		Doc: "what stops the loop: oracle (the task's score against the gold answer, as the paper: it peeks) or self (the model judges its answer)"},
-	{Name: "memory_from", Kind: Int, Default: 0, Min: Bound(0),
+	{Name: "memory_from", Kind: param.Int, Default: 0, Min: param.Bound(0),
 		Doc: "run id whose stored reflections on the same instance the first trial starts with, for the reflecting strategies (0: none)"},
-	{Name: "reflect_tokens", Kind: Int, Default: 1600, Min: Bound(0), Max: Bound(1000000),
+	{Name: "reflect_tokens", Kind: param.Int, Default: 1600, Min: param.Bound(0), Max: param.Bound(1000000),
 		Doc: "token budget of a trajectory shown to the reflector or as the last attempt, longest observations shortened first (0: no limit)"},
 	temperatureParam("temperature", 0.0, "sampling temperature of every call (the reference used 0)"),
-	{Name: "max_tokens", Kind: Int, Default: 0, Min: Bound(0), Doc: "completion token limit per call (0: server default)"},
+	{Name: "max_tokens", Kind: param.Int, Default: 0, Min: param.Bound(0), Doc: "completion token limit per call (0: server default)"},
 	contextParam,
-	{Name: "protocol", Kind: String, Default: ProtocolText, Allowed: []string{ProtocolText, ProtocolJSON, ProtocolTools, ProtocolXML, ProtocolAct, ProtocolReAct},
+	{Name: "protocol", Kind: param.String, Default: ProtocolText, Allowed: []string{ProtocolText, ProtocolJSON, ProtocolTools, ProtocolXML, ProtocolAct, ProtocolReAct},
 		Doc: "actor=react: how actions are written (text, json, tools, xml; on tasks with a simulated user, tau-*: tools, act, react or xml)"},
-	{Name: "user", Kind: String, Default: "llm", Late: true,
+	{Name: "user", Kind: param.String, Default: "llm", Late: true,
 		Doc: "actor=react on a task with a simulated user (tau-*): the simulated user's strategy (llm, react, verify, reflection)"},
-	{Name: "max_steps", Kind: Int, Default: 6, Min: Bound(1), Max: Bound(100), Doc: "actor=react: model turns per trial (the reference used 6)"},
+	{Name: "max_steps", Kind: param.Int, Default: 6, Min: param.Bound(1), Max: param.Bound(100), Doc: "actor=react: model turns per trial (the reference used 6)"},
 }
 
 // reflexionTemplates are the templates reflexion renders (Spec.Templates).
-func reflexionTemplates(v Values) []string {
+func reflexionTemplates(v param.Values) []string {
 	var out []string
 	if v.String("actor") == ActorReAct {
 		out = append(out, "reflexion_react_"+v.String("protocol"))
@@ -119,7 +120,7 @@ func reflexionTemplates(v Values) []string {
 	return out
 }
 
-func newReflexion(v Values) (Strategy, error) {
+func newReflexion(v param.Values) (Strategy, error) {
 	s := &reflexion{
 		actor: v.String("actor"), trials: v.Int("trials"), reflection: v.String("reflection"), memory: v.Int("memory"),
 		evaluator: v.String("evaluator"), memoryFrom: int64(v.Int("memory_from")), reflectTokens: v.Int("reflect_tokens"),

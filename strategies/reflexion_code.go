@@ -16,6 +16,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/sandbox"
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -95,29 +96,29 @@ const (
 	CodeVersionCurrent = "current"
 )
 
-var reflexionCodeParams = []Param{
-	{Name: "strategy", Kind: String, Default: "reflexion", Allowed: []string{"simple", "reflexion"}, Show: true,
+var reflexionCodeParams = []param.Param{
+	{Name: "strategy", Kind: param.String, Default: "reflexion", Allowed: []string{"simple", "reflexion"}, Show: true,
 		Doc: "the reference's strategies: simple (one implementation, scored) or reflexion (internal tests, self-reflection, improved implementations)"},
-	{Name: "version", Kind: String, Default: CodeVersionLogged, Allowed: []string{CodeVersionLogged, CodeVersionCurrent}, Show: true,
+	{Name: "version", Kind: param.String, Default: CodeVersionLogged, Allowed: []string{CodeVersionLogged, CodeVersionCurrent}, Show: true,
 		Doc: "b448a9b: the code of the logged GPT-4 runs (system + one user message, function bodies, indentation fix); current: today's programming_runs (six-message chat, ```python blocks, one internal test)"},
-	{Name: "max_iters", Kind: Int, Default: 5, Min: Bound(1), Max: Bound(100), Show: true,
+	{Name: "max_iters", Kind: param.Int, Default: 5, Min: param.Bound(1), Max: param.Bound(100), Show: true,
 		Doc: "implementations at most (the logged MBPP run: 5, HumanEval: 10)"},
-	{Name: "max_tests", Kind: Int, Default: 0, Min: Bound(0), Max: Bound(100),
+	{Name: "max_tests", Kind: param.Int, Default: 0, Min: param.Bound(0), Max: param.Bound(100),
 		Doc: "internal tests kept at most (0: the version's, 5 for b448a9b and 1 for current)"},
-	{Name: "test_timeout", Kind: Float, Default: 5.0, Min: Bound(0.1), Max: Bound(600),
+	{Name: "test_timeout", Kind: param.Float, Default: 5.0, Min: param.Bound(0.1), Max: param.Bound(600),
 		Doc: "seconds an internal test may run (the reference: 5)"},
 	temperatureParam("temperature", 0.0, "sampling temperature of every call (the reference: 0)"),
-	{Name: "indent_timeout", Kind: Float, Default: 10.0, Min: Bound(0.1), Max: Bound(600), Late: true,
+	{Name: "indent_timeout", Kind: param.Float, Default: 10.0, Min: param.Bound(0.1), Max: param.Bound(600), Late: true,
 		Doc: "seconds (wall and CPU) b448a9b's indentation fix may run an answer (the reference: no limit); past it the fix keeps the state it was trying, recorded as an error step"},
-	{Name: "namespace", Kind: String, Default: "isolated", Allowed: []string{"isolated", "shared"}, Show: true,
+	{Name: "namespace", Kind: param.String, Default: "isolated", Allowed: []string{"isolated", "shared"}, Show: true,
 		Doc: "isolated: each internal test its own program with only the implementation; shared: as the reference, each test sees what every earlier problem's tests exec'd (run in range order, one problem at a time; replayed in the sandbox)"},
-	{Name: "max_tokens", Kind: Int, Default: 256, Min: Bound(1),
+	{Name: "max_tokens", Kind: param.Int, Default: 256, Min: param.Bound(1),
 		Doc: "completion limit of implementation and reflection calls (the reference's default: 256)"},
-	{Name: "test_max_tokens", Kind: Int, Default: 1024, Min: Bound(1),
+	{Name: "test_max_tokens", Kind: param.Int, Default: 1024, Min: param.Bound(1),
 		Doc: "completion limit of the test-writing call (the reference: 1024)"},
 }
 
-func newReflexionCode(v Values) (Strategy, error) {
+func newReflexionCode(v param.Values) (Strategy, error) {
 	v = v.WithDefaults(reflexionCodeParams) // indent_timeout is Late: absent at its default
 	s := &reflexionCode{version: v.String("version"), strategy: v.String("strategy"), maxIters: v.Int("max_iters"),
 		maxTests: v.Int("max_tests"), maxTokens: v.Int("max_tokens"), testMaxTokens: v.Int("test_max_tokens"),
@@ -154,7 +155,7 @@ func (s *reflexionCode) CheckTask(t tasks.Task) error {
 }
 
 // reflexionCodeTemplates are the templates reflexion_code renders (Spec.Templates).
-func reflexionCodeTemplates(v Values) []string {
+func reflexionCodeTemplates(v param.Values) []string {
 	prefix := "reflexion_code_"
 	current := v.String("version") == CodeVersionCurrent
 	if current {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/tokens"
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -66,28 +67,28 @@ const (
 	RefAgentReAct = "react"
 )
 
-var reflexionRefParams = []Param{
-	{Name: "agent", Kind: String, Default: RefAgentCoT, Allowed: []string{RefAgentCoT, RefAgentReAct}, Show: true,
+var reflexionRefParams = []param.Param{
+	{Name: "agent", Kind: param.String, Default: RefAgentCoT, Allowed: []string{RefAgentCoT, RefAgentReAct}, Show: true,
 		Doc: "the reference's agent: cot (Thought, then Finish) or react (Thought/Action/Observation over the docstore)"},
-	{Name: "context", Kind: String, Default: "gold", Allowed: []string{"gold", "none"}, Show: true,
+	{Name: "context", Kind: param.String, Default: "gold", Allowed: []string{"gold", "none"}, Show: true,
 		Doc: "agent=cot: gold (the reference's CoT/context runs: every supporting fact's paragraph, text only, in fact order, as its notebooks build it) or none (CoT/no_context, its \"simple\" prompts)"},
-	{Name: "trials", Kind: Int, Default: 5, Min: Bound(1), Max: Bound(100), Doc: "trials at most per question"},
-	{Name: "reflection", Kind: String, Default: ReflectReflexion,
+	{Name: "trials", Kind: param.Int, Default: 5, Min: param.Bound(1), Max: param.Bound(100), Doc: "trials at most per question"},
+	{Name: "reflection", Kind: param.String, Default: ReflectReflexion,
 		Allowed: []string{ReflectNone, ReflectLastAttempt, ReflectReflexion, ReflectLastAttemptAndReflexion}, Show: true,
 		Doc: "the reference's strategies: none (base), last_attempt (last_trial), reflexion, last_attempt_and_reflexion"},
-	{Name: "max_steps", Kind: Int, Default: 6, Min: Bound(1), Max: Bound(100), Doc: "agent=react: steps per trial (the reference: 6)"},
-	{Name: "reflect_tokens", Kind: Int, Default: 1600, Min: Bound(1), Max: Bound(1000000),
+	{Name: "max_steps", Kind: param.Int, Default: 6, Min: param.Bound(1), Max: param.Bound(100), Doc: "agent=react: steps per trial (the reference: 6)"},
+	{Name: "reflect_tokens", Kind: param.Int, Default: 1600, Min: param.Bound(1), Max: param.Bound(1000000),
 		Doc: "scratchpad truncation for the last-trial text and the ReAct reflection prompt (the reference: 1600 tokens)"},
-	{Name: "prompt_tokens", Kind: Int, Default: 3896, Min: Bound(1), Max: Bound(10000000),
+	{Name: "prompt_tokens", Kind: param.Int, Default: 3896, Min: param.Bound(1), Max: param.Bound(10000000),
 		Doc: "agent=react: a trial halts when its prompt is longer (the reference: 3896 tokens)"},
 	temperatureParam("temperature", 0.0, "sampling temperature (the reference: 0)"),
-	{Name: "max_tokens", Kind: Int, Default: 0, Min: Bound(0),
+	{Name: "max_tokens", Kind: param.Int, Default: 0, Min: param.Bound(0),
 		Doc: "completion limit of an agent call (0: the reference's, 250 for cot and 100 for react)"},
-	{Name: "reflect_max_tokens", Kind: Int, Default: 250, Min: Bound(1), Doc: "completion limit of a reflection call (the reference: 250)"},
+	{Name: "reflect_max_tokens", Kind: param.Int, Default: 250, Min: param.Bound(1), Doc: "completion limit of a reflection call (the reference: 250)"},
 }
 
 // reflexionRefTemplates are the templates reflexion_ref renders (Spec.Templates).
-func reflexionRefTemplates(v Values) []string {
+func reflexionRefTemplates(v param.Values) []string {
 	s := &reflexionRef{agent: v.String("agent"), context: v.String("context"), reflection: v.String("reflection")}
 	t := s.templates()
 	out := []string{t.agent, t.examples, "ref_correct", "ref_incorrect"}
@@ -109,7 +110,7 @@ func reflexionRefTemplates(v Values) []string {
 	return out
 }
 
-func newReflexionRef(v Values) (Strategy, error) {
+func newReflexionRef(v param.Values) (Strategy, error) {
 	s := &reflexionRef{agent: v.String("agent"), context: v.String("context"), reflection: v.String("reflection"),
 		trials: v.Int("trials"), maxSteps: v.Int("max_steps"), reflectTokens: v.Int("reflect_tokens"),
 		promptTokens: v.Int("prompt_tokens"), maxTokens: v.Int("max_tokens"), reflectMaxT: v.Int("reflect_max_tokens"),

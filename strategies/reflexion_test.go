@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/strategies/param"
 )
 
 const (
@@ -518,7 +519,7 @@ func TestReflexionParamsSummaryShowsEvaluator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := Resolve(spec.Params, nil)
+	v, err := param.Resolve(spec.Params, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

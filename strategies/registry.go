@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/suggest"
 )
 
@@ -11,8 +12,8 @@ import (
 type Spec struct {
 	Name   string
 	Doc    string
-	Params []Param
-	New    func(Values) (Strategy, error)
+	Params []param.Param
+	New    func(param.Values) (Strategy, error)
 	// Shares says which of its calls are one draw for several uses (the
 	// sharing the method declares); every other call is its own draw.
 	Shares string
@@ -20,7 +21,7 @@ type Spec struct {
 	// render takes ("cot", "propose"; tasks.TemplateName finds them under
 	// the task's folders): the engine refuses a run whose task lacks one
 	// before anything is stored. nil declares none.
-	Templates func(Values) []string
+	Templates func(param.Values) []string
 	// Probe is a small configuration that exercises the strategy's main
 	// mode; the identity, determinism and completions tests run it.
 	Probe Probe

@@ -1,6 +1,7 @@
 package strategies
 
 import (
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -101,7 +102,7 @@ func TestDefaultsConstruct(t *testing.T) {
 			}
 		}
 		for _, raw := range variants {
-			v, err := Resolve(s.Params, raw)
+			v, err := param.Resolve(s.Params, raw)
 			if err != nil {
 				continue // a value other parameters' defaults refuse
 			}

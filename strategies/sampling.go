@@ -8,6 +8,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/stats"
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -21,15 +22,15 @@ type sampling struct {
 	context     string // context mode ("" = the task's default)
 }
 
-var samplingParams = []Param{
-	{Name: "k", Kind: Int, Default: 1, Min: Bound(1), Max: Bound(10000), Show: true, Doc: "samples per instance"},
+var samplingParams = []param.Param{
+	{Name: "k", Kind: param.Int, Default: 1, Min: param.Bound(1), Max: param.Bound(10000), Show: true, Doc: "samples per instance"},
 	temperatureParam("temperature", 0.7, "sampling temperature"),
-	{Name: "max_tokens", Kind: Int, Default: 0, Min: Bound(0), Doc: "completion token limit (0: server default)"},
+	{Name: "max_tokens", Kind: param.Int, Default: 0, Min: param.Bound(0), Doc: "completion token limit (0: server default)"},
 	contextParam,
 }
 
-func newSampling(template string) func(Values) (Strategy, error) {
-	return func(v Values) (Strategy, error) {
+func newSampling(template string) func(param.Values) (Strategy, error) {
+	return func(v param.Values) (Strategy, error) {
 		return &sampling{template: template, k: v.Int("k"), temperature: v.Temperature("temperature"), maxTokens: v.Int("max_tokens"),
 			context: v.String("context")}, nil
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -39,7 +40,7 @@ func TestSamplingPassAtK(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := Resolve(spec.Params, map[string]any{"k": 5})
+	v, err := param.Resolve(spec.Params, map[string]any{"k": 5})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/prompts"
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/game24"
 )
@@ -78,7 +79,7 @@ func TestSamplingScoresEverySample(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		v, err := Resolve(spec.Params, map[string]any{"k": c.k})
+		v, err := param.Resolve(spec.Params, map[string]any{"k": c.k})
 		if err != nil {
 			t.Fatal(err)
 		}

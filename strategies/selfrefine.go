@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/reasonbench/reasonbench/sandbox"
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -53,23 +54,23 @@ const (
 	StopScore  = "score"
 )
 
-var selfRefineParams = []Param{
-	{Name: "iterations", Kind: Int, Default: 4, Min: Bound(1), Max: Bound(100), Doc: "answers at most: the first and up to iterations-1 refinements"},
-	{Name: "stop", Kind: String, Default: StopPhrase, Allowed: []string{StopPhrase, StopScore},
+var selfRefineParams = []param.Param{
+	{Name: "iterations", Kind: param.Int, Default: 4, Min: param.Bound(1), Max: param.Bound(100), Doc: "answers at most: the first and up to iterations-1 refinements"},
+	{Name: "stop", Kind: param.String, Default: StopPhrase, Allowed: []string{StopPhrase, StopScore},
 		Doc: "when the feedback stops the loop: phrase (it contains stop_phrase) or score (its Score: N/10 reaches score_threshold)"},
-	{Name: "stop_phrase", Kind: String, Default: "no change needed", Doc: "stop=phrase: feedback containing this (any case) stops"},
-	{Name: "score_threshold", Kind: Float, Default: 9.0, Min: Bound(0), Max: Bound(10), Doc: "stop=score: feedback scoring at least this (out of 10) stops"},
+	{Name: "stop_phrase", Kind: param.String, Default: "no change needed", Doc: "stop=phrase: feedback containing this (any case) stops"},
+	{Name: "score_threshold", Kind: param.Float, Default: 9.0, Min: param.Bound(0), Max: param.Bound(10), Doc: "stop=score: feedback scoring at least this (out of 10) stops"},
 	temperatureParam("temperature", 0.7, "sampling temperature of every call"),
-	{Name: "max_tokens", Kind: Int, Default: 0, Min: Bound(0), Doc: "completion token limit per call (0: server default)"},
+	{Name: "max_tokens", Kind: param.Int, Default: 0, Min: param.Bound(0), Doc: "completion token limit per call (0: server default)"},
 	contextParam,
-	{Name: "protocol", Kind: String, Default: RefineAnswer, Allowed: []string{RefineAnswer, RefinePAL, RefineCode}, Late: true,
+	{Name: "protocol", Kind: param.String, Default: RefineAnswer, Allowed: []string{RefineAnswer, RefinePAL, RefineCode}, Late: true,
 		Doc: "answer: the cot/feedback/refine templates above; pal: the Self-Refine GSM8K protocol, a program written by the pal template, one feedback call (pal_feedback) that critiques it and writes the fixed program, every program run in the sandbox and scored by its executed answer; code: programming tasks, each function run on the docstring's visible examples in the sandbox, the results shown to the feedback (selfrefine_code_feedback) and refine (selfrefine_code_refine) calls, the last function scored by the hidden tests"},
 	lateParam(temperatureParam("feedback_temperature", 0.7, "protocol=pal: sampling temperature of the feedback calls (the reference's 0.7; temperature is the first program's)")),
 	lateParam(timeoutParam), // protocol=code: per example, and for defining the function
 }
 
 // selfRefineTemplates are the templates selfrefine renders (Spec.Templates).
-func selfRefineTemplates(v Values) []string {
+func selfRefineTemplates(v param.Values) []string {
 	switch v.WithDefaults(selfRefineParams).String("protocol") {
 	case RefinePAL:
 		return []string{"pal", "pal_feedback"}
@@ -79,7 +80,7 @@ func selfRefineTemplates(v Values) []string {
 	return []string{"cot", "feedback", "refine"}
 }
 
-func newSelfRefine(v Values) (Strategy, error) {
+func newSelfRefine(v param.Values) (Strategy, error) {
 	v = v.WithDefaults(selfRefineParams)
 	s := &selfRefine{iterations: v.Int("iterations"), stop: v.String("stop"), stopPhrase: strings.TrimSpace(v.String("stop_phrase")),
 		scoreThreshold: v.Float("score_threshold"), temperature: v.Temperature("temperature"), maxTokens: v.Int("max_tokens"),

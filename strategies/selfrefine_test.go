@@ -3,6 +3,7 @@ package strategies
 import (
 	"context"
 	"fmt"
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"slices"
 	"strings"
 	"testing"
@@ -121,7 +122,7 @@ func TestSelfRefineStopsOnTheScore(t *testing.T) {
 			t.Errorf("%v with %q: %d feedback calls, want %d", c.set, c.fb, got, c.calls)
 		}
 	}
-	if _, err := newSelfRefine(Values{"iterations": 4, "stop": StopPhrase, "stop_phrase": " ", "score_threshold": 9.0,
+	if _, err := newSelfRefine(param.Values{"iterations": 4, "stop": StopPhrase, "stop_phrase": " ", "score_threshold": 9.0,
 		"temperature": 0.7, "max_tokens": 0, "context": "", "protocol": RefineAnswer, "feedback_temperature": 0.7, "timeout": 5.0}); err == nil {
 		t.Error("empty stop phrase accepted")
 	}

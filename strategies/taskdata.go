@@ -4,14 +4,15 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
 // contextParam is the context parameter of the strategies that render a
 // prompt with the input: which reading material the prompt shows, for tasks
 // that have some (tasks.ContextRenderer).
-var contextParam = Param{
-	Name: "context", Kind: String, Default: "", Allowed: []string{"", "gold", "distractor", "none"},
+var contextParam = param.Param{
+	Name: "context", Kind: param.String, Default: "", Allowed: []string{"", "gold", "distractor", "none"},
 	Doc: "reading shown with the input, for tasks that have it: hotpotqa gold|distractor|none, file tasks with context gold|none (empty: the task's default, gold)",
 }
 

@@ -1,5 +1,7 @@
 package strategies
 
+import "github.com/reasonbench/reasonbench/strategies/param"
+
 // The templates each strategy renders (Spec.Templates), by the names
 // render resolves under the task's folders (tasks.TemplateName), are
 // declared beside the strategy: in its registry line (fixedTemplates) or
@@ -17,6 +19,6 @@ type Probe struct {
 }
 
 // fixedTemplates declares templates every configuration renders.
-func fixedTemplates(names ...string) func(Values) []string {
-	return func(Values) []string { return names }
+func fixedTemplates(names ...string) func(param.Values) []string {
+	return func(param.Values) []string { return names }
 }

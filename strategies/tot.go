@@ -12,6 +12,7 @@ import (
 	"github.com/reasonbench/reasonbench/evaluators"
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/search"
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -33,25 +34,25 @@ type tot struct {
 	runValues *evaluators.Cache
 }
 
-var totParams = []Param{
-	{Name: "protocol", Kind: String, Default: "harness", Allowed: []string{"harness", "reference"}, Doc: "reference: the ToT reference code's BFS decision for decision (propose+value+bfs only; score_* and duplicates ignored). harness differs from it in exactly: empty proposal lines and 'Possible next steps:' dropped; a newline after 'Steps:' in the final-step prompt; the value_last answer keeps its case and only a leading 'Answer:' is cut; judgements are the trimmed lower-cased last line and summed answer by answer (last bits differ: 40.001000000000005 vs 40.001, which reorders ties); a state with an Answer line is not expanded further; no max_tokens"},
-	{Name: "generate", Kind: String, Default: "propose", Allowed: []string{"propose", "sample"}, Doc: "propose: one call lists next steps; sample: n_generate chain-of-thought continuations"},
-	{Name: "evaluate", Kind: String, Default: "value", Allowed: []string{"value", "vote"}, Doc: "value: judge each candidate n_evaluate times; vote: n_evaluate votes over all candidates"},
-	{Name: "select", Kind: String, Default: "greedy", Allowed: []string{"greedy", "sample"}, Doc: "keep the b best, or draw b in proportion to value (seeded)"},
-	{Name: "search", Kind: String, Default: "bfs", Allowed: []string{"bfs", "dfs"}, Doc: "breadth-first beam search, or depth-first with pruning and backtracking"},
-	{Name: "b", Kind: Int, Default: 5, Min: Bound(1), Max: Bound(1000), Show: true, Doc: "beam width (n_select)"},
-	{Name: "n_generate", Kind: Int, Default: 1, Min: Bound(1), Max: Bound(1000), Doc: "samples per state when generating"},
-	{Name: "n_evaluate", Kind: Int, Default: 3, Min: Bound(1), Max: Bound(1000), Doc: "samples per candidate (value) or votes per step (vote)"},
-	{Name: "steps", Kind: Int, Default: 0, Min: Bound(0), Max: Bound(100), Doc: "search depth (0: the task's, 4 for game24)"},
+var totParams = []param.Param{
+	{Name: "protocol", Kind: param.String, Default: "harness", Allowed: []string{"harness", "reference"}, Doc: "reference: the ToT reference code's BFS decision for decision (propose+value+bfs only; score_* and duplicates ignored). harness differs from it in exactly: empty proposal lines and 'Possible next steps:' dropped; a newline after 'Steps:' in the final-step prompt; the value_last answer keeps its case and only a leading 'Answer:' is cut; judgements are the trimmed lower-cased last line and summed answer by answer (last bits differ: 40.001000000000005 vs 40.001, which reorders ties); a state with an Answer line is not expanded further; no max_tokens"},
+	{Name: "generate", Kind: param.String, Default: "propose", Allowed: []string{"propose", "sample"}, Doc: "propose: one call lists next steps; sample: n_generate chain-of-thought continuations"},
+	{Name: "evaluate", Kind: param.String, Default: "value", Allowed: []string{"value", "vote"}, Doc: "value: judge each candidate n_evaluate times; vote: n_evaluate votes over all candidates"},
+	{Name: "select", Kind: param.String, Default: "greedy", Allowed: []string{"greedy", "sample"}, Doc: "keep the b best, or draw b in proportion to value (seeded)"},
+	{Name: "search", Kind: param.String, Default: "bfs", Allowed: []string{"bfs", "dfs"}, Doc: "breadth-first beam search, or depth-first with pruning and backtracking"},
+	{Name: "b", Kind: param.Int, Default: 5, Min: param.Bound(1), Max: param.Bound(1000), Show: true, Doc: "beam width (n_select)"},
+	{Name: "n_generate", Kind: param.Int, Default: 1, Min: param.Bound(1), Max: param.Bound(1000), Doc: "samples per state when generating"},
+	{Name: "n_evaluate", Kind: param.Int, Default: 3, Min: param.Bound(1), Max: param.Bound(1000), Doc: "samples per candidate (value) or votes per step (vote)"},
+	{Name: "steps", Kind: param.Int, Default: 0, Min: param.Bound(0), Max: param.Bound(100), Doc: "search depth (0: the task's, 4 for game24)"},
 	temperatureParam("temperature", 0.7, "sampling temperature of every call; the diversity of proposals, samples and evaluations depends on it"),
-	{Name: "score_sure", Kind: Float, Default: 20.0, Doc: "value of the judgement 'sure'"},
-	{Name: "score_likely", Kind: Float, Default: 1.0, Doc: "value of the judgement 'likely'"},
-	{Name: "score_impossible", Kind: Float, Default: 0.001, Doc: "value of the judgement 'impossible'"},
-	{Name: "duplicates", Kind: String, Default: "zero", Allowed: []string{"zero", "share"}, Doc: "identical candidates in a step: later ones get 0 (reference) or share the value"},
-	{Name: "value_cache", Kind: String, Default: "item", Allowed: []string{"item", "run", "off"}, Doc: "declared sharing of value draws: one draw per prompt within an instance, one per prompt across the run (the reference's; with protocol=reference a prompt keeps the value its first asker read, puzzles in range order, so items run one at a time and the run cannot be sharded), or none (every candidate its own draw)"},
-	{Name: "threshold", Kind: Float, Default: 1.0, Doc: "dfs: children valued below it are pruned"},
-	{Name: "max_steps", Kind: Int, Default: 100, Min: Bound(1), Doc: "dfs: budget of expansions"},
-	{Name: "solved_value", Kind: Float, Default: 20.0, Doc: "dfs: a final state valued at least this is judged solved and stops the search"},
+	{Name: "score_sure", Kind: param.Float, Default: 20.0, Doc: "value of the judgement 'sure'"},
+	{Name: "score_likely", Kind: param.Float, Default: 1.0, Doc: "value of the judgement 'likely'"},
+	{Name: "score_impossible", Kind: param.Float, Default: 0.001, Doc: "value of the judgement 'impossible'"},
+	{Name: "duplicates", Kind: param.String, Default: "zero", Allowed: []string{"zero", "share"}, Doc: "identical candidates in a step: later ones get 0 (reference) or share the value"},
+	{Name: "value_cache", Kind: param.String, Default: "item", Allowed: []string{"item", "run", "off"}, Doc: "declared sharing of value draws: one draw per prompt within an instance, one per prompt across the run (the reference's; with protocol=reference a prompt keeps the value its first asker read, puzzles in range order, so items run one at a time and the run cannot be sharded), or none (every candidate its own draw)"},
+	{Name: "threshold", Kind: param.Float, Default: 1.0, Doc: "dfs: children valued below it are pruned"},
+	{Name: "max_steps", Kind: param.Int, Default: 100, Min: param.Bound(1), Doc: "dfs: budget of expansions"},
+	{Name: "solved_value", Kind: param.Float, Default: 20.0, Doc: "dfs: a final state valued at least this is judged solved and stops the search"},
 }
 
 // thoughtTemplates are the templates of tot's and mcts's modes that have
@@ -59,7 +60,7 @@ var totParams = []Param{
 // the sampling and voting ones per task (game24's cot and vote, HotpotQA's
 // tot_sample and tot_vote), so those are not declared here; the modes a
 // task offers are checked by CheckTask (tasks.ThoughtModes).
-func thoughtTemplates(v Values) []string {
+func thoughtTemplates(v param.Values) []string {
 	var out []string
 	if v.String("generate") == "propose" {
 		out = append(out, "propose")
@@ -70,7 +71,7 @@ func thoughtTemplates(v Values) []string {
 	return out
 }
 
-func newToT(v Values) (Strategy, error) {
+func newToT(v param.Values) (Strategy, error) {
 	t := &tot{
 		generate: v.String("generate"), evaluate: v.String("evaluate"), selection: v.String("select"), search: v.String("search"),
 		b: v.Int("b"), nGenerate: v.Int("n_generate"), nEvaluate: v.Int("n_evaluate"), steps: v.Int("steps"),

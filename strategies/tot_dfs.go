@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -50,21 +51,21 @@ type totDFS struct {
 	checkCache             bool
 }
 
-var totDFSParams = []Param{
-	{Name: "n_generate", Kind: Int, Default: 8, Min: Bound(1), Max: Bound(128), Doc: "propose samples per state (the notebook: 8; its greedy ablation: 5)"},
+var totDFSParams = []param.Param{
+	{Name: "n_generate", Kind: param.Int, Default: 8, Min: param.Bound(1), Max: param.Bound(128), Doc: "propose samples per state (the notebook: 8; its greedy ablation: 5)"},
 	temperatureParam("temperature", 0.7, "sampling temperature of proposals and verdicts"),
-	{Name: "max_per_state", Kind: Int, Default: 3, Min: Bound(1), Max: Bound(100), Doc: "children visited per state"},
-	{Name: "max_states", Kind: Int, Default: 100, Min: Bound(1), Max: Bound(100000), Doc: "states visited per instance (the notebook's time limit)"},
-	{Name: "prune", Kind: Bool, Default: true, Doc: "do not expand a state with an 'impossible' verdict"},
-	{Name: "backtrack", Kind: Bool, Default: true, Show: true, Doc: "false: the greedy ablation, one best candidate a step and no backtracking"},
-	{Name: "greedy_steps", Kind: Int, Default: 20, Min: Bound(1), Max: Bound(1000), Doc: "backtrack=false: steps"},
-	{Name: "check_cache", Kind: String, Default: "item", Allowed: []string{"item", "off"},
+	{Name: "max_per_state", Kind: param.Int, Default: 3, Min: param.Bound(1), Max: param.Bound(100), Doc: "children visited per state"},
+	{Name: "max_states", Kind: param.Int, Default: 100, Min: param.Bound(1), Max: param.Bound(100000), Doc: "states visited per instance (the notebook's time limit)"},
+	{Name: "prune", Kind: param.Bool, Default: true, Doc: "do not expand a state with an 'impossible' verdict"},
+	{Name: "backtrack", Kind: param.Bool, Default: true, Show: true, Doc: "false: the greedy ablation, one best candidate a step and no backtracking"},
+	{Name: "greedy_steps", Kind: param.Int, Default: 20, Min: param.Bound(1), Max: param.Bound(1000), Doc: "backtrack=false: steps"},
+	{Name: "check_cache", Kind: param.String, Default: "item", Allowed: []string{"item", "off"},
 		Doc: "item: a check prompt is asked once per instance, its verdict reused (the notebook); off: every state asks all its checks"},
-	{Name: "output", Kind: String, Default: "deepest", Allowed: []string{"deepest", "best_word"}, Show: true,
+	{Name: "output", Kind: param.String, Default: "deepest", Allowed: []string{"deepest", "best_word"}, Show: true,
 		Doc: "deepest: the first visited state with the most actions; best_word: ORACLE, the first with the highest word score (reads the solution)"},
 }
 
-func newToTDFS(v Values) (Strategy, error) {
+func newToTDFS(v param.Values) (Strategy, error) {
 	return &totDFS{n: v.Int("n_generate"), temperature: v.Temperature("temperature"),
 		maxPerState: v.Int("max_per_state"), maxStates: v.Int("max_states"),
 		prune: v.Bool("prune"), backtrack: v.Bool("backtrack"), greedySteps: v.Int("greedy_steps"),

@@ -8,6 +8,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/prompts"
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -85,7 +86,7 @@ func TestToTDFSPrunesImpossibleStates(t *testing.T) {
 	for _, prune := range []bool{true, false} {
 		m := &toyFillModel{}
 		spec, _ := Lookup("tot_dfs")
-		v, err := Resolve(spec.Params, map[string]any{"prune": prune, "n_generate": 1})
+		v, err := param.Resolve(spec.Params, map[string]any{"prune": prune, "n_generate": 1})
 		if err != nil {
 			t.Fatal(err)
 		}

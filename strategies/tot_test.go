@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -80,7 +81,7 @@ func (w *world) Sample(_ context.Context, req llm.Request) (llm.Response, error)
 func runToT(t *testing.T, w *world, params map[string]any, insts ...tasks.Instance) ([]Result, *tot) {
 	t.Helper()
 	spec, _ := Lookup("tot")
-	v, err := Resolve(spec.Params, params)
+	v, err := param.Resolve(spec.Params, params)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +154,7 @@ func TestToTDuplicates(t *testing.T) {
 		w := newWorld()
 		var got []TreeNode
 		spec, _ := Lookup("tot")
-		v, _ := Resolve(spec.Params, map[string]any{"b": 1, "duplicates": c.mode})
+		v, _ := param.Resolve(spec.Params, map[string]any{"b": 1, "duplicates": c.mode})
 		s, _ := spec.New(v)
 		env := testEnv(t, w)
 		env.Trace = treeCatcher{&got}
@@ -189,7 +190,7 @@ func TestToTValueCacheScope(t *testing.T) {
 	}{{"item", 7, 7}, {"run", 7, 0}, {"off", 7, 7}} {
 		w := newWorld()
 		spec, _ := Lookup("tot")
-		v, _ := Resolve(spec.Params, map[string]any{"b": 1, "value_cache": c.scope})
+		v, _ := param.Resolve(spec.Params, map[string]any{"b": 1, "value_cache": c.scope})
 		s, _ := spec.New(v)
 		shared := llm.Shared()
 		hits := &hitCounter{}
@@ -241,7 +242,7 @@ func TestToTDFSBacktracks(t *testing.T) {
 	w.proposals["4 4 5"] = []string{"4 + 4 = 8 (left: 5 8)", "4 * 5 = 20 (left: 4 20)"}
 	var nodes []TreeNode
 	spec, _ := Lookup("tot")
-	v, _ := Resolve(spec.Params, map[string]any{"search": "dfs", "threshold": 1.0})
+	v, _ := param.Resolve(spec.Params, map[string]any{"search": "dfs", "threshold": 1.0})
 	s, _ := spec.New(v)
 	env := testEnv(t, w)
 	env.Trace = treeCatcher{&nodes}

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/verify"
 )
@@ -325,18 +326,18 @@ type ttsCommon struct {
 	voteKey     string
 }
 
-func ttsCommonParams(n int, sel, selDoc string) []Param {
-	return []Param{
-		{Name: "n", Kind: Int, Default: n, Min: Bound(1), Max: Bound(1024), Show: true, Doc: "solutions generated per problem (search-and-learn's n)"},
+func ttsCommonParams(n int, sel, selDoc string) []param.Param {
+	return []param.Param{
+		{Name: "n", Kind: param.Int, Default: n, Min: param.Bound(1), Max: param.Bound(1024), Show: true, Doc: "solutions generated per problem (search-and-learn's n)"},
 		temperatureParam("temperature", 0.8, "sampling temperature of every step (search-and-learn's default 0.8)"),
-		{Name: "max_tokens", Kind: Int, Default: 2048, Min: Bound(0), Doc: "completion token limit of each request (search-and-learn's 2048; 0: server default)"},
-		{Name: "agg", Kind: String, Default: "last", Allowed: verify.Aggregations, Doc: "how a solution's step scores fold into one (search-and-learn's agg_strategy): last|min|prod|mean"},
-		{Name: "select", Kind: String, Default: sel, Allowed: selections, Show: true, Doc: selDoc},
-		{Name: "vote_key", Kind: String, Default: "", Doc: "the answer key weighted and majority group by: the task's vote keys (empty: the task's first)"},
+		{Name: "max_tokens", Kind: param.Int, Default: 2048, Min: param.Bound(0), Doc: "completion token limit of each request (search-and-learn's 2048; 0: server default)"},
+		{Name: "agg", Kind: param.String, Default: "last", Allowed: verify.Aggregations, Doc: "how a solution's step scores fold into one (search-and-learn's agg_strategy): last|min|prod|mean"},
+		{Name: "select", Kind: param.String, Default: sel, Allowed: selections, Show: true, Doc: selDoc},
+		{Name: "vote_key", Kind: param.String, Default: "", Doc: "the answer key weighted and majority group by: the task's vote keys (empty: the task's first)"},
 	}
 }
 
-func newTTSCommon(v Values) ttsCommon {
+func newTTSCommon(v param.Values) ttsCommon {
 	return ttsCommon{n: v.Int("n"), temperature: v.Temperature("temperature"), maxTokens: v.Int("max_tokens"),
 		agg: v.String("agg"), sel: v.String("select"), voteKey: v.String("vote_key")}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/simulator"
 	"github.com/reasonbench/reasonbench/stats"
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/game24"
 	"github.com/reasonbench/reasonbench/verify"
@@ -193,7 +194,7 @@ func resolve(t *testing.T, name string, set map[string]any) Strategy {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := Resolve(spec.Params, set)
+	v, err := param.Resolve(spec.Params, set)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -566,7 +567,7 @@ func TestTTSParameterChecks(t *testing.T) {
 		{"beam", map[string]any{"n": 2, "beam_width": 4}},
 	} {
 		spec, _ := Lookup(c.strat)
-		v, err := Resolve(spec.Params, c.set)
+		v, err := param.Resolve(spec.Params, c.set)
 		if err != nil {
 			t.Fatal(err)
 		}

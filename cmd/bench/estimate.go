@@ -13,7 +13,7 @@ import (
 	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/report"
-	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/param"
 )
 
 // cmdEstimate predicts what `bench run` with the same flags would use on a
@@ -65,7 +65,7 @@ func cmdEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		}
 		cfgs = exp.Runs
 	default:
-		raw, err := strategies.ParseSets(sets)
+		raw, err := param.ParseSets(sets)
 		if err != nil {
 			return usageError{err}
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/suggest"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/qa"
@@ -118,7 +119,7 @@ func listStrategies(stdout io.Writer) {
 			}
 			kind := string(p.Kind)
 			if p.ModelDefault {
-				kind += "|" + strategies.ModelDefaultValue
+				kind += "|" + param.ModelDefaultValue
 			}
 			wrapLine(stdout, fmt.Sprintf("      %-17s %-13s default %-8v ", p.Name, kind, p.Default), p.Doc+extra)
 		}

@@ -27,6 +27,7 @@ import (
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/param"
 )
 
 // Tests of the settings for today's models and servers, through the
@@ -446,7 +447,7 @@ func TestEveryStrategyOnCompletions(t *testing.T) {
 		for _, k := range slices.Sorted(maps.Keys(p.Params)) {
 			args = append(args, "--set", k+"="+fmt.Sprint(p.Params[k]))
 		}
-		v, err := strategies.Resolve(spec.Params, p.Params)
+		v, err := param.Resolve(spec.Params, p.Params)
 		if err != nil {
 			t.Fatalf("%s: probe: %v", spec.Name, err)
 		}

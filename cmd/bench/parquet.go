@@ -17,6 +17,7 @@ import (
 	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/param"
 )
 
 // Parquet export: three tables with typed columns, one row per run, item
@@ -163,7 +164,7 @@ func runsTable(ctx context.Context, st *store.Store, runs []store.Run) (table, e
 	}}
 	// One column per parameter any of the runs' strategies declares, typed
 	// as declared (string if two strategies disagree), and per metric.
-	kinds := map[string]strategies.Kind{}
+	kinds := map[string]param.Kind{}
 	var paramNames []string
 	sums := make([]bench.Summary, len(runs))
 	metricSet := map[string]bool{}
@@ -177,7 +178,7 @@ func runsTable(ctx context.Context, st *store.Store, runs []store.Run) (table, e
 					kinds[p.Name] = p.Kind
 					paramNames = append(paramNames, p.Name)
 				case k != p.Kind:
-					kinds[p.Name] = strategies.String
+					kinds[p.Name] = param.String
 				}
 			}
 		}
@@ -237,13 +238,13 @@ func metricCells(names []string, values map[string]float64) []any {
 	return cells
 }
 
-func kindType(k strategies.Kind) reflect.Type {
+func kindType(k param.Kind) reflect.Type {
 	switch k {
-	case strategies.Int:
+	case param.Int:
 		return tInt64
-	case strategies.Float:
+	case param.Float:
 		return tFloat64
-	case strategies.Bool:
+	case param.Bool:
 		return tBool
 	}
 	return tString

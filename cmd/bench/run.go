@@ -14,7 +14,7 @@ import (
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/results"
-	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/param"
 )
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -59,7 +59,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 		return runExperiment(ctx, exp, bench.Keys{API: cfg.APIKey, Verifier: cfg.VerifierAPIKey, Judge: cfg.JudgeAPIKey}, *db, *asJSON, *force, stdout, stderr)
 	}
-	raw, err := strategies.ParseSets(sets)
+	raw, err := param.ParseSets(sets)
 	if err != nil {
 		return usageError{err}
 	}

@@ -2,8 +2,10 @@ package code
 
 import (
 	"context"
-	"github.com/reasonbench/reasonbench/sandbox/sandboxtest"
 	"testing"
+
+	"github.com/reasonbench/reasonbench/sandbox/sandboxtest"
+	"github.com/reasonbench/reasonbench/strategies/param"
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
@@ -37,7 +39,7 @@ func TestIOOnHumanEval(t *testing.T) {
 	}
 	lib, _ := prompts.Bundled()
 	spec, _ := strategies.Lookup("io")
-	v, err := strategies.Resolve(spec.Params, map[string]any{"k": 3})
+	v, err := param.Resolve(spec.Params, map[string]any{"k": 3})
 	if err != nil {
 		t.Fatal(err)
 	}

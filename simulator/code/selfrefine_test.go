@@ -2,10 +2,12 @@ package code
 
 import (
 	"context"
-	"github.com/reasonbench/reasonbench/sandbox/sandboxtest"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/reasonbench/reasonbench/sandbox/sandboxtest"
+	"github.com/reasonbench/reasonbench/strategies/param"
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
@@ -95,7 +97,7 @@ func TestSelfRefineOnHumanEval(t *testing.T) {
 	}
 	lib, _ := prompts.Bundled()
 	spec, _ := strategies.Lookup("selfrefine")
-	v, err := strategies.Resolve(spec.Params, map[string]any{"protocol": "code", "iterations": 3})
+	v, err := param.Resolve(spec.Params, map[string]any{"protocol": "code", "iterations": 3})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/prompts"
 	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/crosswords"
 )
@@ -254,7 +255,7 @@ func newStrategy(t *testing.T, set map[string]any) strategies.Strategy {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := strategies.Resolve(spec.Params, set)
+	v, err := param.Resolve(spec.Params, set)
 	if err != nil {
 		t.Fatal(err)
 	}
