@@ -13,7 +13,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/events"
 	"github.com/reasonbench/reasonbench/store"
-	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 	"github.com/reasonbench/reasonbench/tools"
 	"github.com/reasonbench/reasonbench/tools/toolstest"
 )
@@ -141,7 +141,7 @@ func TestItemEventsVerifierScores(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, it := range items {
-		var d strategies.TTSDetail
+		var d reading.TTSDetail
 		if err := json.Unmarshal(it.Detail, &d); err != nil {
 			t.Fatal(err)
 		}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/reasonbench/reasonbench/store"
-	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 )
 
 // runMemory is a run's long-term memory of reflections (Reflexion) in the
@@ -16,7 +16,7 @@ type runMemory struct {
 	task string
 }
 
-func (m runMemory) Reflections(ctx context.Context, key string) ([]strategies.Reflection, error) {
+func (m runMemory) Reflections(ctx context.Context, key string) ([]reading.Reflection, error) {
 	rs, err := m.st.Reflections(ctx, m.task, key, store.RunMemory(m.run))
 	return fromStore(rs), err
 }
@@ -29,7 +29,7 @@ func (m runMemory) Add(ctx context.Context, key string, trial int, text string) 
 }
 
 // From reads the memory of run runID, which must be a run of the same task.
-func (m runMemory) From(ctx context.Context, runID int64, key string) ([]strategies.Reflection, error) {
+func (m runMemory) From(ctx context.Context, runID int64, key string) ([]reading.Reflection, error) {
 	r, err := m.st.GetRun(ctx, runID)
 	if err != nil {
 		return nil, fmt.Errorf("memory_from: %w", err)
@@ -41,10 +41,10 @@ func (m runMemory) From(ctx context.Context, runID int64, key string) ([]strateg
 	return fromStore(rs), err
 }
 
-func fromStore(rs []store.Reflection) []strategies.Reflection {
-	out := make([]strategies.Reflection, len(rs))
+func fromStore(rs []store.Reflection) []reading.Reflection {
+	out := make([]reading.Reflection, len(rs))
 	for i, r := range rs {
-		out[i] = strategies.Reflection{RunID: r.RunID, Trial: r.Trial, Text: r.Text}
+		out[i] = reading.Reflection{RunID: r.RunID, Trial: r.Trial, Text: r.Text}
 	}
 	return out
 }

@@ -6,11 +6,11 @@ import (
 	"testing"
 
 	"github.com/reasonbench/reasonbench/store"
-	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 )
 
 // checkReadings reads every item of a run through its strategy's declared
-// readers (strategies.Reading), as results/ and view/ will: each reader
+// readers (reading.Reading), as results/ and view/ will: each reader
 // the registry line declares reads every item that finished, and samples
 // agree with the item's own figures (sample_accuracy is their share
 // right, best_of_k whether any is). TestEverySampleIsASample calls it on
@@ -22,7 +22,7 @@ func checkReadings(t *testing.T, st *store.Store, run int64, strategy string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	read := strategies.ReadingOf(strategy)
+	read := reading.Of(strategy)
 	for _, it := range items {
 		if it.Error != "" {
 			continue
@@ -51,7 +51,7 @@ func checkReadings(t *testing.T, st *store.Store, run int64, strategy string) {
 				t.Errorf("item %d: %s's Rounds reader read no transcript", it.Index, strategy)
 			}
 		}
-		if read.View != nil && read.View(it.Detail) == (strategies.ItemView{}) {
+		if read.View != nil && read.View(it.Detail) == (reading.ItemView{}) {
 			t.Errorf("item %d: %s's View reader draws nothing", it.Index, strategy)
 		}
 	}

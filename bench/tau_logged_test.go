@@ -16,6 +16,7 @@ import (
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 	"github.com/reasonbench/reasonbench/tasks/tau"
 )
 
@@ -271,7 +272,7 @@ func TestTauLoggedRunReplays(t *testing.T) {
 	}
 	var pass [4]float64
 	for _, it := range items {
-		var d strategies.ReActEpisodes
+		var d reading.ReActEpisodes
 		if err := json.Unmarshal(it.Detail, &d); err != nil {
 			t.Fatal(err)
 		}

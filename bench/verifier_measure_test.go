@@ -9,7 +9,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/prompts"
-	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 	"github.com/reasonbench/reasonbench/verify"
 )
 
@@ -57,7 +57,7 @@ func TestSimulatedVerifierOnSimulatedChains(t *testing.T) {
 		var right, wrong []float64
 		picked, mean := 0.0, 0.0
 		for _, it := range items {
-			var d struct{ Samples []strategies.Sample }
+			var d struct{ Samples []reading.Sample }
 			if err := json.Unmarshal(it.Detail, &d); err != nil {
 				t.Fatal(err)
 			}

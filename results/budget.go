@@ -12,7 +12,7 @@ import (
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/stats"
 	"github.com/reasonbench/reasonbench/store"
-	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 	"github.com/reasonbench/reasonbench/summary"
 	"github.com/reasonbench/reasonbench/tasks"
 )
@@ -120,11 +120,11 @@ func PassRateLevels(ctx context.Context, st *store.Store, run store.Run) (Diffic
 		return Difficulty{}, err
 	}
 	d := Difficulty{Run: run.ID, PassAt1: map[int]float64{}, Levels: Levels{Key: "difficulty", Of: map[int]string{}}}
-	reading := strategies.ReadingOf(run.Strategy)
+	rd := reading.Of(run.Strategy)
 	var xs []float64
 	for _, it := range items {
 		p := 0.0
-		if smp, ok := reading.SamplesOf(it.Detail); ok {
+		if smp, ok := rd.SamplesOf(it.Detail); ok {
 			for _, c := range smp.Correct {
 				if c {
 					p++
@@ -179,10 +179,10 @@ func MostSampled(ctx context.Context, st *store.Store, runs []store.Run) (store.
 		if err != nil {
 			return best, false, err
 		}
-		reading := strategies.ReadingOf(r.Strategy)
+		rd := reading.Of(r.Strategy)
 		n, total := 0, 0
 		for _, it := range items {
-			if smp, ok := reading.SamplesOf(it.Detail); ok {
+			if smp, ok := rd.SamplesOf(it.Detail); ok {
 				total += len(smp.Correct)
 			}
 			n++
@@ -219,7 +219,7 @@ type budgetItem struct {
 	keys    []int
 	sampleC []bool
 	scores  []float64
-	rule    strategies.Rule
+	rule    reading.Rule
 }
 
 // Budget lays out the runs on one cost scale: per run (and per level when
@@ -240,7 +240,7 @@ func Budget(ctx context.Context, st *store.Store, runs []store.Run, o BudgetOpti
 		if n := ForgeableRuns([]report.Row{head}); n != "" {
 			notes = append(notes, n)
 		}
-		items, err := budgetItems(ctx, st, run.ID, strategies.ReadingOf(run.Strategy))
+		items, err := budgetItems(ctx, st, run.ID, reading.Of(run.Strategy))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -335,7 +335,7 @@ func budgetCurve(base report.BudgetRow, items []budgetItem, o stats.CurveOptions
 		return nil
 	}
 	votes := slices.ContainsFunc(sampled, func(it budgetItem) bool {
-		return it.rule == strategies.RuleVote || it.rule == strategies.RuleMajority
+		return it.rule == reading.RuleVote || it.rule == reading.RuleMajority
 	})
 	if !votes && !allScored {
 		return nil // io and cot keep samples but answer with the first
@@ -343,7 +343,7 @@ func budgetCurve(base report.BudgetRow, items []budgetItem, o stats.CurveOptions
 	// The vote row is named as the run's own parameter names it: bon's
 	// select=majority is CoT-SC's vote.
 	vote := SelectVote
-	if !slices.ContainsFunc(sampled, func(it budgetItem) bool { return it.rule != strategies.RuleMajority }) {
+	if !slices.ContainsFunc(sampled, func(it budgetItem) bool { return it.rule != reading.RuleMajority }) {
 		vote = SelectMajority
 	}
 	kmax := 0
@@ -416,7 +416,7 @@ func budgetCurve(base report.BudgetRow, items []budgetItem, o stats.CurveOptions
 
 // budgetItems reads a run's items with their tokens by purpose and their
 // samples, as their strategy's reading gives them.
-func budgetItems(ctx context.Context, st *store.Store, runID int64, reading strategies.Reading) ([]budgetItem, error) {
+func budgetItems(ctx context.Context, st *store.Store, runID int64, rd reading.Reading) ([]budgetItem, error) {
 	items, err := st.Items(ctx, runID)
 	if err != nil {
 		return nil, err
@@ -439,7 +439,7 @@ func budgetItems(ctx context.Context, st *store.Store, runID int64, reading stra
 		}
 		// best-of-N's candidates are independent samples, each with its
 		// verifier score; beam's and dvts's are not (they get one row).
-		if smp, ok := reading.SamplesOf(it.Detail); ok {
+		if smp, ok := rd.SamplesOf(it.Detail); ok {
 			b.keys, b.sampleC, b.scores, b.rule = voteIDs(smp.Keys), smp.Correct, smp.Scores, smp.Rule
 		}
 		out = append(out, b)

@@ -7,11 +7,11 @@ import (
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/stats"
 	"github.com/reasonbench/reasonbench/store"
-	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 )
 
 // VoteCurve computes, for a run whose strategy answers from its samples by
-// a rule (its reader's strategies.Samples: CoT-SC's and PAL-SC's vote,
+// a rule (its reader's reading.Samples: CoT-SC's and PAL-SC's vote,
 // best-of-N's select rule over verifier scores), the expected accuracy of
 // that rule and of best-of-k' at every k' ≤ k over k'-subsets of each
 // item's samples (stats.VoteCurve; best and weighted by stats.ScoredCurve),
@@ -20,7 +20,7 @@ import (
 // verifier's calls, one per sample, scale alike). ok is false when the run
 // has no such samples.
 func VoteCurve(ctx context.Context, st *store.Store, s report.Row, o stats.CurveOptions) (rows []report.SeriesRow, note string, ok bool, err error) {
-	read := strategies.ReadingOf(s.Strategy).Samples
+	read := reading.Of(s.Strategy).Samples
 	if read == nil {
 		return nil, "", false, nil
 	}
@@ -31,11 +31,11 @@ func VoteCurve(ctx context.Context, st *store.Store, s report.Row, o stats.Curve
 	var vis []stats.VoteItem
 	var sis []stats.ScoredItem
 	var prompt, completion []float64
-	rule := strategies.RuleFirst
+	rule := reading.RuleFirst
 	approx := false
 	for _, it := range items {
 		smp, has := read(it.Detail)
-		if !has || smp.Rule == strategies.RuleFirst {
+		if !has || smp.Rule == reading.RuleFirst {
 			continue // io and cot keep samples too, but answer with the first
 		}
 		rule, approx = smp.Rule, approx || smp.KeysFromAnswers
@@ -48,18 +48,18 @@ func VoteCurve(ctx context.Context, st *store.Store, s report.Row, o stats.Curve
 	if len(vis) == 0 {
 		return nil, "", false, nil
 	}
-	scored := rule != strategies.RuleVote // a verifier's rule: best, weighted or majority
+	scored := rule != reading.RuleVote // a verifier's rule: best, weighted or majority
 	votes := stats.VoteCurve(vis, o)
 	var sc []stats.ScoredPoint
-	if rule == strategies.RuleBest || rule == strategies.RuleWeighted {
+	if rule == reading.RuleBest || rule == reading.RuleWeighted {
 		sc = stats.ScoredCurve(sis, o) // majority is the vote curve's
 	}
 	for i, p := range votes {
 		acc, exact, se := p.Vote, p.Exact, p.VoteSE
 		switch rule {
-		case strategies.RuleBest:
+		case reading.RuleBest:
 			acc, exact, se = sc[i].Best, true, 0
-		case strategies.RuleWeighted:
+		case reading.RuleWeighted:
 			acc, exact, se = sc[i].Weighted, sc[i].Exact, sc[i].WeightedSE
 		}
 		var tokens float64

@@ -10,7 +10,7 @@ import (
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/stats"
 	"github.com/reasonbench/reasonbench/store"
-	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 )
 
 // bonRun stores a bon run under rule with two items of three candidates
@@ -25,7 +25,7 @@ func bonRun(t *testing.T, st *store.Store, rule string, prompt, completion int) 
 	}
 	a, b := "a", "b"
 	for i := range 2 {
-		detail, _ := json.Marshal(strategies.TTSDetail{Select: rule, Candidates: []strategies.Candidate{
+		detail, _ := json.Marshal(reading.TTSDetail{Select: rule, Candidates: []reading.Candidate{
 			{Key: &a, Score: 0.9}, {Key: &b, Score: 0.5, Correct: true}, {Key: &b, Score: 0.5, Correct: true}}})
 		if err := st.PutItem(ctx, store.Item{RunID: id, Index: i, Detail: detail, PromptTokens: prompt, CompletionTokens: completion}); err != nil {
 			t.Fatal(err)

@@ -5,7 +5,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/store"
-	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 )
 
 // RoundCurve is a debate run's accuracy of the majority after each round
@@ -13,7 +13,7 @@ import (
 // over the items with a transcript (its strategy's Rounds reader); ok is
 // false when the run has none.
 func RoundCurve(ctx context.Context, st *store.Store, s report.Row) (rows []report.SeriesRow, ok bool, err error) {
-	read := strategies.ReadingOf(s.Strategy).Rounds
+	read := reading.Of(s.Strategy).Rounds
 	if read == nil {
 		return nil, false, nil
 	}

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 )
 
 // How a debate round's answer was decided (RoundOutcome.Kind).
@@ -38,7 +38,7 @@ type RoundOutcome struct {
 // OutcomeOf reads a round's outcome from its agents' vote keys and its
 // recorded vote (the key taken); a vote that disagrees with the keys (an
 // item recorded otherwise) keeps the recorded key.
-func OutcomeOf(rd strategies.DebateRound) RoundOutcome {
+func OutcomeOf(rd reading.DebateRound) RoundOutcome {
 	o := RoundOutcome{Agents: len(rd.Turns)}
 	count := map[string]int{}
 	first := map[string]int{}

@@ -12,7 +12,7 @@ import (
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/stats"
 	"github.com/reasonbench/reasonbench/store"
-	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -71,10 +71,10 @@ func TestTallyOf(t *testing.T) {
 // agents' keys: a majority, a plurality that is not one, a tie that the
 // first answer given wins, every agent abstaining.
 func TestOutcomeOf(t *testing.T) {
-	round := func(winner int, keys ...string) strategies.DebateRound {
-		rd := strategies.DebateRound{Vote: strategies.VoteResult{Winner: winner}}
+	round := func(winner int, keys ...string) reading.DebateRound {
+		rd := reading.DebateRound{Vote: reading.VoteResult{Winner: winner}}
 		for _, k := range keys {
-			turn := strategies.DebateTurn{}
+			turn := reading.DebateTurn{}
 			if k != "" {
 				turn.Key = &k
 			}
@@ -87,7 +87,7 @@ func TestOutcomeOf(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name  string
-		rd    strategies.DebateRound
+		rd    reading.DebateRound
 		kind  string
 		key   string
 		votes int
@@ -173,7 +173,7 @@ func TestBudgetMajorityNamed(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 3 {
-		detail, _ := json.Marshal(strategies.TTSDetail{Select: "majority", Candidates: []strategies.Candidate{{Key: &a}, {Key: &b, Correct: true}, {Key: &b, Correct: true}, {Key: &a}}})
+		detail, _ := json.Marshal(reading.TTSDetail{Select: "majority", Candidates: []reading.Candidate{{Key: &a}, {Key: &b, Correct: true}, {Key: &b, Correct: true}, {Key: &a}}})
 		if err := st.PutItem(ctx, store.Item{RunID: id, Index: i, Detail: detail, CompletionTokens: 40}); err != nil {
 			t.Fatal(err)
 		}

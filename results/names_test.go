@@ -26,7 +26,7 @@ func TestReadSideNamesNoStrategy(t *testing.T) {
 			lit := strconv.Quote(s.Name)
 			if i := strings.Index(string(src), lit); i >= 0 {
 				line := 1 + strings.Count(string(src[:i]), "\n")
-				t.Errorf("%s:%d names strategy %s: read it through strategies.ReadingOf (its registry line's Read)", f, line, lit)
+				t.Errorf("%s:%d names strategy %s: read it through reading.Of (its registry line's Read)", f, line, lit)
 			}
 		}
 	}
@@ -87,7 +87,7 @@ func TestReadSideDecodesNoDetail(t *testing.T) {
 					name = a.Sel.Name
 				}
 				if strings.EqualFold(name, "detail") {
-					t.Errorf("%s: %s decodes an item's detail: read it through its strategy's reader (strategies.ReadingOf)", fset.Position(call.Pos()), fn.Name.Name)
+					t.Errorf("%s: %s decodes an item's detail: read it through its strategy's reader (reading.Of)", fset.Position(call.Pos()), fn.Name.Name)
 				}
 				return true
 			})

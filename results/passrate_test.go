@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/reasonbench/reasonbench/store"
-	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 )
 
 // TestPassRateReadsTheStrategysSamples: difficulty levels and the most
@@ -24,7 +24,7 @@ func TestPassRateReadsTheStrategysSamples(t *testing.T) {
 	defer st.Close()
 	a, b := "a", "b"
 	cotsc := `{"vote":{"keys":["a","b"]},"samples":[{"answer":"a","correct":true},{"answer":"b"}]}`
-	bon, _ := json.Marshal(strategies.TTSDetail{Select: "best", Candidates: []strategies.Candidate{
+	bon, _ := json.Marshal(reading.TTSDetail{Select: "best", Candidates: []reading.Candidate{
 		{Key: &a, Correct: true}, {Key: &a, Correct: true}, {Key: &b}, {Key: &a, Correct: true}}})
 	var runs []store.Run
 	for _, r := range []struct {

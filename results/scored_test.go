@@ -10,7 +10,7 @@ import (
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/stats"
 	"github.com/reasonbench/reasonbench/store"
-	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 )
 
 // TestBoNCurve: --by k on bon runs gives each rule's expected accuracy over
@@ -25,8 +25,8 @@ func TestBoNCurve(t *testing.T) {
 	}
 	defer st.Close()
 	a, b := "a", "b"
-	cands := func(right float64) []strategies.Candidate {
-		return []strategies.Candidate{{Key: &a, Score: 0.9}, {Key: &b, Score: right, Correct: true}, {Key: &b, Score: right, Correct: true}}
+	cands := func(right float64) []reading.Candidate {
+		return []reading.Candidate{{Key: &a, Score: 0.9}, {Key: &b, Score: right, Correct: true}, {Key: &b, Score: right, Correct: true}}
 	}
 	for _, c := range []struct {
 		rule string
@@ -45,7 +45,7 @@ func TestBoNCurve(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i, right := range []float64{0.5, 0.3} {
-			detail, _ := json.Marshal(strategies.TTSDetail{Select: c.rule, Candidates: cands(right)})
+			detail, _ := json.Marshal(reading.TTSDetail{Select: c.rule, Candidates: cands(right)})
 			if err := st.PutItem(ctx, store.Item{RunID: id, Index: i, Detail: detail, PromptTokens: 100, CompletionTokens: 300}); err != nil {
 				t.Fatal(err)
 			}

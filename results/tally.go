@@ -7,7 +7,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/store"
-	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 	"github.com/reasonbench/reasonbench/summary"
 )
 
@@ -22,8 +22,8 @@ type SampleTally struct{ Right, Of int }
 // Reading); ok is false unless the item has more than one sample and its
 // strategy answers with the first (a vote's verdict is the item's own).
 func TallyOf(strategy string, detail []byte) (SampleTally, bool) {
-	smp, ok := strategies.ReadingOf(strategy).SamplesOf(detail)
-	if !ok || smp.Rule != strategies.RuleFirst || len(smp.Correct) < 2 {
+	smp, ok := reading.Of(strategy).SamplesOf(detail)
+	if !ok || smp.Rule != reading.RuleFirst || len(smp.Correct) < 2 {
 		return SampleTally{}, false
 	}
 	t := SampleTally{Of: len(smp.Correct)}

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/reasonbench/reasonbench/strategies/param"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -196,16 +197,16 @@ func (s *beam) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result,
 	if len(completed) > s.n {
 		completed = completed[:s.n]
 	}
-	cs := make([]Candidate, 0, s.n)
+	cs := make([]reading.Candidate, 0, s.n)
 	for j := range s.n {
 		if len(completed) == 0 {
 			break
 		}
 		b := completed[j%len(completed)]
-		cs = append(cs, Candidate{Output: joinSteps(b.steps), Scores: b.scores, Score: b.score, Steps: len(b.steps), VerifierError: b.bad})
+		cs = append(cs, reading.Candidate{Output: joinSteps(b.steps), Scores: b.scores, Score: b.score, Steps: len(b.steps), VerifierError: b.bad})
 	}
 	res := s.finish(env, inst, cs, sc, log)
-	if d := res.Detail.(TTSDetail); d.Pick >= 0 {
+	if d := res.Detail.(reading.TTSDetail); d.Pick >= 0 {
 		tree[completed[d.Pick%len(completed)].node].Selected = true
 	}
 	if err := env.tracer().Tree(ctx, tree); err != nil {

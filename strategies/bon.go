@@ -2,10 +2,10 @@ package strategies
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/reasonbench/reasonbench/strategies/param"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -18,26 +18,6 @@ import (
 // and answer key, so any N' ≤ N and any rule can be recomputed from one
 // run.
 type bon struct{ ttsCommon }
-
-// readBoN reads a bon item's candidates as its samples under its select
-// rule, each with its answer key and aggregated verifier score. An item in
-// the samples shape (scores on the samples) reads as that shape.
-func readBoN(detail []byte) (Samples, bool) {
-	var d TTSDetail
-	if json.Unmarshal(detail, &d) != nil || len(d.Candidates) == 0 {
-		return ReadSamples(detail)
-	}
-	n := len(d.Candidates)
-	keys, answers, correct, scores := make([]*string, n), make([]string, n), make([]bool, n), make([]float64, n)
-	for i, c := range d.Candidates {
-		keys[i], answers[i], correct[i], scores[i] = c.Key, c.Answer, c.Correct, c.Score
-	}
-	s := sampled(Rule(d.Select), keys, answers, correct)
-	if s.Rule != RuleMajority { // majority calls no verifier: its zero scores are none
-		s.Scores = scores
-	}
-	return s, true
-}
 
 var bonParams = ttsCommonParams(4, selectBest,
 	"how the answer is chosen: best (highest aggregated verifier score), weighted (verifier scores summed per distinct answer), majority (most frequent answer, no verifier)")
@@ -71,11 +51,11 @@ func (s *bon) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result, 
 	if len(resp.Choices) == 0 {
 		return Result{}, errNoChoices("bon")
 	}
-	cs := make([]Candidate, len(resp.Choices))
+	cs := make([]reading.Candidate, len(resp.Choices))
 	steps := make([][]string, len(cs))
 	for i, ch := range resp.Choices {
 		steps[i] = splitSteps(ch.Content)
-		cs[i] = Candidate{Output: ch.Content, Steps: len(steps[i])}
+		cs[i] = reading.Candidate{Output: ch.Content, Steps: len(steps[i])}
 	}
 	var sc *stepScorer
 	if s.NeedsVerifier() != "" {

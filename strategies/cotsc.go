@@ -2,12 +2,12 @@ package strategies
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/strategies/param"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -42,30 +42,13 @@ func (s *cotsc) CheckTask(t tasks.Task) error {
 	return checkContext(t, s.context)
 }
 
-// VoteCount is one answer's share of a vote.
-type VoteCount struct {
-	Key   string `json:"key"`
-	Count int    `json:"count"`
-}
-
-// VoteResult is the outcome of a majority vote over outputs.
-type VoteResult struct {
-	Key     string      `json:"key"`    // the winning answer key ("" if no output gave a vote)
-	Winner  int         `json:"winner"` // index of the first output with the winning key, -1 if none
-	Counts  []VoteCount `json:"counts"` // every key, most votes first, ties in order of first appearance
-	Abstain int         `json:"abstain"`
-	// Keys is each output's vote key, nil where it abstains, so anyone can
-	// recompute the vote on a subset (bench report --by k, bench export).
-	Keys []*string `json:"keys,omitempty"`
-}
-
 // Vote takes a majority vote over outputs under the task's vote key. Ties go
 // to the answer seen first, as Python's Counter.most_common does.
-func Vote(t tasks.Task, inst tasks.Instance, outputs []string, key string) VoteResult {
+func Vote(t tasks.Task, inst tasks.Instance, outputs []string, key string) reading.VoteResult {
 	if key == "" {
 		key = t.VoteKeys()[0]
 	}
-	res := VoteResult{Winner: -1}
+	res := reading.VoteResult{Winner: -1}
 	first := map[string]int{}
 	var order []string
 	counts := map[string]int{}
@@ -84,30 +67,14 @@ func Vote(t tasks.Task, inst tasks.Instance, outputs []string, key string) VoteR
 		counts[k]++
 	}
 	for _, k := range order {
-		res.Counts = append(res.Counts, VoteCount{Key: k, Count: counts[k]})
+		res.Counts = append(res.Counts, reading.VoteCount{Key: k, Count: counts[k]})
 	}
-	slices.SortStableFunc(res.Counts, func(a, b VoteCount) int { return b.Count - a.Count })
+	slices.SortStableFunc(res.Counts, func(a, b reading.VoteCount) int { return b.Count - a.Count })
 	if len(res.Counts) > 0 {
 		res.Key = res.Counts[0].Key
 		res.Winner = first[res.Key]
 	}
 	return res
-}
-
-// cotscDetail is what a cotsc item stores: the samples shape with the
-// vote (ReadSamples reads it for --by k).
-type cotscDetail struct {
-	Vote    VoteResult `json:"vote"`
-	Samples []Sample   `json:"samples"`
-}
-
-// viewCoTSC draws a cotsc item's vote.
-func viewCoTSC(detail []byte) ItemView {
-	var d cotscDetail
-	if json.Unmarshal(detail, &d) != nil || len(d.Samples) == 0 {
-		return ItemView{}
-	}
-	return ItemView{Votes: &Votes{Vote: d.Vote, Samples: d.Samples}}
 }
 
 func (s *cotsc) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result, error) {
@@ -137,7 +104,7 @@ func (s *cotsc) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result
 			"sample_accuracy": float64(correct) / float64(len(samples)),
 			"best_of_k":       boolFloat(correct > 0),
 		},
-		Detail: cotscDetail{Vote: vote, Samples: samples},
+		Detail: reading.VotedDetail{Vote: vote, Samples: samples},
 	}
 	if vote.Winner >= 0 {
 		res.Output = outputs[vote.Winner]

@@ -2,7 +2,6 @@ package strategies
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/strategies/param"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -137,57 +137,6 @@ type DebateData struct {
 	Others []string
 }
 
-// DebateTurn is one agent's answer in one round.
-type DebateTurn struct {
-	Output  string  `json:"output"`
-	Key     *string `json:"key"` // its vote key, nil when it abstains
-	Answer  string  `json:"answer"`
-	Correct bool    `json:"correct"`
-}
-
-// DebateRound is a round's answers, agents in order, and the majority
-// of them: what the debate would answer had it stopped there.
-type DebateRound struct {
-	Turns   []DebateTurn `json:"turns"`
-	Vote    VoteResult   `json:"vote"`
-	Correct bool         `json:"correct"` // the majority's verdict
-}
-
-// DebateDetail is a debate item's transcript, rounds × agents.
-type DebateDetail struct {
-	// Judged is the judge's answer (final=judge), nil under majority.
-	Judged *string       `json:"judged,omitempty"`
-	Agents int           `json:"agents"`
-	Models []string      `json:"models,omitempty"` // each agent's model, when not all the run's
-	Rounds []DebateRound `json:"rounds"`
-}
-
-// ReadTranscript reads a debate item's transcript (debate's Rounds
-// reader); false when the detail has none.
-func ReadTranscript(detail []byte) (DebateDetail, bool) {
-	var d DebateDetail
-	if json.Unmarshal(detail, &d) != nil || len(d.Rounds) == 0 || d.Agents == 0 {
-		return DebateDetail{}, false
-	}
-	return d, true
-}
-
-// viewDebate draws a debate item's transcript.
-func viewDebate(detail []byte) ItemView {
-	d, ok := ReadTranscript(detail)
-	if !ok {
-		return ItemView{}
-	}
-	c := d.conversation()
-	return ItemView{Transcript: &d, Conversation: &c}
-}
-
-// DebateCall is the identity (llm.Request.Call) of agent a's call in round
-// r, both counted from 0 ("r0/a2": round 1's third agent, as the grid
-// numbers them from 1). It keys the response cache and a resume, so it
-// never changes; the read side shows the grid's numbers beside it.
-func DebateCall(r, a int) string { return fmt.Sprintf("r%d/a%d", r, a) }
-
 func (s *debate) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result, error) {
 	data, err := promptData(env.Task, inst, s.context)
 	if err != nil {
@@ -201,7 +150,7 @@ func (s *debate) Solve(ctx context.Context, env Env, inst tasks.Instance) (Resul
 	for a := range convs {
 		convs[a] = userPrompt(first)
 	}
-	detail := DebateDetail{Agents: s.agents, Models: s.models}
+	detail := reading.DebateDetail{Agents: s.agents, Models: s.models}
 	var prev []string
 	for r := range s.rounds {
 		if r > 0 {
@@ -265,7 +214,7 @@ type DebateJudgeRound struct {
 
 // judge asks the judge role (Env.Judge) for the final answer after
 // reading the transcript; its answer is the output the task scores.
-func (s *debate) judge(ctx context.Context, env Env, data PromptData, d DebateDetail) (string, error) {
+func (s *debate) judge(ctx context.Context, env Env, data PromptData, d reading.DebateDetail) (string, error) {
 	if env.Judge == nil {
 		return "", fmt.Errorf("debate final=judge: the run has no judge")
 	}
@@ -320,7 +269,7 @@ func (s *debate) round(ctx context.Context, env Env, r int, convs [][]llm.Messag
 		}
 		wg.Go(func() {
 			resp, err := smp.Sample(ctx, llm.Request{Messages: slices.Clone(conv), Temperature: s.temperature,
-				MaxTokens: s.maxTokens, Purpose: "debate", Call: DebateCall(r, a)})
+				MaxTokens: s.maxTokens, Purpose: "debate", Call: reading.DebateCall(r, a)})
 			switch {
 			case err != nil:
 				errs[a] = fmt.Errorf("debate round %d agent %d: %w", r, a, err)
@@ -341,12 +290,12 @@ func (s *debate) round(ctx context.Context, env Env, r int, convs [][]llm.Messag
 }
 
 // tally scores a round's answers and its majority.
-func (s *debate) tally(env Env, inst tasks.Instance, outs []string) DebateRound {
+func (s *debate) tally(env Env, inst tasks.Instance, outs []string) reading.DebateRound {
 	samples, _ := scoreSamples(env, inst, outs)
 	vote := Vote(env.Task, inst, outs, s.voteKey)
-	rd := DebateRound{Vote: vote, Turns: make([]DebateTurn, len(outs))}
+	rd := reading.DebateRound{Vote: vote, Turns: make([]reading.DebateTurn, len(outs))}
 	for a, sm := range samples {
-		rd.Turns[a] = DebateTurn{Output: sm.Output, Key: vote.Keys[a], Answer: sm.Answer, Correct: sm.Correct}
+		rd.Turns[a] = reading.DebateTurn{Output: sm.Output, Key: vote.Keys[a], Answer: sm.Answer, Correct: sm.Correct}
 	}
 	if vote.Winner >= 0 {
 		rd.Correct = samples[vote.Winner].Correct

@@ -11,6 +11,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/strategies/param"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 )
 
 // debater answers by call identity from a table, recording every request;
@@ -53,7 +54,7 @@ func TestDebateEachAgentSeesTheOthersPreviousAnswers(t *testing.T) {
 	}
 	for r := range 3 {
 		for a := range 3 {
-			req := d.reqs[DebateCall(r, a)]
+			req := d.reqs[reading.DebateCall(r, a)]
 			if req.N > 1 || req.Purpose != "debate" {
 				t.Errorf("%s: n=%d purpose %q, want one sample, purpose debate", req.Call, req.N, req.Purpose)
 			}
@@ -65,13 +66,13 @@ func TestDebateEachAgentSeesTheOthersPreviousAnswers(t *testing.T) {
 			}
 			// Its own answers in its conversation, the others' latest in
 			// the last prompt, in agent order, its own not among them.
-			if got, want := req.Messages[2*r-1].Content, d.answers[DebateCall(r-1, a)]; got != want {
+			if got, want := req.Messages[2*r-1].Content, d.answers[reading.DebateCall(r-1, a)]; got != want {
 				t.Errorf("%s: assistant turn %q, want its own previous answer %q", req.Call, got, want)
 			}
 			last := req.Messages[2*r].Content
 			pos := -1
 			for b := range 3 {
-				other := "```\n" + d.answers[DebateCall(r-1, b)] + "\n```"
+				other := "```\n" + d.answers[reading.DebateCall(r-1, b)] + "\n```"
 				i := strings.Index(last, other)
 				if b == a {
 					continue
@@ -86,7 +87,7 @@ func TestDebateEachAgentSeesTheOthersPreviousAnswers(t *testing.T) {
 			}
 		}
 	}
-	det := res.Detail.(DebateDetail)
+	det := res.Detail.(reading.DebateDetail)
 	if len(det.Rounds) != 3 || len(det.Rounds[0].Turns) != 3 {
 		t.Fatalf("transcript %d rounds", len(det.Rounds))
 	}
@@ -197,7 +198,7 @@ func TestDebateJudgeReadsTheTranscript(t *testing.T) {
 			t.Errorf("the judge's prompt lacks %q", a)
 		}
 	}
-	det := res.Detail.(DebateDetail)
+	det := res.Detail.(reading.DebateDetail)
 	if res.Output != right || !res.Score.Correct || det.Judged == nil || *det.Judged != right || res.Metrics["last_round_majority"] != 0 {
 		t.Errorf("output %q correct %v judged %v metrics %v", res.Output, res.Score.Correct, det.Judged, res.Metrics)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/strategies/param"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -101,17 +102,17 @@ func (s *dvts) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result,
 	if err != nil {
 		return Result{}, err
 	}
-	var cs []Candidate
+	var cs []reading.Candidate
 	var log []DVTSTree
 	for _, t := range trees {
 		log = append(log, DVTSTree{Chosen: t.chosen, Steps: len(t.steps)})
 		for _, x := range t.last {
 			steps := concat(t.prev, x.added)
-			cs = append(cs, Candidate{Output: joinSteps(steps), Scores: x.scores, Score: x.score, Steps: len(steps), VerifierError: x.bad})
+			cs = append(cs, reading.Candidate{Output: joinSteps(steps), Scores: x.scores, Score: x.score, Steps: len(steps), VerifierError: x.bad})
 		}
 	}
 	res := s.finish(env, inst, cs, sc, log)
-	if err := env.tracer().Tree(ctx, dvtsTree(trees, res.Detail.(TTSDetail).Pick)); err != nil {
+	if err := env.tracer().Tree(ctx, dvtsTree(trees, res.Detail.(reading.TTSDetail).Pick)); err != nil {
 		return Result{}, err
 	}
 	return res, nil

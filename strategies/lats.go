@@ -2,7 +2,6 @@ package strategies
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"regexp"
@@ -14,6 +13,7 @@ import (
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/search"
 	"github.com/reasonbench/reasonbench/strategies/param"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -155,16 +155,7 @@ type LATSDetail struct {
 	Trajectory  string   `json:"trajectory"` // the best node's
 	// ToolCalls are the calls to the run's tools (--mcp) the search made,
 	// by node in the tree's order, with the node's depth as the step.
-	ToolCalls []StepToolCall `json:"tool_calls,omitempty"`
-}
-
-// viewLATS marks a lats item's stored tree with its best node.
-func viewLATS(detail []byte) ItemView {
-	d := LATSDetail{Best: -1}
-	if json.Unmarshal(detail, &d) != nil {
-		return ItemView{}
-	}
-	return ItemView{Tree: &TreeMarks{Best: d.Best}}
+	ToolCalls []reading.StepToolCall `json:"tool_calls,omitempty"`
 }
 
 type latsValueData struct {
@@ -585,7 +576,7 @@ func (s *lats) result(ctx context.Context, env Env, inst tasks.Instance, res sea
 			if k := len(n.State.Steps); k > 0 && n.State.Steps[k-1].ToolCall != nil {
 				c := n.State.Steps[k-1].ToolCall
 				calls = append(calls, c)
-				d.ToolCalls = append(d.ToolCalls, StepToolCall{Step: k, ToolCall: *c})
+				d.ToolCalls = append(d.ToolCalls, reading.StepToolCall{Step: k, ToolCall: *c})
 			}
 		}
 		maps.Copy(m, toolMetrics(calls))

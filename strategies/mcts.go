@@ -2,7 +2,6 @@ package strategies
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"sync"
@@ -95,15 +94,6 @@ type MCTSDetail struct {
 	BestVisits  int    `json:"best_visits"`
 	Terminals   []int  `json:"terminals"` // final states in the tree
 	TerminalsOK []bool `json:"terminals_correct"`
-}
-
-// viewMCTS marks an mcts item's stored tree with its best node.
-func viewMCTS(detail []byte) ItemView {
-	d := MCTSDetail{Best: -1}
-	if json.Unmarshal(detail, &d) != nil {
-		return ItemView{}
-	}
-	return ItemView{Tree: &TreeMarks{Best: d.Best}}
 }
 
 func (s *mctsStrategy) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result, error) {

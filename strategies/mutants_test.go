@@ -75,25 +75,6 @@ func TestDebateJudgeKeepsLastRoundMajority(t *testing.T) {
 	}
 }
 
-// TestSampledKeysOfAnotherLength: vote keys are used only when there is
-// one per sample; keys of another length (fewer or more) are refused and
-// the answers stand in for them.
-func TestSampledKeysOfAnotherLength(t *testing.T) {
-	t.Parallel()
-	k := func(s string) *string { return &s }
-	answers := []string{"4", "", "5"}
-	correct := []bool{true, false, false}
-	if s := sampled(RuleVote, []*string{k("four"), nil, k("five")}, answers, correct); s.KeysFromAnswers || *s.Keys[0] != "four" || s.Keys[1] != nil {
-		t.Errorf("one key per sample: %+v", s)
-	}
-	for _, keys := range [][]*string{{k("four"), k("x")}, {k("four"), nil, k("five"), k("six")}} {
-		s := sampled(RuleVote, keys, answers, correct)
-		if !s.KeysFromAnswers || len(s.Keys) != 3 || *s.Keys[0] != "4" || s.Keys[1] != nil || *s.Keys[2] != "5" {
-			t.Errorf("%d keys for 3 samples: keys from answers %v, keys %d", len(keys), s.KeysFromAnswers, len(s.Keys))
-		}
-	}
-}
-
 // TestSharedNamespaceEvaluatedTimeout: in the shared namespace the
 // evaluated implementation runs with the reference's 10 s, its tests
 // with the test timeout (a 5-10 s implementation completes there).

@@ -14,6 +14,7 @@ import (
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/sandbox"
 	"github.com/reasonbench/reasonbench/strategies/param"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -94,22 +95,8 @@ type PALSample struct {
 // palDetail has cotsc's shape (vote with per-sample keys, samples with
 // correct), so ReadSamples reads it for --by k and the vote curves.
 type palDetail struct {
-	Vote    VoteResult  `json:"vote"`
-	Samples []PALSample `json:"samples"`
-}
-
-// viewPAL draws a pal item's vote over its executed answers; the programs
-// are drawn with the item's executions.
-func viewPAL(detail []byte) ItemView {
-	var d palDetail
-	if json.Unmarshal(detail, &d) != nil || len(d.Samples) == 0 {
-		return ItemView{}
-	}
-	samples := make([]Sample, len(d.Samples))
-	for i, s := range d.Samples {
-		samples[i] = Sample{Answer: s.Answer, Correct: s.Correct, Reason: s.Reason}
-	}
-	return ItemView{Votes: &Votes{Vote: d.Vote, Samples: samples}}
+	Vote    reading.VoteResult `json:"vote"`
+	Samples []PALSample        `json:"samples"`
 }
 
 func (s *pal) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result, error) {

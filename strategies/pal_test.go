@@ -3,10 +3,11 @@ package strategies
 import (
 	"context"
 	"errors"
-	"github.com/reasonbench/reasonbench/sandbox/sandboxtest"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/reasonbench/reasonbench/sandbox/sandboxtest"
 
 	"github.com/reasonbench/reasonbench/sandbox"
 	"github.com/reasonbench/reasonbench/tasks"

@@ -14,6 +14,7 @@ import (
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/sandbox"
 	"github.com/reasonbench/reasonbench/strategies/param"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -162,51 +163,6 @@ const (
 	maxCallsPerTurn = 8
 )
 
-// ReActAction is one action of a step and what came of it.
-type ReActAction struct {
-	ID          string `json:"id,omitempty"`   // tool call id (tools protocol)
-	Tool        string `json:"tool,omitempty"` // the tool run ("" if none matched)
-	Call        string `json:"call"`           // the action as written, e.g. Search[Paris]
-	Observation string `json:"observation"`
-	Invalid     bool   `json:"invalid,omitempty"` // unreadable, unknown, or refused by the tool
-	// External is the record of a call to a tool of the run's (--mcp).
-	External *events.ToolCall `json:"tool_call,omitempty"`
-}
-
-// ReActStep is one model turn.
-type ReActStep struct {
-	Step    int           `json:"step"`
-	Thought string        `json:"thought,omitempty"`
-	Actions []ReActAction `json:"actions,omitempty"`
-	Reply   string        `json:"reply,omitempty"` // the reply, when no action could be read from it
-}
-
-// ReActTrajectory is what a react item stores as its detail.
-type ReActTrajectory struct {
-	Protocol string      `json:"protocol"`
-	MaxSteps int         `json:"max_steps"`
-	Steps    []ReActStep `json:"steps"`
-	Finished bool        `json:"finished"`  // the final tool ended the trajectory
-	HitLimit bool        `json:"hit_limit"` // the last allowed step was reached
-	Invalid  int         `json:"invalid_actions"`
-	Output   string      `json:"output"`
-}
-
-// viewReAct draws a react item's trajectory, or its episodes.
-func viewReAct(detail []byte) ItemView {
-	var ep ReActEpisodes
-	if json.Unmarshal(detail, &ep) == nil && len(ep.Trials) > 0 {
-		c := ep.conversation()
-		return ItemView{Conversation: &c}
-	}
-	var d ReActTrajectory
-	if json.Unmarshal(detail, &d) != nil {
-		return ItemView{}
-	}
-	c := Conversation{Threads: []Thread{d.conversation("trajectory")}}
-	return ItemView{Trajectory: &d, Conversation: &c}
-}
-
 func (s *react) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result, error) {
 	if e, ok := env.Task.(tasks.Environment); ok {
 		return s.solveEpisodes(ctx, env, e, inst)
@@ -263,7 +219,7 @@ type agent struct {
 	specs  []llm.ToolSpec
 	msgs   []llm.Message
 	seq    int // trace step counter
-	traj   ReActTrajectory
+	traj   reading.ReActTrajectory
 	output string
 	// step is the turn being carried out and pyCalls the python runs in
 	// it, which name the runs' sites.
@@ -272,15 +228,15 @@ type agent struct {
 }
 
 // run plays one trajectory; trial numbers its trace steps.
-func (s *react) run(ctx context.Context, env Env, inst tasks.Instance, trial int) (ReActTrajectory, error) {
+func (s *react) run(ctx context.Context, env Env, inst tasks.Instance, trial int) (reading.ReActTrajectory, error) {
 	a := &agent{s: s, env: env, trial: trial,
-		traj: ReActTrajectory{Protocol: s.protocol, MaxSteps: s.maxSteps, Steps: []ReActStep{}}}
+		traj: reading.ReActTrajectory{Protocol: s.protocol, MaxSteps: s.maxSteps, Steps: []reading.ReActStep{}}}
 	tools, err := a.toolSet(inst)
 	if err != nil {
-		return ReActTrajectory{}, err
+		return reading.ReActTrajectory{}, err
 	}
 	if len(tools) == 0 {
-		return ReActTrajectory{}, fmt.Errorf("react: task %s offered no tools", env.Task.Name())
+		return reading.ReActTrajectory{}, fmt.Errorf("react: task %s offered no tools", env.Task.Name())
 	}
 	a.tools = tools
 	docs := make([]reactToolDoc, len(tools))
@@ -305,13 +261,13 @@ func (s *react) run(ctx context.Context, env Env, inst tasks.Instance, trial int
 	prompt, err := render(env, name, reactPromptData{Input: inst.Input, MaxSteps: s.maxSteps, Tools: docs, Protocol: s.protocol,
 		LastAttempt: s.lastAttempt, Reflections: s.reflections})
 	if err != nil {
-		return ReActTrajectory{}, err
+		return reading.ReActTrajectory{}, err
 	}
 	a.msgs = userPrompt(prompt)
 	for step := 1; step <= s.maxSteps; step++ {
 		done, err := a.turn(ctx, step, step == s.maxSteps)
 		if err != nil {
-			return ReActTrajectory{}, err
+			return reading.ReActTrajectory{}, err
 		}
 		if done {
 			break
@@ -320,7 +276,7 @@ func (s *react) run(ctx context.Context, env Env, inst tasks.Instance, trial int
 	a.traj.Output = a.output
 	if a.output != "" {
 		if err := a.record(ctx, "answer", a.output); err != nil {
-			return ReActTrajectory{}, err
+			return reading.ReActTrajectory{}, err
 		}
 	}
 	return a.traj, nil
@@ -360,7 +316,7 @@ func (a *agent) turn(ctx context.Context, step int, last bool) (bool, error) {
 		return false, errNoChoices("react")
 	}
 	ch := resp.Choices[0]
-	st := ReActStep{Step: step}
+	st := reading.ReActStep{Step: step}
 	var done bool
 	if a.s.protocol == ProtocolTools {
 		done, err = a.toolTurn(ctx, ch, &st, last)
@@ -406,7 +362,7 @@ func (a *agent) lastStepNotice() string {
 }
 
 // textTurn handles a reply in the text or JSON protocol: one action.
-func (a *agent) textTurn(ctx context.Context, ch llm.Choice, st *ReActStep, last bool) (bool, error) {
+func (a *agent) textTurn(ctx context.Context, ch llm.Choice, st *reading.ReActStep, last bool) (bool, error) {
 	a.msgs = append(a.msgs, llm.Message{Role: "assistant", Content: capText(ch.Content, maxTurnText),
 		Reasoning: capText(ch.Reasoning, maxReasoning)})
 	var act Action
@@ -439,9 +395,9 @@ func (a *agent) textTurn(ctx context.Context, ch llm.Choice, st *ReActStep, last
 		}
 		st.Reply = capText(ch.Content, maxReply)
 		obs := a.invalidObservation(perr)
-		return a.observe(ctx, st, ReActAction{Call: actionText(act), Observation: obs, Invalid: true}, last, ch.Content)
+		return a.observe(ctx, st, reading.ReActAction{Call: actionText(act), Observation: obs, Invalid: true}, last, ch.Content)
 	}
-	call := ReActAction{Tool: tool.Name, Call: actionText(act)}
+	call := reading.ReActAction{Tool: tool.Name, Call: actionText(act)}
 	if err := a.record(ctx, "action", call.Call); err != nil {
 		return false, err
 	}
@@ -468,7 +424,7 @@ func (a *agent) textTurn(ctx context.Context, ch llm.Choice, st *ReActStep, last
 
 // observe stores an action's observation and sends it back to the model,
 // or, on the last step, ends the trajectory with reply as the output.
-func (a *agent) observe(ctx context.Context, st *ReActStep, call ReActAction, last bool, reply string) (bool, error) {
+func (a *agent) observe(ctx context.Context, st *reading.ReActStep, call reading.ReActAction, last bool, reply string) (bool, error) {
 	if call.Invalid {
 		a.traj.Invalid++
 	}
@@ -489,7 +445,7 @@ func (a *agent) observe(ctx context.Context, st *ReActStep, call ReActAction, la
 	return false, nil
 }
 
-func (a *agent) thought(ctx context.Context, st *ReActStep, thought string) error {
+func (a *agent) thought(ctx context.Context, st *reading.ReActStep, thought string) error {
 	st.Thought = capText(strings.TrimSpace(thought), maxThought)
 	if st.Thought == "" {
 		return nil
@@ -535,7 +491,7 @@ func xmlSyntax(t tasks.Tool) string {
 
 // toolTurn handles a reply in the tools protocol: any number of tool calls,
 // each answered by a tool message with its id.
-func (a *agent) toolTurn(ctx context.Context, ch llm.Choice, st *ReActStep, last bool) (bool, error) {
+func (a *agent) toolTurn(ctx context.Context, ch llm.Choice, st *reading.ReActStep, last bool) (bool, error) {
 	msg := ch.Message()
 	msg.Content = capText(msg.Content, maxTurnText)
 	msg.Reasoning = capText(msg.Reasoning, maxReasoning)
@@ -575,11 +531,11 @@ func (a *agent) toolTurn(ctx context.Context, ch llm.Choice, st *ReActStep, last
 		}
 		obs += "."
 		st.Reply = capText(ch.Content, maxReply)
-		return a.observe(ctx, st, ReActAction{Observation: obs, Invalid: true}, false, "")
+		return a.observe(ctx, st, reading.ReActAction{Observation: obs, Invalid: true}, false, "")
 	}
 	finished := false
 	for j, c := range calls {
-		call := ReActAction{ID: c.ID, Call: clip(c.Name, 100) + " " + clip(c.Arguments, maxCallText)}
+		call := reading.ReActAction{ID: c.ID, Call: clip(c.Name, 100) + " " + clip(c.Arguments, maxCallText)}
 		if err := a.record(ctx, "action", call.Call); err != nil {
 			return false, err
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/reasonbench/reasonbench/events"
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/stats"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -48,48 +49,6 @@ const (
 	ProtocolXML   = "xml"
 )
 
-// EpisodeTurn is one message of an episode's conversation, in order.
-type EpisodeTurn struct {
-	// Role: "user" (the simulated user), "agent" (a message to the user),
-	// "tool" (a tool call by the agent and its result).
-	Role    string `json:"role"`
-	Content string `json:"content,omitempty"`
-	Thought string `json:"thought,omitempty"`
-	// Tool, Arguments and Result are a tool call's.
-	Tool      string          `json:"tool,omitempty"`
-	Arguments json.RawMessage `json:"arguments,omitempty"`
-	Result    string          `json:"result,omitempty"`
-	Error     bool            `json:"error,omitempty"` // the result is an error ("Error: ...", "Unknown action ...")
-	Step      int             `json:"step"`            // the agent's model turn that made it (0: the user's first message)
-}
-
-// EpisodeTrial is one episode of an item.
-type EpisodeTrial struct {
-	Trial     int            `json:"trial"`
-	Reward    float64        `json:"reward"`
-	Outcome   events.Outcome `json:"outcome"`
-	Turns     []EpisodeTurn  `json:"turns"`
-	Steps     int            `json:"steps"` // the agent's model turns
-	ToolCalls int            `json:"tool_calls"`
-	// ToolErrors counts tool calls whose result is an error.
-	ToolErrors int  `json:"tool_errors"`
-	HitLimit   bool `json:"hit_limit,omitempty"` // max_steps passed before the episode ended
-	// Error is why the episode ended early (τ-bench's agent would have
-	// raised it): its reward is 0.
-	Error string `json:"error,omitempty"`
-}
-
-// ReActEpisodes is what a react item on an environment stores.
-type ReActEpisodes struct {
-	Protocol string         `json:"protocol"`
-	MaxSteps int            `json:"max_steps"`
-	User     string         `json:"user"`
-	Trials   []EpisodeTrial `json:"trials"`
-	// Successes counts trials of reward 1; PassHat[k-1] is pass^k.
-	Successes int       `json:"successes"`
-	PassHat   []float64 `json:"pass_hat"`
-}
-
 // PassHat is pass^k of a task with c successes of n trials (stats.PassHat,
 // as the τ-bench paper defines it); 0 outside 1 <= k <= n.
 func PassHat(c, n, k int) float64 {
@@ -103,7 +62,7 @@ func PassHat(c, n, k int) float64 {
 func successful(r float64) bool { return r >= 1-1e-6 && r <= 1+1e-6 }
 
 func (s *react) solveEpisodes(ctx context.Context, env Env, envTask tasks.Environment, inst tasks.Instance) (Result, error) {
-	d := ReActEpisodes{Protocol: s.protocol, MaxSteps: s.maxSteps, User: s.user, Trials: []EpisodeTrial{}}
+	d := reading.ReActEpisodes{Protocol: s.protocol, MaxSteps: s.maxSteps, User: s.user, Trials: []reading.EpisodeTrial{}}
 	user := tasks.User{Sampler: env.User, Prompts: env.Prompts, Strategy: s.user, Setup: s.userSetup}
 	if user.Sampler == nil {
 		return Result{}, errors.New("react: the run has no user model for the episode's simulated user")
@@ -148,11 +107,11 @@ type episodeAgent struct {
 	trial int
 	msgs  []llm.Message
 	specs []llm.ToolSpec
-	tr    EpisodeTrial
+	tr    reading.EpisodeTrial
 }
 
-func (s *react) episode(ctx context.Context, env Env, ep tasks.Episode, inst tasks.Instance, trial int) (EpisodeTrial, error) {
-	a := &episodeAgent{s: s, env: env, ep: ep, trial: trial, tr: EpisodeTrial{Trial: trial, Turns: []EpisodeTurn{}}}
+func (s *react) episode(ctx context.Context, env Env, ep tasks.Episode, inst tasks.Instance, trial int) (reading.EpisodeTrial, error) {
+	a := &episodeAgent{s: s, env: env, ep: ep, trial: trial, tr: reading.EpisodeTrial{Trial: trial, Turns: []reading.EpisodeTurn{}}}
 	start := events.WithStep(ctx, fmt.Sprintf("t%d/s0", trial)) // the user's first message is step 0
 	first, err := ep.Start(start)
 	var envFailed tasks.EpisodeFailed
@@ -162,13 +121,13 @@ func (s *react) episode(ctx context.Context, env Env, ep tasks.Episode, inst tas
 		return a.tr, nil
 	}
 	if err != nil {
-		return EpisodeTrial{}, fmt.Errorf("trial %d: the user's first message: %w", trial, err)
+		return reading.EpisodeTrial{}, fmt.Errorf("trial %d: the user's first message: %w", trial, err)
 	}
-	a.tr.Turns = append(a.tr.Turns, EpisodeTurn{Role: "user", Content: first})
+	a.tr.Turns = append(a.tr.Turns, reading.EpisodeTurn{Role: "user", Content: first})
 	env.record(start, events.Event{Kind: events.User, Text: first})
 	system, err := a.systemPrompt(inst)
 	if err != nil {
-		return EpisodeTrial{}, err
+		return reading.EpisodeTrial{}, err
 	}
 	a.msgs = []llm.Message{{Role: "system", Content: system}, {Role: "user", Content: first}}
 	for _, t := range ep.Tools() {
@@ -185,7 +144,7 @@ func (s *react) episode(ctx context.Context, env Env, ep tasks.Episode, inst tas
 				a.tr.Error = err.Error()
 				break
 			}
-			return EpisodeTrial{}, err
+			return reading.EpisodeTrial{}, err
 		}
 	}
 	a.tr.HitLimit = !done && a.tr.Error == ""
@@ -236,9 +195,9 @@ type episodePromptData struct {
 	Reflections []string
 }
 
-// Transcript is the trial's conversation as text, for Reflexion's
+// episodeTranscript is a trial's conversation as text, for Reflexion's
 // reflection on it: one line a turn.
-func (tr EpisodeTrial) Transcript() string {
+func episodeTranscript(tr reading.EpisodeTrial) string {
 	var b strings.Builder
 	for _, t := range tr.Turns {
 		switch t.Role {
@@ -355,7 +314,7 @@ func (a *episodeAgent) act(ctx context.Context, name string, args json.RawMessag
 	if failed {
 		a.tr.ToolErrors++
 	}
-	a.tr.Turns = append(a.tr.Turns, EpisodeTurn{Role: "tool", Tool: name, Arguments: args, Result: obs, Error: failed, Thought: thought, Step: step})
+	a.tr.Turns = append(a.tr.Turns, reading.EpisodeTurn{Role: "tool", Tool: name, Arguments: args, Result: obs, Error: failed, Thought: thought, Step: step})
 	return obs, done, nil
 }
 
@@ -374,8 +333,8 @@ func (a *episodeAgent) sayTo(ctx context.Context, content string, args json.RawM
 	if err != nil {
 		return "", false, err
 	}
-	a.tr.Turns = append(a.tr.Turns, EpisodeTurn{Role: "agent", Content: content, Thought: thought, Step: step},
-		EpisodeTurn{Role: "user", Content: obs, Step: step})
+	a.tr.Turns = append(a.tr.Turns, reading.EpisodeTurn{Role: "agent", Content: content, Thought: thought, Step: step},
+		reading.EpisodeTurn{Role: "user", Content: obs, Step: step})
 	a.env.record(ctx, events.Event{Kind: events.User, Text: obs})
 	return obs, done, nil
 }

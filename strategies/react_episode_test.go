@@ -15,6 +15,7 @@ import (
 	"github.com/reasonbench/reasonbench/events"
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/prompts"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -143,7 +144,7 @@ func TestEpisodeToolCallingAgent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := res.Detail.(ReActEpisodes)
+	d := res.Detail.(reading.ReActEpisodes)
 	if len(d.Trials) != 2 || d.Successes != 2 || res.Accuracy != 1 || !reflect.DeepEqual(d.PassHat, []float64{1, 1}) {
 		t.Fatalf("episodes: %+v, accuracy %v", d, res.Accuracy)
 	}
@@ -209,7 +210,7 @@ func TestEpisodeTextAgents(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tr := res.Detail.(ReActEpisodes).Trials[0]
+			tr := res.Detail.(reading.ReActEpisodes).Trials[0]
 			if tr.Steps != tc.steps || tr.ToolCalls != tc.calls || !strings.Contains(tr.Error, tc.failed) || (tc.failed == "") != (tr.Error == "") {
 				t.Fatalf("steps %d, calls %d, error %q; want %d, %d, %q", tr.Steps, tr.ToolCalls, tr.Error, tc.steps, tc.calls, tc.failed)
 			}
@@ -238,7 +239,7 @@ func TestEpisodeStepLimitScoresZero(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := res.Detail.(ReActEpisodes).Trials[0]
+	tr := res.Detail.(reading.ReActEpisodes).Trials[0]
 	if !tr.HitLimit || tr.Steps != 3 || tr.Reward != 0 || len(agent.reqs) != 3 {
 		t.Errorf("at the step limit: %+v after %d requests", tr, len(agent.reqs))
 	}
@@ -363,4 +364,37 @@ func FuzzParseXMLAction(f *testing.F) {
 			t.Fatalf("%q: arguments %s are not a JSON object: %v", s, act.Args, err)
 		}
 	})
+}
+
+// TestEpisodeRecordsUserTurns: an episode records each of the simulated
+// user's messages as a user event under the agent's turn that drew it
+// (the first message under step 0), and the user's model calls take that
+// step too.
+func TestEpisodeRecordsUserTurns(t *testing.T) {
+	agent := &toolScript{replies: []llm.Choice{{Content: "Hello."}, {ToolCalls: []llm.ToolCall{{ID: "c1", Name: "lookup", Arguments: `{"id": "X7"}`}}}, {Content: "bye"}}}
+	env := episodeEnv(t, agent, 1)
+	var log events.Log
+	env.Events = &log
+	var steps []string
+	env.User = llm.Chain(env.User, func(next llm.Sampler) llm.Sampler {
+		return llm.SamplerFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
+			step, _ := events.StepOf(ctx)
+			steps = append(steps, step)
+			return next.Sample(ctx, req)
+		})
+	})
+	s := &react{protocol: ProtocolTools, maxSteps: 10, trials: 1, user: "llm"}
+	if _, err := s.Solve(context.Background(), env, tasks.Instance{Key: "0"}); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range log.Take() {
+		got = append(got, fmt.Sprintf("%s@%s#%d:%s", e.Kind, e.Step, e.Seq, e.Text))
+	}
+	if want := []string{"user@t0/s0#0:I need id X7", "user@t0/s1#0:ok 1", "user@t0/s3#0:###STOP###"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("user events %q, want %q", got, want)
+	}
+	if !reflect.DeepEqual(steps, []string{"t0/s0"}) {
+		t.Errorf("the user's model calls were made under steps %q", steps)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/reasonbench/reasonbench/events"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -84,19 +85,13 @@ func toolMetrics(calls []*events.ToolCall) map[string]float64 {
 	return map[string]float64{"tool_calls": float64(n), "tool_errors": float64(errs), "tool_failures": float64(failures)}
 }
 
-// StepToolCall is a call to a tool of the run's with the step that made it.
-type StepToolCall struct {
-	Step int `json:"step"`
-	events.ToolCall
-}
-
-// toolCalls lists the trajectory's calls to the run's tools.
-func (tr ReActTrajectory) toolCalls() []StepToolCall {
-	var out []StepToolCall
+// externalCalls lists a trajectory's calls to the run's tools.
+func externalCalls(tr reading.ReActTrajectory) []reading.StepToolCall {
+	var out []reading.StepToolCall
 	for _, st := range tr.Steps {
 		for _, a := range st.Actions {
 			if a.External != nil {
-				out = append(out, StepToolCall{Step: st.Step, ToolCall: *a.External})
+				out = append(out, reading.StepToolCall{Step: st.Step, ToolCall: *a.External})
 			}
 		}
 	}
@@ -105,7 +100,7 @@ func (tr ReActTrajectory) toolCalls() []StepToolCall {
 
 // recordObservation traces an action's observation and, for a call to a
 // run's tool, its record in one line (kind tool_call).
-func (a *agent) recordObservation(ctx context.Context, call ReActAction) error {
+func (a *agent) recordObservation(ctx context.Context, call reading.ReActAction) error {
 	if err := a.record(ctx, "observation", call.Observation); err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/reasonbench/reasonbench/prompts"
 	simgame24 "github.com/reasonbench/reasonbench/simulator/game24"
 	simhotpotqa "github.com/reasonbench/reasonbench/simulator/hotpotqa"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/game24"
 	"github.com/reasonbench/reasonbench/tasks/hotpotqa"
@@ -74,7 +75,7 @@ func TestReActOverHTTPMatchesInProcess(t *testing.T) {
 			if !reflect.DeepEqual(local.Metrics, remote.Metrics) {
 				t.Errorf("%s item %d: metrics %v vs %v", protocol, it.inst.Index, remote.Metrics, local.Metrics)
 			}
-			tr := remote.Detail.(ReActTrajectory)
+			tr := remote.Detail.(reading.ReActTrajectory)
 			for _, st := range tr.Steps {
 				for _, a := range st.Actions {
 					if a.ID != "" {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/sandbox"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 )
 
 // ReAct with tools=python on GSM8K (no tools of its own): the program's
@@ -47,7 +48,7 @@ func TestReActPythonTool(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.protocol, err)
 		}
-		tr := res.Detail.(ReActTrajectory)
+		tr := res.Detail.(reading.ReActTrajectory)
 		if res.Accuracy != 1 || res.Output != "Answer: 18" || len(tr.Steps) != 3 {
 			t.Fatalf("%s: output %q, %d steps: %+v", c.protocol, res.Output, len(tr.Steps), tr)
 		}
@@ -91,7 +92,7 @@ func TestReActPythonKeepsTheTasksFinish(t *testing.T) {
 		for _, sp := range tc.reqs[0].Tools {
 			names = append(names, sp.Name)
 		}
-		if !slices.Equal(names, want) || res.Accuracy != 1 || res.Detail.(ReActTrajectory).Steps[0].Actions[0].Observation != "24" {
+		if !slices.Equal(names, want) || res.Accuracy != 1 || res.Detail.(reading.ReActTrajectory).Steps[0].Actions[0].Observation != "24" {
 			t.Errorf("%s: tools %v, accuracy %v, %+v", set, names, res.Accuracy, res.Detail)
 		}
 	}

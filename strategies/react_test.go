@@ -13,6 +13,7 @@ import (
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/prompts"
 	"github.com/reasonbench/reasonbench/strategies/param"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/game24"
 	"github.com/reasonbench/reasonbench/tasks/hotpotqa"
@@ -104,7 +105,7 @@ func newStrategy(t *testing.T, name string, set map[string]any) Strategy {
 	return s
 }
 
-func solve(t *testing.T, s Strategy, env Env, inst tasks.Instance) (Result, ReActTrajectory) {
+func solve(t *testing.T, s Strategy, env Env, inst tasks.Instance) (Result, reading.ReActTrajectory) {
 	t.Helper()
 	if tc, ok := s.(TaskChecker); ok {
 		if err := tc.CheckTask(env.Task); err != nil {
@@ -115,12 +116,12 @@ func solve(t *testing.T, s Strategy, env Env, inst tasks.Instance) (Result, ReAc
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, _ := res.Detail.(ReActTrajectory)
+	tr, _ := res.Detail.(reading.ReActTrajectory)
 	return res, tr
 }
 
 // observations returns the observation of every action, in order.
-func observations(tr ReActTrajectory) []string {
+func observations(tr reading.ReActTrajectory) []string {
 	var out []string
 	for _, st := range tr.Steps {
 		for _, a := range st.Actions {
@@ -616,7 +617,7 @@ func TestTaskMetricsReachResults(t *testing.T) {
 	votes := []string{"Answer: GmbH", "Thought: x\nAnswer: the gesellschaft MIT beschränkter haftung.", "Answer: " + gmbh, "garbage"}
 	env, _ := hotpotEnv(t, &scripted{outputs: votes})
 	res, _ := solve(t, newStrategy(t, "cotsc", map[string]any{"k": 4}), env, in)
-	d := res.Detail.(cotscDetail)
+	d := res.Detail.(reading.VotedDetail)
 	if d.Vote.Key != "gesellschaft mit beschränkter haftung" || d.Vote.Winner != 1 || d.Vote.Abstain != 0 ||
 		len(d.Vote.Counts) != 3 || d.Vote.Counts[0].Count != 2 { // a bare one-line output ("garbage") is an answer too
 		t.Errorf("vote %+v", d.Vote)

@@ -10,6 +10,7 @@ import (
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/prompts"
 	"github.com/reasonbench/reasonbench/simulator"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/game24"
 	"github.com/reasonbench/reasonbench/tasks/hotpotqa"
@@ -48,7 +49,7 @@ func TestReActXMLOnSimulator(t *testing.T) {
 					t.Fatal(err)
 				}
 				acc[protocol] += res.Accuracy / float64(len(c.items))
-				tr := res.Detail.(ReActTrajectory)
+				tr := res.Detail.(reading.ReActTrajectory)
 				if tr.Finished {
 					finished++
 				}

@@ -2,13 +2,13 @@ package strategies
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"strings"
 
 	"github.com/reasonbench/reasonbench/events"
 	"github.com/reasonbench/reasonbench/strategies/param"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -162,54 +162,9 @@ func (s *reflexion) writesReflections() bool {
 	return s.reflection == ReflectReflexion || s.reflection == ReflectLastAttemptAndReflexion
 }
 
-// ReflexionTrial is one trial as stored in the detail and the checkpoint.
-type ReflexionTrial struct {
-	Trial   int    `json:"trial"` // 1-based
-	Output  string `json:"output"`
-	Answer  string `json:"answer"`
-	Correct bool   `json:"correct"` // the task's score (the truth, whatever the evaluator)
-	// Judged is the evaluator's verdict: Correct for oracle, the model's
-	// own judgement for self.
-	Judged    bool   `json:"judged_correct"`
-	Judgement string `json:"judgement,omitempty"` // the self-evaluator's reply
-	// ShownReflections and ShownLastAttempt say what the trial's prompt
-	// carried of earlier trials.
-	ShownReflections int                `json:"shown_reflections"`
-	ShownLastAttempt bool               `json:"shown_last_attempt,omitempty"`
-	Trajectory       string             `json:"trajectory"`           // the short-term memory, untruncated
-	Reflection       string             `json:"reflection,omitempty"` // written after this trial
-	Metrics          map[string]float64 `json:"metrics,omitempty"`
-	// ToolCalls are the react actor's calls to the run's tools (--mcp),
-	// with the step of each.
-	ToolCalls []StepToolCall `json:"tool_calls,omitempty"`
-}
-
-// ReflexionDetail is what a reflexion item stores.
-type ReflexionDetail struct {
-	Actor      string `json:"actor"`
-	Reflection string `json:"reflection"`
-	Evaluator  string `json:"evaluator"`
-	// PeeksAtGold is set for the oracle evaluator, which stops the loop on
-	// the task's score against the gold answer.
-	PeeksAtGold bool             `json:"peeks_at_gold"`
-	MemoryFrom  int64            `json:"memory_from,omitempty"`
-	Seeded      []Reflection     `json:"seeded,omitempty"` // from memory_from
-	Trials      []ReflexionTrial `json:"trials"`
-}
-
-// viewReflexion draws a reflexion item's trials.
-func viewReflexion(detail []byte) ItemView {
-	var d ReflexionDetail
-	if json.Unmarshal(detail, &d) != nil {
-		return ItemView{}
-	}
-	c := d.conversation()
-	return ItemView{Trials: &d, Conversation: &c}
-}
-
 // reflexionState is the checkpoint after each completed trial.
 type reflexionState struct {
-	Trials []ReflexionTrial `json:"trials"`
+	Trials []reading.ReflexionTrial `json:"trials"`
 }
 
 // reflexionPromptData is what the reflexion actor templates see.
@@ -252,7 +207,7 @@ func (s *reflexion) Solve(ctx context.Context, env Env, inst tasks.Instance) (Re
 	if err != nil {
 		return Result{}, err
 	}
-	var seeded []Reflection
+	var seeded []reading.Reflection
 	if s.memoryFrom > 0 && s.writesReflections() {
 		if seeded, err = mem.From(ctx, s.memoryFrom, inst.Key); err != nil {
 			return Result{}, err
@@ -262,7 +217,7 @@ func (s *reflexion) Solve(ctx context.Context, env Env, inst tasks.Instance) (Re
 	if err != nil {
 		return Result{}, err
 	}
-	reflections := append([]Reflection(nil), seeded...)
+	reflections := append([]reading.Reflection(nil), seeded...)
 	for _, r := range own {
 		if r.Trial < next { // a reflection of a trial being redone is replaced
 			reflections = append(reflections, r)
@@ -283,7 +238,7 @@ func (s *reflexion) Solve(ctx context.Context, env Env, inst tasks.Instance) (Re
 			}
 		}
 		if tr.Reflection != "" {
-			reflections = append(reflections, Reflection{Trial: t, Text: tr.Reflection})
+			reflections = append(reflections, reading.Reflection{Trial: t, Text: tr.Reflection})
 		}
 	}
 	return s.result(env, inst, st, seeded), nil
@@ -298,7 +253,7 @@ func (s *reflexion) promptData(env Env, inst tasks.Instance) (PromptData, error)
 }
 
 // shown returns what trial t's prompt carries of earlier trials.
-func (s *reflexion) shown(t int, prev []ReflexionTrial, reflections []Reflection) (string, []string) {
+func (s *reflexion) shown(t int, prev []reading.ReflexionTrial, reflections []reading.Reflection) (string, []string) {
 	var last string
 	if t > 0 && (s.reflection == ReflectLastAttempt || s.reflection == ReflectLastAttemptAndReflexion) {
 		last = truncateTrajectory(prev[t-1].Trajectory, s.reflectTokens)
@@ -325,10 +280,10 @@ func (s *reflexion) shown(t int, prev []ReflexionTrial, reflections []Reflection
 // judged failure that leaves trials to go, the reflection (stored in the
 // memory before the trial counts as complete).
 func (s *reflexion) trial(ctx context.Context, env Env, inst tasks.Instance, data PromptData, t int,
-	prev []ReflexionTrial, reflections []Reflection) (ReflexionTrial, error) {
+	prev []reading.ReflexionTrial, reflections []reading.Reflection) (reading.ReflexionTrial, error) {
 	last, shown := s.shown(t, prev, reflections)
 	tracer := &stepCounter{Tracer: env.tracer()}
-	tr := ReflexionTrial{Trial: t + 1, ShownReflections: len(shown), ShownLastAttempt: last != ""}
+	tr := reading.ReflexionTrial{Trial: t + 1, ShownReflections: len(shown), ShownLastAttempt: last != ""}
 	envTask, episodes := env.Task.(tasks.Environment)
 	var sc tasks.Score
 	switch {
@@ -347,7 +302,7 @@ func (s *reflexion) trial(ctx context.Context, env Env, inst tasks.Instance, dat
 		if err != nil {
 			return tr, err
 		}
-		tr.Trajectory = et.Transcript()
+		tr.Trajectory = episodeTranscript(et)
 		tr.Output = fmt.Sprintf("reward %g", et.Reward)
 		sc = tasks.Score{Correct: successful(et.Reward), Answer: tr.Output, Metrics: map[string]float64{"reward": et.Reward}}
 	case s.actor == ActorReAct:
@@ -361,7 +316,7 @@ func (s *reflexion) trial(ctx context.Context, env Env, inst tasks.Instance, dat
 		}
 		tr.Output = traj.Output
 		tr.Trajectory = reactScratchpad(traj, env.Task.Score(inst, traj.Output).Answer)
-		tr.ToolCalls = traj.toolCalls()
+		tr.ToolCalls = externalCalls(traj)
 	default:
 		prompt, err := render(env, "reflexion_cot", reflexionPromptData{Input: data.Input, Context: data.Context,
 			LastAttempt: last, Reflections: shown})
@@ -440,7 +395,7 @@ func (s *reflexion) ask(ctx context.Context, env Env, prompt, purpose, call stri
 // accuracy: after_trial_i is the truth of the answer standing after trial
 // i (the last trial run, for items that stopped earlier); ran_trial_i says
 // whether trial i ran.
-func (s *reflexion) result(env Env, inst tasks.Instance, st reflexionState, seeded []Reflection) Result {
+func (s *reflexion) result(env Env, inst tasks.Instance, st reflexionState, seeded []reading.Reflection) Result {
 	final := st.Trials[len(st.Trials)-1]
 	m := map[string]float64{"trials": float64(len(st.Trials))}
 	anyCorrect, agree := false, 0
@@ -473,7 +428,7 @@ func (s *reflexion) result(env Env, inst tasks.Instance, st reflexionState, seed
 	}
 	return Result{
 		Output: final.Output, Score: sc, Accuracy: boolFloat(sc.Correct), Metrics: mergeMetrics(m, sc.Metrics),
-		Detail: ReflexionDetail{Actor: s.actor, Reflection: s.reflection, Evaluator: s.evaluator,
+		Detail: reading.ReflexionDetail{Actor: s.actor, Reflection: s.reflection, Evaluator: s.evaluator,
 			PeeksAtGold: s.evaluator == EvaluatorOracle, MemoryFrom: s.memoryFrom, Seeded: seeded, Trials: st.Trials},
 	}
 }
@@ -522,7 +477,7 @@ func (c *stepCounter) Step(ctx context.Context, trial, step int, kind, content s
 
 // reactScratchpad writes a ReAct trajectory as the reference's scratchpad:
 // Thought, Action and Observation lines, observations on one line each.
-func reactScratchpad(tr ReActTrajectory, answer string) string {
+func reactScratchpad(tr reading.ReActTrajectory, answer string) string {
 	var b strings.Builder
 	line := func(prefix, s string) {
 		s = strings.Join(strings.Fields(s), " ")

@@ -4,14 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/reasonbench/reasonbench/llm/sim"
-	"github.com/reasonbench/reasonbench/sandbox/sandboxtest"
-	simcode "github.com/reasonbench/reasonbench/simulator/code"
 	"net/http/httptest"
 	"reflect"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/reasonbench/reasonbench/llm/sim"
+	"github.com/reasonbench/reasonbench/sandbox/sandboxtest"
+	simcode "github.com/reasonbench/reasonbench/simulator/code"
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/prompts"

@@ -12,6 +12,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/strategies/param"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 )
 
 const (
@@ -87,12 +88,12 @@ func (l *learner) prompts(purpose string) []string {
 // fakeMemory is a Memory with other runs' reflections to start from.
 type fakeMemory struct {
 	localMemory
-	runs     map[int64][]Reflection
+	runs     map[int64][]reading.Reflection
 	fromRun  int64
 	fromKeys []string
 }
 
-func (m *fakeMemory) From(_ context.Context, run int64, key string) ([]Reflection, error) {
+func (m *fakeMemory) From(_ context.Context, run int64, key string) ([]reading.Reflection, error) {
 	m.fromRun = run
 	m.fromKeys = append(m.fromKeys, key)
 	return m.runs[run], nil
@@ -176,7 +177,7 @@ func TestReflexionStopsAtFirstSolvedTrial(t *testing.T) {
 	if res.Metrics["trials"] != 3 || res.Metrics["any_correct"] != 1 {
 		t.Errorf("metrics = %v", res.Metrics)
 	}
-	d := res.Detail.(ReflexionDetail)
+	d := res.Detail.(reading.ReflexionDetail)
 	if !d.PeeksAtGold || d.Evaluator != EvaluatorOracle || len(d.Trials) != 3 || d.Trials[0].Reflection != "reflection 1" {
 		t.Errorf("detail = %+v", d)
 	}
@@ -251,7 +252,7 @@ func TestReflexionWhatEachTrialSees(t *testing.T) {
 		if c.reflectCalls == 0 && strings.Contains(ps[3], "Reflections:") {
 			t.Errorf("%v: a reflections section without reflections", c.set)
 		}
-		d := res.Detail.(ReflexionDetail)
+		d := res.Detail.(reading.ReflexionDetail)
 		if d.Trials[3].ShownReflections != len(c.reflections[3]) || d.Trials[3].ShownLastAttempt != (c.attempts[3] != nil) {
 			t.Errorf("%v: detail says trial 4 showed %d reflections, last attempt %v", c.set, d.Trials[3].ShownReflections, d.Trials[3].ShownLastAttempt)
 		}
@@ -266,7 +267,7 @@ func TestReflexionWhatEachTrialSees(t *testing.T) {
 
 func TestReflexionMemoryFrom(t *testing.T) {
 	t.Parallel()
-	seeds := []Reflection{{RunID: 7, Trial: 0, Text: "seed A"}, {RunID: 7, Trial: 1, Text: "seed B"}}
+	seeds := []reading.Reflection{{RunID: 7, Trial: 0, Text: "seed A"}, {RunID: 7, Trial: 1, Text: "seed B"}}
 	for _, c := range []struct {
 		set       map[string]any
 		first     []string // reflections in the first trial's prompt
@@ -280,7 +281,7 @@ func TestReflexionMemoryFrom(t *testing.T) {
 		{map[string]any{}, nil, []string{"seed A", "seed B"}, 0},
 	} {
 		l := &learner{actor: []string{attempt(1), rightAnswer}}
-		mem := &fakeMemory{runs: map[int64][]Reflection{7: seeds}}
+		mem := &fakeMemory{runs: map[int64][]reading.Reflection{7: seeds}}
 		env := testEnv(t, l)
 		env.Memory = mem
 		res := reflexionRun(t, l, env, c.set)
@@ -307,7 +308,7 @@ func TestReflexionMemoryFrom(t *testing.T) {
 			t.Errorf("%v: own memory = %+v", c.set, own)
 		}
 		if c.fromCalls > 0 {
-			d := res.Detail.(ReflexionDetail)
+			d := res.Detail.(reading.ReflexionDetail)
 			if len(d.Seeded) != 2 || d.MemoryFrom != 7 {
 				t.Errorf("%v: detail seeded %+v", c.set, d.Seeded)
 			}
@@ -335,7 +336,7 @@ func TestReflexionSelfEvaluator(t *testing.T) {
 	if got := perTrial(res, "after_trial_", 5); !slices.Equal(got, []float64{0, 0, 0, 0, 0}) {
 		t.Errorf("after_trial = %v", got)
 	}
-	if res.Metrics["judge_accuracy"] != 0 || res.Detail.(ReflexionDetail).PeeksAtGold {
+	if res.Metrics["judge_accuracy"] != 0 || res.Detail.(reading.ReflexionDetail).PeeksAtGold {
 		t.Errorf("metrics %v detail %+v", res.Metrics, res.Detail)
 	}
 	ev := l.prompts("self_eval")
@@ -407,7 +408,7 @@ func TestReflexionResumesFromCheckpoint(t *testing.T) {
 		got.Metrics["trials"] != want.Metrics["trials"] {
 		t.Errorf("resumed metrics %v, uninterrupted %v", got.Metrics, want.Metrics)
 	}
-	gd, wd := got.Detail.(ReflexionDetail), want.Detail.(ReflexionDetail)
+	gd, wd := got.Detail.(reading.ReflexionDetail), want.Detail.(reading.ReflexionDetail)
 	if len(gd.Trials) != len(wd.Trials) || gd.Trials[1].Reflection != "reflection 2" || gd.Trials[2].Reflection != "reflection 3" {
 		t.Errorf("resumed trials %+v", gd.Trials)
 	}

@@ -25,14 +25,12 @@ type Spec struct {
 	// Probe is a small configuration that exercises the strategy's main
 	// mode; the identity, determinism and completions tests run it.
 	Probe Probe
-	// Read is how results/ and view/ read its item detail: readers in
-	// the strategy's file filling the shapes of reading.go.
-	Read Reading
 }
 
 // Registry lists every strategy, one field of its Spec a line. Adding one
-// means writing its file and adding an entry here, with its Templates,
-// Probe and Read, and its templates under prompts/.
+// means writing its file and adding an entry here, with its Templates and
+// Probe, its templates under prompts/, and its line in reading's table of
+// readers (its detail's readers; the zero Reading for none).
 func Registry() []Spec {
 	return []Spec{
 		{
@@ -42,7 +40,6 @@ func Registry() []Spec {
 			New:       newSampling("io"),
 			Shares:    "nothing: the k samples are one request with n=k (choice i drawn with seed+i)",
 			Templates: fixedTemplates("io"),
-			Read:      Reading{Samples: samplesUnder(RuleFirst)},
 			Probe:     Probe{Task: "game24", Range: "900:906", Params: map[string]any{"k": 3, "temperature": 0.7}},
 		},
 		{
@@ -52,7 +49,6 @@ func Registry() []Spec {
 			New:       newSampling("cot"),
 			Shares:    "nothing: the k samples are one request with n=k (choice i drawn with seed+i)",
 			Templates: fixedTemplates("cot"),
-			Read:      Reading{Samples: samplesUnder(RuleFirst)},
 			Probe:     Probe{Task: "game24", Range: "900:906", Params: map[string]any{"k": 3, "temperature": 0.7}},
 		},
 		{
@@ -62,7 +58,6 @@ func Registry() []Spec {
 			New:       newCoTSC,
 			Shares:    "nothing: the k chains are one request with n=k (choice i drawn with seed+i)",
 			Templates: fixedTemplates("cot"),
-			Read:      Reading{Samples: samplesUnder(RuleVote), View: viewCoTSC},
 			Probe:     Probe{Task: "game24", Range: "900:906", Params: map[string]any{"k": 5, "temperature": 0.7}},
 		},
 		{
@@ -77,7 +72,6 @@ func Registry() []Spec {
 				"an answer asked first), first in range order, so puzzles run one at a time (each puzzle's calls " +
 				"still concurrent, up to --concurrency) and the run cannot be sharded",
 			Templates: thoughtTemplates,
-			Read:      Reading{View: viewToT},
 			Probe:     Probe{Task: "game24", Range: "900:906", Params: map[string]any{"b": 2, "temperature": 0.7}},
 		},
 		{
@@ -87,7 +81,6 @@ func Registry() []Spec {
 			New:       newReAct,
 			Shares:    "nothing: every turn of every trajectory is its own draw",
 			Templates: reactTemplates,
-			Read:      Reading{View: viewReAct},
 			Probe:     Probe{Task: "hotpotqa", Range: "0:6", Params: map[string]any{"protocol": "text", "temperature": 0.7}},
 		},
 		{
@@ -99,7 +92,6 @@ func Registry() []Spec {
 			Shares: "nothing: every trial's actor, evaluator and reflection calls are new draws (reflection=none " +
 				"retries are fresh samples)",
 			Templates: reflexionTemplates,
-			Read:      Reading{View: viewReflexion},
 			Probe:     Probe{Task: "hotpotqa", Range: "0:6", Params: map[string]any{"reflection": "reflexion", "evaluator": "self", "trials": 3, "temperature": 0.7}},
 		},
 		{
@@ -149,7 +141,6 @@ func Registry() []Spec {
 			New:       newMCTS,
 			Shares:    "value_cache: item (a state valued once per instance, kept in the checkpoint) or off",
 			Templates: thoughtTemplates,
-			Read:      Reading{View: viewMCTS},
 			Probe:     Probe{Task: "game24", Range: "900:904", Params: map[string]any{"iterations": 6, "temperature": 0.7}},
 		},
 		{
@@ -162,7 +153,6 @@ func Registry() []Spec {
 			Shares: "nothing: each child is valued once when created; the reference also caches values by prompt " +
 				"across questions, which repeats only for identical trajectories and reflections",
 			Templates: fixedTemplates("lats_react", "lats_value", "reflect", "self_eval"),
-			Read:      Reading{View: viewLATS},
 			Probe:     Probe{Task: "hotpotqa", Range: "0:3", Params: map[string]any{"iterations": 4, "evaluator": "self", "temperature": 0.7}},
 		},
 		{
@@ -174,7 +164,6 @@ func Registry() []Spec {
 			Shares: "nothing: the k programs are one request with n=k (choice i drawn with seed+i); program i runs " +
 				"at site s<i>/run",
 			Templates: fixedTemplates("pal"),
-			Read:      Reading{Samples: samplesUnder(RuleVote), View: viewPAL},
 			Probe:     Probe{Task: "gsm8k", Range: "0:5", Params: map[string]any{"k": 3, "temperature": 0.7}},
 		},
 		{
@@ -186,7 +175,6 @@ func Registry() []Spec {
 			Shares: "nothing: the N solutions are one request with n=N (choice i drawn with seed+i); solution i is " +
 				"verified at s<i>/verify",
 			Templates: fixedTemplates(stepsTemplate),
-			Read:      Reading{Samples: readBoN, View: viewTTS},
 			Probe:     Probe{Task: "gsm8k", Range: "0:5", Params: map[string]any{"n": 4, "temperature": 0.7}},
 		},
 		{
@@ -198,7 +186,6 @@ func Registry() []Spec {
 			Shares: "nothing: beam position j's step at iteration i is its own draw (s<i>/b<j>), verified at " +
 				"s<i>/b<j>/verify",
 			Templates: fixedTemplates(stepsTemplate),
-			Read:      Reading{View: viewTTS},
 			Probe:     Probe{Task: "game24", Range: "900:904", Params: map[string]any{"n": 4, "beam_width": 2, "num_iterations": 6, "temperature": 0.7}},
 		},
 		{
@@ -210,7 +197,6 @@ func Registry() []Spec {
 			Shares: "nothing: subtree k's beam_width expansions at step i are one request (t<k>/s<i>, choice j at " +
 				"seed+j), lookahead t<k>/s<i>/x<j>/look<l>, verified at t<k>/s<i>/x<j>/verify",
 			Templates: fixedTemplates(stepsTemplate),
-			Read:      Reading{View: viewTTS},
 			Probe:     Probe{Task: "gsm8k", Range: "0:4", Params: map[string]any{"n": 4, "beam_width": 2, "num_iterations": 8, "temperature": 0.7}},
 		},
 		{
@@ -236,7 +222,6 @@ func Registry() []Spec {
 			New:       newDebate,
 			Shares:    "nothing: agent a's answer in round r is its own draw (r<r>/a<a>)",
 			Templates: debateTemplates,
-			Read:      Reading{Rounds: ReadTranscript, View: viewDebate},
 			Probe:     Probe{Task: "game24", Range: "900:904", Params: map[string]any{"agents": 3, "rounds": 2, "temperature": 0.7}},
 		},
 		{
@@ -247,7 +232,6 @@ func Registry() []Spec {
 			New:       newSelfRefine,
 			Shares:    "nothing: every iteration's answer and feedback are new draws",
 			Templates: selfRefineTemplates,
-			Read:      Reading{View: viewSelfRefine},
 			Probe:     Probe{Task: "game24", Range: "900:906", Params: map[string]any{"iterations": 3, "temperature": 0.7}},
 		},
 	}

@@ -1,18 +1,21 @@
 package strategies
 
 import (
-	"github.com/reasonbench/reasonbench/strategies/param"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/reasonbench/reasonbench/strategies/param"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 )
 
 // TestEveryStrategyDeclaresItsKit checks each registry line declares what
 // the engine and the read side need: constructor, doc, sharing, templates
-// and a probe; ReadingOf finds its readers, and none for an unknown name.
+// and a probe; reading has its line of readers.
 func TestEveryStrategyDeclaresItsKit(t *testing.T) {
 	t.Parallel()
 	seen := map[string]bool{}
@@ -28,25 +31,12 @@ func TestEveryStrategyDeclaresItsKit(t *testing.T) {
 			t.Errorf("strategy %s: declare a Probe", s.Name)
 		}
 		seen[s.Name] = true
-		if got := declared(ReadingOf(s.Name)); got != declared(s.Read) {
-			t.Errorf("ReadingOf(%s) declares %s, its line %s", s.Name, got, declared(s.Read))
-		}
 	}
-	if got := declared(ReadingOf("no such strategy")); got != "" {
-		t.Errorf("ReadingOf(unknown) declares %s, want no reader", got)
+	// Every strategy has its line in reading's table of readers (the zero
+	// Reading for none) and every line there is a strategy's.
+	if got, want := reading.Strategies(), slices.Sorted(maps.Keys(seen)); !slices.Equal(got, want) {
+		t.Errorf("reading knows the strategies %q, the registry %q", got, want)
 	}
-}
-
-// declared names the readers r declares.
-func declared(r Reading) string {
-	var out []string
-	for name, set := range map[string]bool{"Samples": r.Samples != nil, "Rounds": r.Rounds != nil, "View": r.View != nil} {
-		if set {
-			out = append(out, name)
-		}
-	}
-	slices.Sort(out)
-	return strings.Join(out, ",")
 }
 
 // paramRead matches a parameter read by name: v.Int("k"), values.String("x").

@@ -2,13 +2,13 @@ package strategies
 
 import (
 	"context"
-	"encoding/json"
 	"maps"
 	"strconv"
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/stats"
 	"github.com/reasonbench/reasonbench/strategies/param"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -41,52 +41,7 @@ func (s *sampling) CheckTask(t tasks.Task) error { return checkContext(t, s.cont
 
 // samplingDetail is what an io or cot item stores.
 type samplingDetail struct {
-	Samples []Sample `json:"samples"`
-}
-
-// ReadSamples reads the samples shape: samplingDetail's samples, with the
-// vote's per-sample keys where the strategy votes (cotsc and pal record
-// the shape so) and a verifier's score on each sample where one scored
-// them, as {"vote": {"keys": [...]}, "samples": [{"answer", "correct",
-// "score"}]}. Rule is left RuleFirst; false without samples. bench export
-// reads any item's samples with it.
-func ReadSamples(detail []byte) (Samples, bool) {
-	var d struct {
-		Vote struct {
-			Keys []*string `json:"keys"`
-		} `json:"vote"`
-		Samples []struct {
-			Answer  string   `json:"answer"`
-			Correct bool     `json:"correct"`
-			Score   *float64 `json:"score"`
-		} `json:"samples"`
-	}
-	if json.Unmarshal(detail, &d) != nil || len(d.Samples) == 0 {
-		return Samples{}, false
-	}
-	answers, correct := make([]string, len(d.Samples)), make([]bool, len(d.Samples))
-	scores := make([]float64, len(d.Samples))
-	for i, s := range d.Samples {
-		answers[i], correct[i] = s.Answer, s.Correct
-		if s.Score == nil {
-			scores = nil
-		} else if scores != nil {
-			scores[i] = *s.Score
-		}
-	}
-	out := sampled(RuleFirst, d.Vote.Keys, answers, correct)
-	out.Scores = scores
-	return out, true
-}
-
-// samplesUnder reads the samples shape as answered under rule: io and
-// cot's samples (RuleFirst), cotsc's and pal's voted ones.
-func samplesUnder(rule Rule) func([]byte) (Samples, bool) {
-	return func(detail []byte) (Samples, bool) {
-		s, ok := ReadSamples(detail)
-		s.Rule = rule
-		return s, ok
-	}
+	Samples []reading.Sample `json:"samples"`
 }
 
 func (s *sampling) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result, error) {

@@ -2,7 +2,6 @@ package strategies
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/sandbox"
 	"github.com/reasonbench/reasonbench/strategies/param"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -113,41 +113,6 @@ func (s *selfRefine) NeedsSandbox() string {
 	return ""
 }
 
-// RefineIteration is one answer of the loop and the feedback on it.
-type RefineIteration struct {
-	Iteration int                `json:"iteration"` // 1-based
-	Output    string             `json:"output"`
-	Answer    string             `json:"answer"`
-	Correct   bool               `json:"correct"`
-	Metrics   map[string]float64 `json:"metrics,omitempty"`
-	Feedback  string             `json:"feedback,omitempty"`
-	Score     *float64           `json:"score,omitempty"` // read from the feedback
-	Stop      bool               `json:"stop,omitempty"`  // the feedback stopped the loop
-	// protocol=pal: the program run, and how its run ended; protocol=code:
-	// the function, how its examples' run ended, and the example results
-	// the feedback was shown.
-	Program  string `json:"program,omitempty"`
-	Status   string `json:"status,omitempty"`
-	Error    string `json:"error,omitempty"`
-	Examples string `json:"examples,omitempty"`
-}
-
-// SelfRefineDetail is what a selfrefine item stores.
-type SelfRefineDetail struct {
-	Stop       string            `json:"stop"`
-	Iterations []RefineIteration `json:"iterations"`
-	StoppedBy  string            `json:"stopped_by"` // feedback or limit
-}
-
-// viewSelfRefine draws a selfrefine item's iterations.
-func viewSelfRefine(detail []byte) ItemView {
-	var d SelfRefineDetail
-	if json.Unmarshal(detail, &d) != nil {
-		return ItemView{}
-	}
-	return ItemView{Iterations: &d}
-}
-
 // refineAttempt is an earlier attempt as the refine template sees it (no
 // verdict: the model must not see the truth).
 type refineAttempt struct {
@@ -183,16 +148,16 @@ func (s *selfRefine) Solve(ctx context.Context, env Env, inst tasks.Instance) (R
 		return Result{}, err
 	}
 	its, stoppedBy, err := s.refineLoop(ctx, env, tracer, prompt, refineSteps{
-		attempt: func(i int, out string) (RefineIteration, error) {
+		attempt: func(i int, out string) (reading.RefineIteration, error) {
 			sc := env.Task.Score(inst, out)
-			it := RefineIteration{Iteration: i, Output: out, Answer: sc.Answer, Correct: sc.Correct, Metrics: sc.Metrics}
+			it := reading.RefineIteration{Iteration: i, Output: out, Answer: sc.Answer, Correct: sc.Correct, Metrics: sc.Metrics}
 			return it, tracer.Step(ctx, 0, tracer.n, "answer", out)
 		},
-		feedback: func(cur RefineIteration) (string, error) {
+		feedback: func(cur reading.RefineIteration) (string, error) {
 			return render(env, "feedback", refinePromptData{Input: data.Input, Context: data.Context,
 				Output: strings.TrimSpace(cur.Output), Answer: shownAnswer(cur.Answer)})
 		},
-		refine: func(its []RefineIteration) (string, error) {
+		refine: func(its []reading.RefineIteration) (string, error) {
 			rd := refinePromptData{Input: data.Input, Context: data.Context}
 			for _, it := range its {
 				rd.History = append(rd.History, refineAttempt{Iteration: it.Iteration, Output: strings.TrimSpace(it.Output),
@@ -211,12 +176,12 @@ func (s *selfRefine) Solve(ctx context.Context, env Env, inst tasks.Instance) (R
 type refineSteps struct {
 	// attempt reads reply i (1-based) into its iteration, scored, and
 	// records its trajectory steps.
-	attempt func(i int, reply string) (RefineIteration, error)
+	attempt func(i int, reply string) (reading.RefineIteration, error)
 	// feedback renders the feedback prompt on the latest iteration.
-	feedback func(cur RefineIteration) (string, error)
+	feedback func(cur reading.RefineIteration) (string, error)
 	// refine renders the next refine prompt from every iteration so far,
 	// each with its feedback.
-	refine func(its []RefineIteration) (string, error)
+	refine func(its []reading.RefineIteration) (string, error)
 }
 
 // refineLoop is the Self-Refine loop of the answer and code protocols:
@@ -224,8 +189,8 @@ type refineSteps struct {
 // carrying the history, until the feedback stops it (stopped by
 // "feedback") or s.iterations replies are written ("limit"); no feedback
 // is asked on the last.
-func (s *selfRefine) refineLoop(ctx context.Context, env Env, tracer *stepCounter, prompt string, p refineSteps) ([]RefineIteration, string, error) {
-	var its []RefineIteration
+func (s *selfRefine) refineLoop(ctx context.Context, env Env, tracer *stepCounter, prompt string, p refineSteps) ([]reading.RefineIteration, string, error) {
+	var its []reading.RefineIteration
 	for i := 1; ; i++ {
 		purpose := map[bool]string{true: "generate", false: "refine"}[i == 1]
 		reply, err := s.ask(ctx, env, prompt, purpose, fmt.Sprintf("i%d/%s", i, purpose))
@@ -268,7 +233,7 @@ func shownAnswer(a string) string {
 // review records a feedback on its iteration (the score it names, whether
 // it stops the loop) and as a trajectory step: every protocol's feedback
 // is read alike.
-func (s *selfRefine) review(ctx context.Context, tracer *stepCounter, it *RefineIteration, feedback string) error {
+func (s *selfRefine) review(ctx context.Context, tracer *stepCounter, it *reading.RefineIteration, feedback string) error {
 	it.Feedback = feedback
 	if v, ok := FeedbackScore(feedback); ok {
 		it.Score = &v
@@ -280,7 +245,7 @@ func (s *selfRefine) review(ctx context.Context, tracer *stepCounter, it *Refine
 // askFeedback asks iteration i's feedback (call i<i>/feedback) with the
 // rendered prompt and reviews it on it: the harness's and the code
 // protocol's step (PAL's feedback also carries the next program).
-func (s *selfRefine) askFeedback(ctx context.Context, env Env, tracer *stepCounter, it *RefineIteration, prompt string, i int) error {
+func (s *selfRefine) askFeedback(ctx context.Context, env Env, tracer *stepCounter, it *reading.RefineIteration, prompt string, i int) error {
 	fb, err := s.ask(ctx, env, prompt, "feedback", fmt.Sprintf("i%d/feedback", i))
 	if err != nil {
 		return err
@@ -289,7 +254,7 @@ func (s *selfRefine) askFeedback(ctx context.Context, env Env, tracer *stepCount
 }
 
 // stops applies the stop test to an iteration's feedback.
-func (s *selfRefine) stops(it RefineIteration) bool {
+func (s *selfRefine) stops(it reading.RefineIteration) bool {
 	if s.stop == StopScore {
 		return it.Score != nil && *it.Score >= s.scoreThreshold
 	}
@@ -322,7 +287,7 @@ func (s *selfRefine) ask(ctx context.Context, env Env, prompt, purpose, call str
 	return askOne(ctx, env, prompt, purpose, call, s.temperature, s.maxTokens)
 }
 
-func (s *selfRefine) result(env Env, inst tasks.Instance, its []RefineIteration, stoppedBy string) Result {
+func (s *selfRefine) result(env Env, inst tasks.Instance, its []reading.RefineIteration, stoppedBy string) Result {
 	final := its[len(its)-1]
 	m := map[string]float64{"iterations": float64(len(its)), "stopped_early": boolFloat(stoppedBy == "feedback")}
 	anyCorrect := false
@@ -337,5 +302,5 @@ func (s *selfRefine) result(env Env, inst tasks.Instance, its []RefineIteration,
 	}
 	sc := env.Task.Score(inst, final.Output)
 	return Result{Output: final.Output, Score: sc, Accuracy: boolFloat(sc.Correct), Metrics: mergeMetrics(m, sc.Metrics),
-		Detail: SelfRefineDetail{Stop: s.stop, Iterations: its, StoppedBy: stoppedBy}}
+		Detail: reading.SelfRefineDetail{Stop: s.stop, Iterations: its, StoppedBy: stoppedBy}}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/reasonbench/reasonbench/sandbox"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -57,11 +58,11 @@ func (s *selfRefine) solveCode(ctx context.Context, env Env, inst tasks.Instance
 	ss, perAttempt := env.Task.(sampleScorer)
 	passedAll := false
 	its, stoppedBy, err := s.refineLoop(ctx, env, tracer, prompt, refineSteps{
-		attempt: func(i int, reply string) (RefineIteration, error) {
+		attempt: func(i int, reply string) (reading.RefineIteration, error) {
 			fn := tasks.ExtractCode(reply, prob.EntryPoint)
 			run, err := runExamples(ctx, env, inst, fmt.Sprintf("i%d/examples", i), prob, fn, examples, s.limits)
 			if err != nil {
-				return RefineIteration{}, err
+				return reading.RefineIteration{}, err
 			}
 			passedAll = run.allPassed()
 			var sc tasks.Score
@@ -70,18 +71,18 @@ func (s *selfRefine) solveCode(ctx context.Context, env Env, inst tasks.Instance
 			} else {
 				sc = env.Task.Score(inst, reply)
 			}
-			it := RefineIteration{Iteration: i, Output: reply, Answer: sc.Answer, Correct: sc.Correct, Metrics: sc.Metrics,
+			it := reading.RefineIteration{Iteration: i, Output: reply, Answer: sc.Answer, Correct: sc.Correct, Metrics: sc.Metrics,
 				Program: fn, Status: run.status, Error: run.err, Examples: run.feedback}
 			if err := tracer.Step(ctx, 0, tracer.n, "program", fn); err != nil {
 				return it, err
 			}
 			return it, tracer.Step(ctx, 0, tracer.n, "observation", run.feedback)
 		},
-		feedback: func(cur RefineIteration) (string, error) {
+		feedback: func(cur reading.RefineIteration) (string, error) {
 			return render(env, "selfrefine_code_feedback", codeRefineData{Prompt: prob.Prompt, EntryPoint: prob.EntryPoint,
 				Code: strings.TrimSpace(cur.Program), Results: cur.Examples})
 		},
-		refine: func(its []RefineIteration) (string, error) {
+		refine: func(its []reading.RefineIteration) (string, error) {
 			rd := codeRefineData{Prompt: prob.Prompt, EntryPoint: prob.EntryPoint}
 			for _, it := range its {
 				rd.History = append(rd.History, codeAttempt{Iteration: it.Iteration, Code: strings.TrimSpace(it.Program),

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/reasonbench/reasonbench/strategies/reading"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/code"
 )
@@ -92,7 +93,7 @@ func TestSelfRefineCodeStopsOnTheFeedback(t *testing.T) {
 	if want := []string{"i1/examples", "hidden/1", "i2/examples", "hidden/2", "hidden"}; !reflect.DeepEqual(o.sites, want) {
 		t.Fatalf("sites %v, want %v", o.sites, want)
 	}
-	d := o.res.Detail.(SelfRefineDetail)
+	d := o.res.Detail.(reading.SelfRefineDetail)
 	if d.StoppedBy != "feedback" || len(d.Iterations) != 2 || !d.Iterations[1].Stop || d.Iterations[0].Stop {
 		t.Fatalf("detail %+v", d)
 	}
@@ -136,7 +137,7 @@ func TestSelfRefineCodeLimitAndNoFeedbackOnTheLast(t *testing.T) {
 	if got, want := o.model.calls(), []string{"i1/generate generate", "i1/feedback feedback", "i2/refine refine"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("calls %v, want %v", got, want)
 	}
-	d := o.res.Detail.(SelfRefineDetail)
+	d := o.res.Detail.(reading.SelfRefineDetail)
 	if d.StoppedBy != "limit" || len(d.Iterations) != 2 {
 		t.Fatalf("detail %+v", d)
 	}

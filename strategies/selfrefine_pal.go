@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/reasonbench/reasonbench/strategies/reading"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -41,14 +42,14 @@ func (s *selfRefine) solvePAL(ctx context.Context, env Env, inst tasks.Instance)
 		return Result{}, err
 	}
 	program := ExtractProgram(reply)
-	var its []RefineIteration
+	var its []reading.RefineIteration
 	stoppedBy := "limit"
 	for i := 1; ; i++ {
 		run, err := RunSolution(ctx, env.Exec, fmt.Sprintf("i%d/run", i), program, s.limits)
 		if err != nil {
 			return Result{}, err
 		}
-		it := RefineIteration{Iteration: i, Program: program, Status: run.Status, Error: run.Error}
+		it := reading.RefineIteration{Iteration: i, Program: program, Status: run.Status, Error: run.Error}
 		if run.OK() {
 			it.Output = run.AnswerText()
 			sc := env.Task.Score(inst, it.Output)

@@ -3,10 +3,12 @@ package strategies
 import (
 	"context"
 	"fmt"
-	"github.com/reasonbench/reasonbench/strategies/param"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/reasonbench/reasonbench/strategies/param"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 )
 
 func refineRun(t *testing.T, l *learner, set map[string]any) Result {
@@ -49,7 +51,7 @@ func TestSelfRefineStopsOnThePhrase(t *testing.T) {
 		!strings.Contains(fb[1], rightAnswer) {
 		t.Errorf("feedback prompts:\n%s\n---\n%s", fb[0], fb[1])
 	}
-	d := res.Detail.(SelfRefineDetail)
+	d := res.Detail.(reading.SelfRefineDetail)
 	if d.StoppedBy != "feedback" || len(d.Iterations) != 2 || !d.Iterations[1].Stop || *d.Iterations[0].Score != 2 {
 		t.Errorf("detail %+v", d)
 	}
@@ -77,7 +79,7 @@ func TestSelfRefineCarriesTheHistory(t *testing.T) {
 			t.Errorf("refine prompt %d does not end with the puzzle:\n%s", i+1, p)
 		}
 	}
-	if res.Detail.(SelfRefineDetail).StoppedBy != "limit" {
+	if res.Detail.(reading.SelfRefineDetail).StoppedBy != "limit" {
 		t.Error("not stopped by the limit")
 	}
 
@@ -181,7 +183,7 @@ func TestSelfRefinePALFollowsTheReference(t *testing.T) {
 		},
 	}
 	res, ex := palRefine(t, l, map[string]any{"iterations": 5})
-	d := res.Detail.(SelfRefineDetail)
+	d := res.Detail.(reading.SelfRefineDetail)
 	if len(d.Iterations) != 4 || d.StoppedBy != "feedback" || res.Accuracy != 1 || res.Output != "Answer: 18" {
 		t.Fatalf("iterations %d, stopped by %s, accuracy %v, output %q", len(d.Iterations), d.StoppedBy, res.Accuracy, res.Output)
 	}
@@ -234,13 +236,13 @@ func TestSelfRefinePALLimitAndBadFeedback(t *testing.T) {
 	if got := perTrial(res, "any_by_iteration_", 3); !slices.Equal(got, []float64{1, 1, 1}) {
 		t.Errorf("any_by_iteration = %v", got)
 	}
-	if len(l.prompts("feedback")) != 2 || res.Detail.(SelfRefineDetail).StoppedBy != "limit" || *l.reqs[0].Temperature != 0 {
+	if len(l.prompts("feedback")) != 2 || res.Detail.(reading.SelfRefineDetail).StoppedBy != "limit" || *l.reqs[0].Temperature != 0 {
 		t.Errorf("calls %v", l.n)
 	}
 	// A feedback without a program ends the loop; the program stands.
 	l = &learner{actor: []string{fenced(right)}, feedback: []string{"I cannot tell."}}
 	res, _ = palRefine(t, l, nil)
-	if d := res.Detail.(SelfRefineDetail); d.StoppedBy != "no_program" || len(d.Iterations) != 1 || res.Accuracy != 1 {
+	if d := res.Detail.(reading.SelfRefineDetail); d.StoppedBy != "no_program" || len(d.Iterations) != 1 || res.Accuracy != 1 {
 		t.Errorf("stopped by %s after %d, accuracy %v", d.StoppedBy, len(d.Iterations), res.Accuracy)
 	}
 }

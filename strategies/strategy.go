@@ -13,6 +13,7 @@ import (
 	"github.com/reasonbench/reasonbench/events"
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/prompts"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/verify"
 )
@@ -194,16 +195,6 @@ func userPrompt(text string) []llm.Message {
 	return []llm.Message{{Role: "user", Content: text}}
 }
 
-// Sample is one scored sample, as stored in an item's detail.
-type Sample struct {
-	Output  string `json:"output"`
-	Answer  string `json:"answer"`
-	Correct bool   `json:"correct"`
-	Reason  string `json:"reason,omitempty"`
-	// Metrics are the task's figures for this sample (HotpotQA em, f1).
-	Metrics map[string]float64 `json:"metrics,omitempty"`
-}
-
 // sampleScorer is implemented by tasks that record how they score each of
 // an item's samples apart (code tasks run sample i's program at site
 // "hidden/<i>").
@@ -212,8 +203,8 @@ type sampleScorer interface {
 }
 
 // scoreSamples scores every output with the task.
-func scoreSamples(env Env, inst tasks.Instance, outputs []string) ([]Sample, int) {
-	samples := make([]Sample, len(outputs))
+func scoreSamples(env Env, inst tasks.Instance, outputs []string) ([]reading.Sample, int) {
+	samples := make([]reading.Sample, len(outputs))
 	correct := 0
 	ss, perSample := env.Task.(sampleScorer)
 	for i, out := range outputs {
@@ -223,7 +214,7 @@ func scoreSamples(env Env, inst tasks.Instance, outputs []string) ([]Sample, int
 		} else {
 			sc = env.Task.Score(inst, out)
 		}
-		samples[i] = Sample{Output: out, Answer: sc.Answer, Correct: sc.Correct, Reason: sc.Reason, Metrics: sc.Metrics}
+		samples[i] = reading.Sample{Output: out, Answer: sc.Answer, Correct: sc.Correct, Reason: sc.Reason, Metrics: sc.Metrics}
 		if sc.Correct {
 			correct++
 		}

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/reasonbench/reasonbench/strategies/param"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
@@ -74,7 +75,7 @@ func mergeMetrics(dst, src map[string]float64) map[string]float64 {
 
 // meanSampleMetrics averages each task metric over the samples (a sample
 // without a metric counts as 0 for it).
-func meanSampleMetrics(samples []Sample) map[string]float64 {
+func meanSampleMetrics(samples []reading.Sample) map[string]float64 {
 	sums := map[string]float64{}
 	for _, s := range samples {
 		for k, v := range s.Metrics {

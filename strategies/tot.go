@@ -2,7 +2,6 @@ package strategies
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -123,16 +122,6 @@ type totDetail struct {
 	Steps      []StepStats `json:"steps"`
 	// Reference is the reference's own log of each step (protocol=reference).
 	Reference []ReferenceStep `json:"reference_steps,omitempty"`
-}
-
-// viewToT marks a tot item's stored tree with its best node and final
-// frontier.
-func viewToT(detail []byte) ItemView {
-	d := totDetail{Best: -1}
-	if json.Unmarshal(detail, &d) != nil {
-		return ItemView{}
-	}
-	return ItemView{Tree: &TreeMarks{Best: d.Best, Final: d.Final}}
 }
 
 func (t *tot) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result, error) {

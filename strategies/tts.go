@@ -12,6 +12,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/strategies/param"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/verify"
 )
@@ -196,43 +197,10 @@ const (
 
 var selections = []string{selectBest, selectWeighted, selectMajority}
 
-// Candidate is one complete solution of bon, beam or dvts as stored in an
-// item's detail: enough to recompute every selection rule on any subset
-// (bench report --by k) without the model or the verifier.
-type Candidate struct {
-	Output  string `json:"output"`
-	Answer  string `json:"answer"`
-	Correct bool   `json:"correct"`
-	// Key is the candidate's vote key under the strategy's vote_key, nil
-	// when it gives no answer (it then abstains from majority and weighted).
-	Key *string `json:"key"`
-	// Scores are the verifier's step scores of the solution, Score their
-	// aggregation by agg (0 without a verifier or without steps).
-	Scores verify.Scores `json:"scores,omitempty"`
-	Score  float64       `json:"score"`
-	Steps  int           `json:"steps"`
-	// VerifierError says why the verifier's answer was no valid scores
-	// (the candidate then scores 0).
-	VerifierError string `json:"verifier_error,omitempty"`
-}
-
-// TTSDetail is the stored detail of bon, beam and dvts.
-type TTSDetail struct {
-	Select  string `json:"select"`
-	Agg     string `json:"agg"`
-	VoteKey string `json:"vote_key"`
-	// Pick is the chosen candidate (-1: none), Picks each rule's choice.
-	Pick       int            `json:"pick"`
-	Picks      map[string]int `json:"picks"`
-	Candidates []Candidate    `json:"candidates"`
-	// Search is beam's or dvts's record of its iterations.
-	Search any `json:"search,omitempty"`
-}
-
 // pickBest is the first candidate with the highest score: numpy's argmax
 // (best_of_n.py, beam_search.py) and the first of Python's stable sort by
 // score (compute_naive_pred). -1 for none.
-func pickBest(cs []Candidate) int {
+func pickBest(cs []reading.Candidate) int {
 	best := -1
 	for i, c := range cs {
 		if best < 0 || c.Score > cs[best].Score {
@@ -249,7 +217,7 @@ func pickBest(cs []Candidate) int {
 // returns is the group's first). It differs in one place: a candidate
 // without an answer abstains, where search-and-learn groups the empty
 // extraction as an answer of its own. With no answer at all, pickBest.
-func pickWeighted(cs []Candidate) int {
+func pickWeighted(cs []reading.Candidate) int {
 	sums := map[string]float64{}
 	first := map[string]int{}
 	var order []string
@@ -279,7 +247,7 @@ func pickWeighted(cs []Candidate) int {
 // pickMajority is the first candidate of the most frequent key, ties to
 // the key seen first (Vote's and find_majority_answer's rule); -1 when no
 // candidate answers.
-func pickMajority(cs []Candidate) int {
+func pickMajority(cs []reading.Candidate) int {
 	counts := map[string]int{}
 	first := map[string]int{}
 	var order []string
@@ -306,7 +274,7 @@ func pickMajority(cs []Candidate) int {
 }
 
 // pick applies the named rule.
-func pick(rule string, cs []Candidate) int {
+func pick(rule string, cs []reading.Candidate) int {
 	switch rule {
 	case selectWeighted:
 		return pickWeighted(cs)
@@ -364,7 +332,7 @@ func needVerifier(env Env, why string) error {
 // rule on this item (acc_best, acc_weighted, acc_majority: one run gives
 // all three), sample_accuracy, best_of_k (an oracle's pick) and, with a
 // verifier, verifier_invalid (its answers that were no valid scores).
-func (c ttsCommon) finish(env Env, inst tasks.Instance, cs []Candidate, sc *stepScorer, search any) Result {
+func (c ttsCommon) finish(env Env, inst tasks.Instance, cs []reading.Candidate, sc *stepScorer, search any) Result {
 	scored := sc != nil
 	outputs := make([]string, len(cs))
 	for i := range cs {
@@ -381,7 +349,7 @@ func (c ttsCommon) finish(env Env, inst tasks.Instance, cs []Candidate, sc *step
 			cs[i].Key = &k
 		}
 	}
-	d := TTSDetail{Select: c.sel, Agg: c.agg, VoteKey: key, Picks: map[string]int{}, Candidates: cs, Search: search}
+	d := reading.TTSDetail{Select: c.sel, Agg: c.agg, VoteKey: key, Picks: map[string]int{}, Candidates: cs, Search: search}
 	metrics := map[string]float64{"best_of_k": boolFloat(correct > 0)}
 	if scored {
 		metrics["verifier_invalid"] = float64(sc.invalid.Load())
@@ -409,22 +377,4 @@ func (c ttsCommon) finish(env Env, inst tasks.Instance, cs []Candidate, sc *step
 	res.Accuracy = boolFloat(res.Score.Correct)
 	res.Metrics = mergeMetrics(res.Metrics, res.Score.Metrics)
 	return res
-}
-
-// Candidates are the complete solutions of bon, beam or dvts as the read
-// side draws them: each with its verifier scores, and each rule's pick.
-type Candidates struct {
-	Select, Agg string
-	Pick        int            // the configured rule's choice, -1 none
-	Picks       map[string]int // each rule's choice
-	List        []Candidate
-}
-
-// viewTTS draws a bon, beam or dvts item's candidates and their scores.
-func viewTTS(detail []byte) ItemView {
-	var d TTSDetail
-	if json.Unmarshal(detail, &d) != nil || len(d.Candidates) == 0 {
-		return ItemView{}
-	}
-	return ItemView{Candidates: &Candidates{Select: d.Select, Agg: d.Agg, Pick: d.Pick, Picks: d.Picks, List: d.Candidates}}
 }

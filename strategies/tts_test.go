@@ -18,6 +18,7 @@ import (
 	"github.com/reasonbench/reasonbench/simulator"
 	"github.com/reasonbench/reasonbench/stats"
 	"github.com/reasonbench/reasonbench/strategies/param"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/game24"
 	"github.com/reasonbench/reasonbench/verify"
@@ -110,19 +111,19 @@ func strptr(s string) *string { return &s }
 
 func TestSelectionRules(t *testing.T) {
 	t.Parallel()
-	c := func(key *string, score float64) Candidate { return Candidate{Key: key, Score: score} }
+	c := func(key *string, score float64) reading.Candidate { return reading.Candidate{Key: key, Score: score} }
 	a, b, d := strptr("a"), strptr("b"), strptr("d")
 	cases := []struct {
 		name                     string
-		cs                       []Candidate
+		cs                       []reading.Candidate
 		best, weighted, majority int
 	}{
-		{"weighted sums beat the single best", []Candidate{c(a, 0.25), c(b, 0.875), c(a, 0.75)}, 1, 0, 0},
-		{"majority and weighted disagree", []Candidate{c(a, 0.125), c(a, 0.125), c(b, 0.5), c(a, 0.125)}, 2, 2, 0},
-		{"ties go to the first answer seen", []Candidate{c(b, 0.5), c(a, 0.5), c(a, 0.5), c(b, 0.5)}, 0, 0, 0},
-		{"tied sums: first key, its first candidate", []Candidate{c(d, 0.25), c(a, 0.5), c(d, 0.25)}, 1, 0, 0},
-		{"abstainers count for nothing", []Candidate{c(nil, 1), c(b, 0.25), c(a, 0.125), c(a, 0.0625)}, 0, 1, 2},
-		{"nobody answers: weighted falls back to best", []Candidate{c(nil, 0.25), c(nil, 0.75)}, 1, 1, -1},
+		{"weighted sums beat the single best", []reading.Candidate{c(a, 0.25), c(b, 0.875), c(a, 0.75)}, 1, 0, 0},
+		{"majority and weighted disagree", []reading.Candidate{c(a, 0.125), c(a, 0.125), c(b, 0.5), c(a, 0.125)}, 2, 2, 0},
+		{"ties go to the first answer seen", []reading.Candidate{c(b, 0.5), c(a, 0.5), c(a, 0.5), c(b, 0.5)}, 0, 0, 0},
+		{"tied sums: first key, its first candidate", []reading.Candidate{c(d, 0.25), c(a, 0.5), c(d, 0.25)}, 1, 0, 0},
+		{"abstainers count for nothing", []reading.Candidate{c(nil, 1), c(b, 0.25), c(a, 0.125), c(a, 0.0625)}, 0, 1, 2},
+		{"nobody answers: weighted falls back to best", []reading.Candidate{c(nil, 0.25), c(nil, 0.75)}, 1, 1, -1},
 		{"empty", nil, -1, -1, -1},
 	}
 	for _, tc := range cases {
@@ -143,9 +144,9 @@ func TestMajorityIsCoTSCsVote(t *testing.T) {
 	outs := []string{"Answer: 4 * 5 + 10 - 6 = 24", "Answer: (10 - 6) * (5 + 4) = 24", "no answer",
 		"Answer: (10-6)*(5+4) = 24", "Answer: 4*5+10-6 = 24"}
 	for _, key := range task.VoteKeys() {
-		var cs []Candidate
+		var cs []reading.Candidate
 		for _, o := range outs {
-			cd := Candidate{Output: o}
+			cd := reading.Candidate{Output: o}
 			if k, ok := task.AnswerKey(inst, o, key); ok {
 				cd.Key = &k
 			}
@@ -228,7 +229,7 @@ func TestBeamKeepsTheTopNOverM(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := res.Detail.(TTSDetail)
+	d := res.Detail.(reading.TTSDetail)
 	log := d.Search.([]BeamIteration)
 	if len(log) != 2 || !reflect.DeepEqual(log[0].Kept, []int{1, 2}) {
 		t.Fatalf("iterations %+v: want 2, the first keeping positions [1 2]", log)
@@ -312,13 +313,13 @@ func TestDVTSSubtreesAreIndependent(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	inst := puzzle(t, "1 2 4 7")
-	solve := func(n int) TTSDetail {
+	solve := func(n int) reading.TTSDetail {
 		env, _ := simEnv(t)
 		res, err := resolve(t, "dvts", map[string]any{"n": n, "beam_width": 2, "num_iterations": 6, "temperature": 0.7}).Solve(ctx, env, inst)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return res.Detail.(TTSDetail)
+		return res.Detail.(reading.TTSDetail)
 	}
 	one, two := solve(2), solve(4)
 	if len(one.Candidates) != 2 || len(two.Candidates) != 4 {
@@ -358,7 +359,7 @@ func TestDVTSPicksTheBestExpansion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := res.Detail.(TTSDetail)
+	d := res.Detail.(reading.TTSDetail)
 	if got := d.Search.([]DVTSTree)[0].Chosen; !reflect.DeepEqual(got, []int{1, 0, 0}) {
 		t.Errorf("chosen expansions %v, want [1 0 0]", got)
 	}
@@ -507,7 +508,7 @@ func TestTTSHostileModelOutput(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				d := res.Detail.(TTSDetail)
+				d := res.Detail.(reading.TTSDetail)
 				if res.Metrics["verifier_invalid"] == 0 || d.Candidates[0].VerifierError == "" || d.Candidates[0].Score != 0 {
 					t.Errorf("metrics %v, candidate %+v: want the invalid answer recorded and scored 0", res.Metrics, d.Candidates[0])
 				}
@@ -639,7 +640,7 @@ func TestPicksAreStatsPicks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for range 500 {
 		k := 1 + rng.IntN(9)
-		cs := make([]Candidate, k)
+		cs := make([]reading.Candidate, k)
 		keys, scores, idx := make([]int, k), make([]float64, k), make([]int, k)
 		for i := range cs {
 			keys[i], scores[i], idx[i] = rng.IntN(4)-1, float64(rng.IntN(5))/4, i
@@ -744,7 +745,7 @@ func TestBeamRepeatsFewSurvivorsInOrder(t *testing.T) {
 	if !sameSet(cont, want) {
 		t.Errorf("iteration 1 continued %v, want %v", cont, want)
 	}
-	log := res.Detail.(TTSDetail).Search.([]BeamIteration)
+	log := res.Detail.(reading.TTSDetail).Search.([]BeamIteration)
 	if len(log) != 2 || !reflect.DeepEqual(log[0].Completed, []int{0, 1, 2, 3, 4}) || !reflect.DeepEqual(log[0].Kept, []int{5, 6, 7}) {
 		t.Errorf("iterations %+v: want 5 completed and positions 5, 6, 7 kept at the first", log)
 	}

@@ -4,12 +4,12 @@ import (
 	"fmt"
 
 	"github.com/reasonbench/reasonbench/results"
-	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 )
 
 // debateCell is one agent's answer in one round, with the call that drew it.
 type debateCell struct {
-	strategies.DebateTurn
+	reading.DebateTurn
 	KeyText string // its vote key, "" when it abstains
 	Winner  bool   // the round's majority went to this agent's answer
 	CallID  int64  // 0 when the call is not recorded
@@ -29,7 +29,7 @@ type debateRow struct {
 
 // transcriptGrid lays a transcript out as a grid, rounds down and agents
 // across.
-func transcriptGrid(d strategies.DebateDetail, calls []callView) map[string]any {
+func transcriptGrid(d reading.DebateDetail, calls []callView) map[string]any {
 	ids := map[string]int64{}
 	for _, c := range calls {
 		if c.Identity != "" {
@@ -43,7 +43,7 @@ func transcriptGrid(d strategies.DebateDetail, calls []callView) map[string]any 
 			row.Majority = rd.Vote.Key
 		}
 		for a, t := range rd.Turns {
-			c := debateCell{DebateTurn: t, Call: strategies.DebateCall(r, a)}
+			c := debateCell{DebateTurn: t, Call: reading.DebateCall(r, a)}
 			c.CallID = ids[c.Call]
 			if t.Key != nil {
 				c.KeyText = *t.Key
@@ -70,11 +70,11 @@ func transcriptGrid(d strategies.DebateDetail, calls []callView) map[string]any 
 // placeDebateCalls names each debate call's place in the grid beside its
 // identity: "r0/a2" is drawn as round 1, agent 3. The identity keys the
 // cache and a resume, so only how it is shown follows the grid.
-func placeDebateCalls(calls []callView, d strategies.DebateDetail) {
+func placeDebateCalls(calls []callView, d reading.DebateDetail) {
 	place := map[string]string{}
 	for r, rd := range d.Rounds {
 		for a := range rd.Turns {
-			place[strategies.DebateCall(r, a)] = fmt.Sprintf("round %d, agent %d", r+1, a+1)
+			place[reading.DebateCall(r, a)] = fmt.Sprintf("round %d, agent %d", r+1, a+1)
 		}
 	}
 	for i := range calls {

@@ -14,7 +14,7 @@ import (
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/store"
-	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 )
 
 // eventView is one event as the trajectory draws it: the event, and for a
@@ -54,13 +54,13 @@ type stepView struct {
 
 // candidateView is a candidate of bon, beam or dvts as the page lists it.
 type candidateView struct {
-	strategies.Candidate
+	reading.Candidate
 	Index  int
 	Picked []string // the rules that pick it
 	Chosen bool     // the configured rule's pick
 }
 
-func candidatesView(c strategies.Candidates) map[string]any {
+func candidatesView(c reading.Candidates) map[string]any {
 	var list []candidateView
 	for i, cand := range c.List {
 		v := candidateView{Candidate: cand, Index: i, Chosen: i == c.Pick}
@@ -145,9 +145,9 @@ func (s *Server) item(ctx context.Context, r *http.Request) (page, error) {
 		data["Tally"] = t
 	}
 	// The strategy's View reader says what its detail draws
-	// (strategies.Reading); the page never names a strategy nor decodes
+	// (reading.Reading); the page never names a strategy nor decodes
 	// its detail.
-	v := strategies.ReadingOf(run.Strategy).ViewOf(it.Detail)
+	v := reading.Of(run.Strategy).ViewOf(it.Detail)
 	// Any stored search tree is drawn (tot, tot_dfs, mcts, lats, and
 	// strategies to come): nodes, values, visits, selection.
 	nodes, err := s.st.Nodes(ctx, run.ID, idx)
@@ -155,7 +155,7 @@ func (s *Server) item(ctx context.Context, r *http.Request) (page, error) {
 		return page{}, err
 	}
 	if len(nodes) > 0 {
-		marks := strategies.TreeMarks{Best: -1}
+		marks := reading.TreeMarks{Best: -1}
 		if v.Tree != nil {
 			marks = *v.Tree
 		}
@@ -246,7 +246,7 @@ func scoringRule(spec json.RawMessage) string {
 // buildTree links nodes to their parents, marks the best path and finds the
 // calls behind each node: the generating call whose completion contains the
 // node's new step, and the evaluating calls whose prompt contains its state.
-func buildTree(nodes []store.Node, d strategies.TreeMarks, calls []callView) []*treeNode {
+func buildTree(nodes []store.Node, d reading.TreeMarks, calls []callView) []*treeNode {
 	byID := map[int]*treeNode{}
 	var roots []*treeNode
 	for _, n := range nodes {
@@ -315,11 +315,11 @@ func promptContains(msgs []llm.Message, sub string) bool {
 
 // trialView is one Reflexion trial with the reflections its prompt showed.
 type trialView struct {
-	strategies.ReflexionTrial
+	reading.ReflexionTrial
 	Shown []string
 }
 
-func reflexionView(d strategies.ReflexionDetail) map[string]any {
+func reflexionView(d reading.ReflexionDetail) map[string]any {
 	var memory []string
 	for _, r := range d.Seeded {
 		memory = append(memory, r.Text)
@@ -339,11 +339,11 @@ func reflexionView(d strategies.ReflexionDetail) map[string]any {
 }
 
 type iterView struct {
-	strategies.RefineIteration
+	reading.RefineIteration
 	Diff []diffLine
 }
 
-func refineView(d strategies.SelfRefineDetail) map[string]any {
+func refineView(d reading.SelfRefineDetail) map[string]any {
 	var its []iterView
 	prev := ""
 	for i, it := range d.Iterations {
@@ -365,7 +365,7 @@ type voteBar struct {
 	Right  bool // a sample voting for it was scored right
 }
 
-func voteView(d strategies.Votes) map[string]any {
+func voteView(d reading.Votes) map[string]any {
 	total := d.Vote.Abstain
 	for _, c := range d.Vote.Counts {
 		total += c.Count

@@ -16,7 +16,7 @@ import (
 	"github.com/reasonbench/reasonbench/events"
 	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/store"
-	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 )
 
 // The JSON Lines export: a {"run": ...} header, then one object per item.
@@ -245,7 +245,7 @@ func exportRunJSONL(ctx context.Context, st *store.Store, run store.Run, withCal
 		e.Gold, e.Answer = answers.Gold(it.Index), answers.Extracted(it.Index, it.Output)
 		// Any item's samples in the shared samples shape (items recorded
 		// before vote keys were kept: the extracted answers as keys).
-		if smp, ok := strategies.ReadSamples(it.Detail); ok {
+		if smp, ok := reading.ReadSamples(it.Detail); ok {
 			for i := range smp.Keys {
 				e.Samples = append(e.Samples, exportSample{Key: smp.Keys[i], Answer: smp.Answers[i], Correct: smp.Correct[i]})
 			}

@@ -20,7 +20,7 @@ import (
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/store"
-	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tools"
 	"github.com/reasonbench/reasonbench/tools/toolstest"
@@ -93,7 +93,7 @@ func runFlat(t *testing.T, what string, args ...string) (bench.Summary, map[stri
 }
 
 // itemToolCalls reads the tool calls stored in a run's item details.
-func itemToolCalls(t *testing.T, db string, run int64) [][]strategies.ReActAction {
+func itemToolCalls(t *testing.T, db string, run int64) [][]reading.ReActAction {
 	t.Helper()
 	st, err := store.Open(context.Background(), db)
 	if err != nil {
@@ -104,13 +104,13 @@ func itemToolCalls(t *testing.T, db string, run int64) [][]strategies.ReActActio
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out [][]strategies.ReActAction
+	var out [][]reading.ReActAction
 	for _, it := range items {
-		var tr strategies.ReActTrajectory
+		var tr reading.ReActTrajectory
 		if err := json.Unmarshal(it.Detail, &tr); err != nil {
 			t.Fatal(err)
 		}
-		var acts []strategies.ReActAction
+		var acts []reading.ReActAction
 		for _, s := range tr.Steps {
 			for _, a := range s.Actions {
 				if a.External != nil {
@@ -583,7 +583,7 @@ func sameTrajectories(t *testing.T, name string, want, got []store.Item) int {
 				t.Errorf("%s item %d: metric %s %v, built-in %v", name, g.Index, k, g.Metrics[k], v)
 			}
 		}
-		var wt, gt strategies.ReActTrajectory
+		var wt, gt reading.ReActTrajectory
 		if err := json.Unmarshal(w.Detail, &wt); err != nil {
 			t.Fatal(err)
 		}

@@ -15,7 +15,7 @@ import (
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/store"
-	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 )
 
 func cmdShow(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -95,7 +95,7 @@ func cmdShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 	}
-	if c := strategies.ReadingOf(run.Strategy).ViewOf(found.Detail).Conversation; c != nil && len(c.Threads) > 0 {
+	if c := reading.Of(run.Strategy).ViewOf(found.Detail).Conversation; c != nil && len(c.Threads) > 0 {
 		fmt.Fprintf(stdout, "\nconversation:\n%s", c.Lines())
 	}
 	evs, err := results.ItemEvents(ctx, st, runID, *item)

@@ -6,13 +6,13 @@ import (
 	"io"
 
 	"github.com/reasonbench/reasonbench/results"
-	"github.com/reasonbench/reasonbench/strategies"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 )
 
 // writeDebate prints a debate item's transcript: each round's majority,
 // then each agent's vote key, verdict and answer.
 func writeDebate(w io.Writer, detail json.RawMessage) {
-	d, ok := strategies.ReadTranscript(detail)
+	d, ok := reading.ReadTranscript(detail)
 	if !ok {
 		return
 	}
@@ -28,7 +28,7 @@ func writeDebate(w io.Writer, detail json.RawMessage) {
 			if t.Key != nil {
 				key = keyText(*t.Key, true)
 			}
-			fmt.Fprintf(w, "  agent %d%s (call %s): key %s, correct: %v\n%s\n", a+1, model, strategies.DebateCall(r, a), key, t.Correct, indent(indent(t.Output)))
+			fmt.Fprintf(w, "  agent %d%s (call %s): key %s, correct: %v\n%s\n", a+1, model, reading.DebateCall(r, a), key, t.Correct, indent(indent(t.Output)))
 		}
 	}
 	if d.Judged != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/sandbox/sandboxtest"
 	"github.com/reasonbench/reasonbench/strategies/param"
+	"github.com/reasonbench/reasonbench/strategies/reading"
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
@@ -112,7 +113,7 @@ func TestSelfRefineOnHumanEval(t *testing.T) {
 		if err != nil || failed() != nil {
 			t.Fatal(err, failed())
 		}
-		d := res.Detail.(strategies.SelfRefineDetail)
+		d := res.Detail.(reading.SelfRefineDetail)
 		n := len(d.Iterations)
 		if n < 1 || n > 3 || (d.StoppedBy == "limit") != (n == 3 && !d.Iterations[n-1].Stop) {
 			t.Errorf("%s: %d iterations, stopped by %s", inst.Key, n, d.StoppedBy)

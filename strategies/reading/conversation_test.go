@@ -1,16 +1,12 @@
-package strategies
+package reading
 
 import (
-	"context"
 	"encoding/json"
-	"fmt"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/reasonbench/reasonbench/events"
-	"github.com/reasonbench/reasonbench/llm"
-	"github.com/reasonbench/reasonbench/tasks"
 )
 
 func viewOf(t *testing.T, strategy string, detail any) ItemView {
@@ -19,7 +15,7 @@ func viewOf(t *testing.T, strategy string, detail any) ItemView {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ReadingOf(strategy).ViewOf(b)
+	return Of(strategy).ViewOf(b)
 }
 
 // turnsText writes a thread's turns as role[step]:what, for comparison.
@@ -159,38 +155,5 @@ func TestCandidatesView(t *testing.T) {
 	}
 	if v := viewOf(t, "bon", map[string]any{"candidates": "garbage"}); v.Candidates != nil {
 		t.Errorf("garbage detail drew candidates %+v", v.Candidates)
-	}
-}
-
-// TestEpisodeRecordsUserTurns: an episode records each of the simulated
-// user's messages as a user event under the agent's turn that drew it
-// (the first message under step 0), and the user's model calls take that
-// step too.
-func TestEpisodeRecordsUserTurns(t *testing.T) {
-	agent := &toolScript{replies: []llm.Choice{{Content: "Hello."}, {ToolCalls: []llm.ToolCall{{ID: "c1", Name: "lookup", Arguments: `{"id": "X7"}`}}}, {Content: "bye"}}}
-	env := episodeEnv(t, agent, 1)
-	var log events.Log
-	env.Events = &log
-	var steps []string
-	env.User = llm.Chain(env.User, func(next llm.Sampler) llm.Sampler {
-		return llm.SamplerFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
-			step, _ := events.StepOf(ctx)
-			steps = append(steps, step)
-			return next.Sample(ctx, req)
-		})
-	})
-	s := &react{protocol: ProtocolTools, maxSteps: 10, trials: 1, user: "llm"}
-	if _, err := s.Solve(context.Background(), env, tasks.Instance{Key: "0"}); err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, e := range log.Take() {
-		got = append(got, fmt.Sprintf("%s@%s#%d:%s", e.Kind, e.Step, e.Seq, e.Text))
-	}
-	if want := []string{"user@t0/s0#0:I need id X7", "user@t0/s1#0:ok 1", "user@t0/s3#0:###STOP###"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("user events %q, want %q", got, want)
-	}
-	if !reflect.DeepEqual(steps, []string{"t0/s0"}) {
-		t.Errorf("the user's model calls were made under steps %q", steps)
 	}
 }

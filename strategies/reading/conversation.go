@@ -1,4 +1,4 @@
-package strategies
+package reading
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Conversation is an item's exchange as the read side draws it (the
@@ -278,4 +279,15 @@ func (c Conversation) Lines() string {
 // turnLine keeps a text to one line of at most 300 characters.
 func turnLine(s string) string {
 	return clip(strings.Join(strings.Fields(s), " "), 300)
+}
+
+// clip cuts s to at most n bytes on a rune boundary, valid UTF-8.
+func clip(s string, n int) string {
+	if len(s) > n {
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		s = s[:n]
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
 }

@@ -1,9 +1,22 @@
-package strategies
+// Package reading is the read side's half of the strategies: the shapes a
+// strategy records as an item's detail (samples, votes, transcripts,
+// trajectories, trials, iterations, candidates) and the readers that fill
+// what the read side draws from them (Reading: --by k's samples, --by
+// round's transcript, the viewer's ItemView), one line of readers a
+// strategy. strategies writes these shapes; results/, view/ and bench
+// show read them through Of without importing the engine: the package
+// imports only the standard library and events.
+package reading
+
+import (
+	"maps"
+	"slices"
+)
 
 // Reading is how the read side (results/, view/) reads a strategy's item
-// detail: each field a reader written beside the strategy's detail type
-// and named on its registry line, nil when the detail has no such
-// reading. results/ and view/ look a run's strategy up (ReadingOf) and
+// detail: each field a reader written beside the detail type it decodes
+// and named on the strategy's line of readings, nil when the detail has
+// no such reading. results/ and view/ look a run's strategy up (Of) and
 // call these, so they neither name a strategy nor decode its detail; a
 // new strategy is read by `--by k` and drawn by the viewer by declaring
 // readers that fill these shapes from its own detail type.
@@ -86,14 +99,44 @@ type TreeMarks struct {
 	Final []int // its final frontier, if it keeps one
 }
 
-// ReadingOf is the named strategy's reading; the zero Reading for an
-// unknown name (a run of a strategy since removed is still shown).
-func ReadingOf(name string) Reading {
-	s, err := Lookup(name)
-	if err != nil {
-		return Reading{}
+// Of is the named strategy's reading; the zero Reading for a strategy
+// with none, or unknown (a run of a strategy since removed is still
+// shown).
+func Of(strategy string) Reading {
+	return readings()[strategy]
+}
+
+// Strategies lists the strategies readings knows, each a registered
+// strategy's name (strategies' registry test checks both lists agree).
+func Strategies() []string {
+	return slices.Sorted(maps.Keys(readings()))
+}
+
+// readings are the readers of each strategy's item detail, by strategy
+// name: the one declaration of how a strategy's detail is read. A strategy
+// whose detail the read side draws nothing of beyond its JSON is listed
+// with the zero Reading.
+func readings() map[string]Reading {
+	return map[string]Reading{
+		"io":             {Samples: samplesUnder(RuleFirst)},
+		"cot":            {Samples: samplesUnder(RuleFirst)},
+		"cotsc":          {Samples: samplesUnder(RuleVote), View: viewVote},
+		"tot":            {View: viewTree},
+		"react":          {View: viewReAct},
+		"reflexion":      {View: viewReflexion},
+		"reflexion_ref":  {},
+		"reflexion_code": {},
+		"tot_dfs":        {},
+		"mcts":           {View: viewTree},
+		"lats":           {View: viewTree},
+		"pal":            {Samples: samplesUnder(RuleVote), View: viewVote},
+		"bon":            {Samples: readBoN, View: viewTTS},
+		"beam":           {View: viewTTS},
+		"dvts":           {View: viewTTS},
+		"program":        {},
+		"debate":         {Rounds: ReadTranscript, View: viewDebate},
+		"selfrefine":     {View: viewSelfRefine},
 	}
-	return s.Read
 }
 
 // SamplesOf reads detail's samples with the Samples reader; false without
