@@ -5,7 +5,6 @@ import (
 
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/summary"
-	"github.com/reasonbench/reasonbench/tasks"
 )
 
 // Summary is a run's headline numbers (summary.Summary, which the read
@@ -14,8 +13,5 @@ type Summary = summary.Summary
 
 // Summarize computes a run's summary from the store (summary.Summarize).
 func Summarize(ctx context.Context, st *store.Store, runID int64) (Summary, error) {
-	return summary.Summarize(ctx, st, runID)
+	return summary.Summarize(ctx, st, Catalog{}, runID)
 }
-
-// RecordedTask opens the task a run's spec names (summary.RecordedTask).
-func RecordedTask(rawSpec []byte) (tasks.Task, error) { return summary.RecordedTask(rawSpec) }

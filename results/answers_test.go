@@ -46,7 +46,7 @@ func TestRunAnswers(t *testing.T) {
 	if err != nil || len(items) != 6 {
 		t.Fatalf("items %d, %v", len(items), err)
 	}
-	a := RunAnswers(runs[0])
+	a := RunAnswers(cat, runs[0])
 	if a.Err != nil {
 		t.Fatal(a.Err)
 	}
@@ -65,7 +65,7 @@ func TestRunAnswers(t *testing.T) {
 	// A run whose recorded task cannot be opened: no answers, and why.
 	broken := runs[0]
 	broken.Spec = json.RawMessage(`{"config": {"task": "file:/nowhere/gone.jsonl"}}`)
-	b := RunAnswers(broken)
+	b := RunAnswers(cat, broken)
 	if b.Err == nil || b.Gold(0) != "" || b.Extracted(0, "Answer: 3") != "" {
 		t.Errorf("a task that cannot be opened: err %v, gold %q", b.Err, b.Gold(0))
 	}
@@ -80,7 +80,7 @@ func TestExperimentBaselineAndAddPaired(t *testing.T) {
 	if got := ExperimentBaseline([]store.Run{{Spec: json.RawMessage(`{}`)}}); got != "" {
 		t.Fatalf("no baseline recorded: %q", got)
 	}
-	groups, err := Groups(ctx, st, runs, report.Level)
+	groups, err := Groups(ctx, st, cat, runs, report.Level)
 	if err != nil || len(groups) != 2 {
 		t.Fatalf("groups %d, %v", len(groups), err)
 	}

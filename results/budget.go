@@ -14,7 +14,6 @@ import (
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies/reading"
 	"github.com/reasonbench/reasonbench/summary"
-	"github.com/reasonbench/reasonbench/tasks"
 )
 
 // Purposes of calls that are not the method's own generation: a verifier's
@@ -53,9 +52,9 @@ var ErrNoLabel = errors.New("no such item label")
 // TaskLabels splits runs by the item label key of their recorded task
 // (tasks.Labeled: MATH-500's "level" and "subject"); key "" takes the
 // task's first label.
-func TaskLabels(key string) LevelsOf {
+func TaskLabels(cat summary.Catalog, key string) LevelsOf {
 	return func(_ context.Context, run store.Run) (Levels, error) {
-		t, err := summary.RecordedTask(run.Spec)
+		t, err := summary.RecordedTask(cat, run.Spec)
 		if err != nil {
 			return Levels{}, fmt.Errorf("run %d: %w", run.ID, err)
 		}
@@ -67,29 +66,19 @@ func TaskLabels(key string) LevelsOf {
 	}
 }
 
-// labelsOf reads every instance's label key ("" the first) of a task.
-func labelsOf(t tasks.Task, key string) (Levels, error) {
-	lt, ok := t.(tasks.Labeled)
-	if !ok || len(lt.LabelKeys()) == 0 {
+// labelsOf reads every item's label key ("" the first) of a task.
+func labelsOf(t summary.Task, key string) (Levels, error) {
+	keys := t.LabelKeys()
+	if len(keys) == 0 {
 		return Levels{}, fmt.Errorf("%w; --by difficulty makes levels from a run's pass rate", ErrNotLabeled)
 	}
 	if key == "" {
-		key = lt.LabelKeys()[0]
+		key = keys[0]
 	}
-	if !slices.Contains(lt.LabelKeys(), key) {
-		return Levels{}, fmt.Errorf("%w %q (the task's: %v)", ErrNoLabel, key, lt.LabelKeys())
+	if !slices.Contains(keys, key) {
+		return Levels{}, fmt.Errorf("%w %q (the task's: %v)", ErrNoLabel, key, keys)
 	}
-	insts, err := t.Instances()
-	if err != nil {
-		return Levels{}, err
-	}
-	lv := Levels{Key: key, Of: map[int]string{}}
-	for _, in := range insts {
-		if v, ok := lt.Labels(in)[key]; ok {
-			lv.Of[in.Index] = v
-		}
-	}
-	return lv, nil
+	return Levels{Key: key, Of: t.Labels(key)}, nil
 }
 
 // Difficulty holds levels made from a run's own pass rate, as
@@ -227,12 +216,12 @@ type budgetItem struct {
 // problem; with o.Curves a CoT-SC or scored run is shown at every N' of
 // its samples instead, its tokens N'/N of each item's. Notes say what a
 // reader must know.
-func Budget(ctx context.Context, st *store.Store, runs []store.Run, o BudgetOptions) ([]report.BudgetRow, []string, error) {
+func Budget(ctx context.Context, st *store.Store, cat summary.Catalog, runs []store.Run, o BudgetOptions) ([]report.BudgetRow, []string, error) {
 	var rows []report.BudgetRow
 	var notes []string
 	estimated, scored, missing := false, false, 0
 	for _, run := range runs {
-		s, err := summary.Summarize(ctx, st, run.ID)
+		s, err := summary.Summarize(ctx, st, cat, run.ID)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -10,13 +10,12 @@ import (
 	"math"
 	"math/big"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/stats"
 	"github.com/reasonbench/reasonbench/store"
-	"github.com/reasonbench/reasonbench/tasks"
+	"github.com/reasonbench/reasonbench/summary"
 )
 
 // budgetRuns is the declared synthetic fixture of testdata/budget_runs.py
@@ -186,7 +185,7 @@ func TestBudgetReference(t *testing.T) {
 			if err := json.Unmarshal(want[tc.name], &exp); err != nil {
 				t.Fatal(err)
 			}
-			rows, _, err := Budget(ctx, st, runs, BudgetOptions{Curves: true, Levels: tc.levels, Curve: stats.DefaultCurveOptions})
+			rows, _, err := Budget(ctx, st, cat, runs, BudgetOptions{Curves: true, Levels: tc.levels, Curve: stats.DefaultCurveOptions})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -224,29 +223,24 @@ func TestBudgetReference(t *testing.T) {
 	}
 }
 
-// labeledTask is a test task whose instances carry a level and a subject.
-type labeledTask struct{ tasks.Task }
+// labeledTask is a test task whose items carry a level and a subject
+// (item 9 none).
+type labeledTask struct{ summary.Task }
 
-func (labeledTask) Instances() ([]tasks.Instance, error) {
-	return []tasks.Instance{{Index: 3, Data: "1/algebra"}, {Index: 7, Data: "5/geometry"}, {Index: 9}}, nil
-}
 func (labeledTask) LabelKeys() []string { return []string{"level", "subject"} }
-func (labeledTask) Labels(in tasks.Instance) map[string]string {
-	s, _ := in.Data.(string)
-	level, subject, ok := strings.Cut(s, "/")
-	if !ok {
-		return nil // an item without labels is left out of a split table
-	}
-	return map[string]string{"level": level, "subject": subject}
+func (labeledTask) Labels(key string) map[int]string {
+	return map[string]map[int]string{"level": {3: "1", 7: "5"}, "subject": {3: "algebra", 7: "geometry"}}[key]
 }
 
 // unlabeledTask has no labels.
-type unlabeledTask struct{ tasks.Task }
+type unlabeledTask struct{ summary.Task }
+
+func (unlabeledTask) LabelKeys() []string { return nil }
 
 func TestLabelsOf(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		task tasks.Task
+		task summary.Task
 		key  string
 		want map[int]string
 		err  error

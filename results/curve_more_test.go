@@ -26,7 +26,7 @@ func TestGroupCurve(t *testing.T) {
 		}
 		runs[i] = r
 	}
-	groups, err := Groups(ctx, st, runs, 0.95)
+	groups, err := Groups(ctx, st, cat, runs, 0.95)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,20 +96,20 @@ func TestTaskLabels(t *testing.T) {
 		}
 		runs = append(runs, r)
 	}
-	lv, err := TaskLabels("")(ctx, runs[0])
+	lv, err := TaskLabels(cat, "")(ctx, runs[0])
 	if err != nil || lv.Key != "level" || len(lv.Of) != 500 || lv.Of[0] != "2" {
 		t.Errorf("math500's first label: %s, %d items, item 0 %q, %v; want level, 500, 2", lv.Key, len(lv.Of), lv.Of[0], err)
 	}
-	if lv, err := TaskLabels("subject")(ctx, runs[0]); err != nil || lv.Of[0] != "Precalculus" {
+	if lv, err := TaskLabels(cat, "subject")(ctx, runs[0]); err != nil || lv.Of[0] != "Precalculus" {
 		t.Errorf("subject of item 0: %q %v", lv.Of[0], err)
 	}
-	if _, err := TaskLabels("colour")(ctx, runs[0]); !errors.Is(err, ErrNoLabel) {
+	if _, err := TaskLabels(cat, "colour")(ctx, runs[0]); !errors.Is(err, ErrNoLabel) {
 		t.Errorf("an unknown label: %v", err)
 	}
-	if _, err := TaskLabels("")(ctx, runs[1]); !errors.Is(err, ErrNotLabeled) {
+	if _, err := TaskLabels(cat, "")(ctx, runs[1]); !errors.Is(err, ErrNotLabeled) {
 		t.Errorf("game24 has no labels: %v", err)
 	}
-	if _, err := TaskLabels("")(ctx, store.Run{ID: 9, Spec: json.RawMessage(`{"config":{"task":"nosuch"}}`)}); err == nil {
+	if _, err := TaskLabels(cat, "")(ctx, store.Run{ID: 9, Spec: json.RawMessage(`{"config":{"task":"nosuch"}}`)}); err == nil {
 		t.Error("a run whose task cannot be opened gave labels")
 	}
 }

@@ -56,7 +56,7 @@ func TestIntervalsAgreeWithScipy(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		row, _, err := Row(ctx, st, r)
+		row, _, err := Row(ctx, st, cat, r)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,7 +84,7 @@ func TestIntervalsAgreeWithScipy(t *testing.T) {
 	close("cot CI low", iv.Low, s.Run2Wilson.Low)
 	close("cot CI high", iv.High, s.Run2Wilson.High)
 
-	groups, err := Groups(ctx, st, runs, 0.95)
+	groups, err := Groups(ctx, st, cat, runs, 0.95)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -141,7 +141,7 @@ func TestWinsLossesAddUp(t *testing.T) {
 		return r
 	}
 	runs := []store.Run{put("cotsc", 0, 0, 1, 1), put("io", 0.2, 0.3, 0.1, 1), put("tot", 1, 0, 0, 1)}
-	groups, err := Groups(ctx, st, runs, report.Level)
+	groups, err := Groups(ctx, st, cat, runs, report.Level)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +182,7 @@ func TestBudgetMajorityNamed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows, _, err := Budget(ctx, st, []store.Run{run}, BudgetOptions{Curves: true, Curve: stats.DefaultCurveOptions})
+	rows, _, err := Budget(ctx, st, cat, []store.Run{run}, BudgetOptions{Curves: true, Curve: stats.DefaultCurveOptions})
 	if err != nil || len(rows) != 3 {
 		t.Fatalf("rows %+v, %v; want N'=1, 2, 4", rows, err)
 	}
@@ -229,7 +229,7 @@ func TestForgeableRows(t *testing.T) {
 		r, _ := st.GetRun(ctx, id)
 		runs = append(runs, r)
 	}
-	rows, err := Rows(ctx, st, runs)
+	rows, err := Rows(ctx, st, cat, runs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +245,7 @@ func TestForgeableRows(t *testing.T) {
 		t.Errorf("ForgeableRuns of isolated runs: %q", got)
 	}
 	for i, want := range []bool{true, false} {
-		_, notes, err := Budget(ctx, st, runs[2*i:2*i+1], BudgetOptions{})
+		_, notes, err := Budget(ctx, st, cat, runs[2*i:2*i+1], BudgetOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -132,7 +132,7 @@ func TestReferenceCompare(t *testing.T) {
 		}
 		runs = append(runs, r)
 	}
-	groups, err := Groups(ctx, st, runs, 0.95)
+	groups, err := Groups(ctx, st, cat, runs, 0.95)
 	if err != nil {
 		t.Fatal(err)
 	}

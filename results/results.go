@@ -13,7 +13,6 @@ import (
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/stats"
 	"github.com/reasonbench/reasonbench/store"
-	"github.com/reasonbench/reasonbench/strategies"
 	"github.com/reasonbench/reasonbench/summary"
 )
 
@@ -41,7 +40,7 @@ func RowOf(s summary.Summary) report.Row {
 	_, sd := stats.MeanSD(s.ItemScores)
 	return report.Row{
 		ScoreKind: kind, ItemSD: sd,
-		RunID: s.RunID, Task: s.Task, Strategy: s.Strategy, Params: strategies.ParamSummary(s.Strategy, s.Params),
+		RunID: s.RunID, Task: s.Task, Strategy: s.Strategy, Params: s.ParamText,
 		Model: s.Model, Simulated: s.Simulated, Status: s.Status, N: s.N, Accuracy: s.Accuracy, Metrics: metrics,
 		Tokens: s.PromptTokens + s.CompletionTokens, Calls: s.Calls, Cost: s.Cost, WallSeconds: s.WallSeconds,
 		Rule: s.Rule, RuleForgeable: s.RuleForgeable, Prompts: s.PromptPack, ModelParams: s.ModelParams,
@@ -52,8 +51,8 @@ func RowOf(s summary.Summary) report.Row {
 // Row summarizes one run into its full report row: the summary plus the
 // experiment, seed, typed parameters, range, simulator parameters and what
 // cache hits saved.
-func Row(ctx context.Context, st *store.Store, r store.Run) (report.Row, summary.Summary, error) {
-	s, err := summary.Summarize(ctx, st, r.ID)
+func Row(ctx context.Context, st *store.Store, cat summary.Catalog, r store.Run) (report.Row, summary.Summary, error) {
+	s, err := summary.Summarize(ctx, st, cat, r.ID)
 	if err != nil {
 		return report.Row{}, s, err
 	}
@@ -71,10 +70,10 @@ func Row(ctx context.Context, st *store.Store, r store.Run) (report.Row, summary
 }
 
 // Rows is Row for each run, in order.
-func Rows(ctx context.Context, st *store.Store, runs []store.Run) ([]report.Row, error) {
+func Rows(ctx context.Context, st *store.Store, cat summary.Catalog, runs []store.Run) ([]report.Row, error) {
 	rows := make([]report.Row, 0, len(runs))
 	for _, r := range runs {
-		row, _, err := Row(ctx, st, r)
+		row, _, err := Row(ctx, st, cat, r)
 		if err != nil {
 			return nil, err
 		}
@@ -84,8 +83,8 @@ func Rows(ctx context.Context, st *store.Store, runs []store.Run) ([]report.Row,
 }
 
 // Groups pivots runs into configurations (report.Pivot).
-func Groups(ctx context.Context, st *store.Store, runs []store.Run, level float64) ([]report.Group, error) {
-	rows, err := Rows(ctx, st, runs)
+func Groups(ctx context.Context, st *store.Store, cat summary.Catalog, runs []store.Run, level float64) ([]report.Group, error) {
+	rows, err := Rows(ctx, st, cat, runs)
 	if err != nil {
 		return nil, err
 	}

@@ -69,7 +69,7 @@ func closeTo(a, b float64) bool { return a-b < 1e-12 && b-a < 1e-12 }
 // task that checks answers otherwise, an item out of range or a task that
 // cannot be opened shows none.
 func TestHiddenTests(t *testing.T) {
-	code := RunAnswers(store.Run{Spec: []byte(`{"config":{"task":"humaneval"}}`)})
+	code := RunAnswers(cat, store.Run{Spec: []byte(`{"config":{"task":"humaneval"}}`)})
 	if code.Err != nil {
 		t.Fatal(code.Err)
 	}
@@ -79,10 +79,10 @@ func TestHiddenTests(t *testing.T) {
 	if h := code.HiddenTests(100000); h != "" {
 		t.Errorf("an item out of range: %q", h)
 	}
-	if h := RunAnswers(store.Run{Spec: []byte(`{"config":{"task":"game24"}}`)}).HiddenTests(0); h != "" {
+	if h := RunAnswers(cat, store.Run{Spec: []byte(`{"config":{"task":"game24"}}`)}).HiddenTests(0); h != "" {
 		t.Errorf("game24's hidden tests: %q", h)
 	}
-	bad := RunAnswers(store.Run{Spec: []byte(`{"config":{"task":"nosuch"}}`)})
+	bad := RunAnswers(cat, store.Run{Spec: []byte(`{"config":{"task":"nosuch"}}`)})
 	if bad.Err == nil || bad.HiddenTests(0) != "" || bad.Gold(0) != "" || bad.Extracted(0, "x") != "" {
 		t.Errorf("a task that cannot be opened: %+v", bad)
 	}

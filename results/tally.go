@@ -66,4 +66,6 @@ func ForgeableRuns(rows []report.Row) string {
 
 // RuleOf is the scoring rule's short name a run recorded and whether the
 // rule declares itself forgeable (summary.RunRule), for views of one run.
-func RuleOf(run store.Run) (rule string, forgeable bool) { return summary.RunRule(run.Spec) }
+func RuleOf(cat summary.Catalog, run store.Run) (rule string, forgeable bool) {
+	return summary.RunRule(cat, run.Spec)
+}

@@ -11,19 +11,66 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/reasonbench/reasonbench/catalog"
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/prompts"
 	"github.com/reasonbench/reasonbench/store"
-	"github.com/reasonbench/reasonbench/tasks"
 )
+
+// Catalog is what reading a run asks of the tasks and strategies its spec
+// names. catalog/ and strategies/ know them and the read side imports
+// neither: bench.Catalog answers, and the read side's callers (cmd/bench,
+// the viewer) pass it in.
+type Catalog interface {
+	// TaskRule is the description of the scoring rule the bundled task
+	// scores by under rule ("" its default): "name: what it checks",
+	// marked when a program it scores could forge its verdict
+	// (tasks.ForgeableMark); ok is false for a task it does not know or
+	// a rule the task refuses.
+	TaskRule(task, rule string) (description string, ok bool)
+	// RuleForgeable says whether a rule's description declares the rule
+	// forgeable.
+	RuleForgeable(description string) bool
+	// ParamSummary is a recorded run's strategy parameters as tables show
+	// them ("k=10 b=5"), or their JSON when the strategy or values are
+	// not known.
+	ParamSummary(strategy string, params json.RawMessage) string
+	// OpenTask opens a task by the name, task spec and rule a run
+	// recorded ("file:PATH" for a file task, read now).
+	OpenTask(task, taskSpec, rule string) (Task, error)
+}
+
+// Task is a run's task as the read side reads it: its items' gold
+// answers, hidden tests and labels, and the answer its scorer extracts
+// from an output. Items are named by index; an unknown index has none.
+type Task interface {
+	// Gold is item idx's reference answer ("" when unknown or the task
+	// checks answers another way).
+	Gold(idx int) string
+	// HiddenTests is the program that checks item idx's answer when the
+	// task checks by program (HumanEval, MBPP), else "".
+	HiddenTests(idx int) string
+	// Extracted is the answer the task's scorer reads from output for
+	// item idx ("" when it reads none).
+	Extracted(idx int, output string) string
+	// LabelKeys are the keys of the labels its items carry (MATH-500's
+	// level and subject); nil when they carry none.
+	LabelKeys() []string
+	// Labels are each item's label under key, by index.
+	Labels(key string) map[int]string
+}
+
+// fileTaskPrefix begins a file task's name ("file:PATH"), as the run's
+// configuration recorded it.
+const fileTaskPrefix = "file:"
 
 // Summary is a run's headline numbers, computed from the store alone.
 type Summary struct {
-	RunID            int64              `json:"run_id"`
-	Task             string             `json:"task"`
-	Strategy         string             `json:"strategy"`
-	Params           json.RawMessage    `json:"params"`
+	RunID    int64           `json:"run_id"`
+	Task     string          `json:"task"`
+	Strategy string          `json:"strategy"`
+	Params   json.RawMessage `json:"params"`
+	// ParamText is Params as tables show them (Catalog.ParamSummary).
+	ParamText        string             `json:"-"`
 	Model            string             `json:"model"`
 	Simulated        bool               `json:"simulated"`
 	Status           string             `json:"status"`
@@ -100,7 +147,7 @@ func (s Summary) MetricNames() []string {
 }
 
 // Summarize computes a run's summary from its stored items and calls.
-func Summarize(ctx context.Context, st *store.Store, runID int64) (Summary, error) {
+func Summarize(ctx context.Context, st *store.Store, cat Catalog, runID int64) (Summary, error) {
 	run, err := st.GetRun(ctx, runID)
 	if err != nil {
 		return Summary{}, err
@@ -119,8 +166,9 @@ func Summarize(ctx context.Context, st *store.Store, runID int64) (Summary, erro
 		PromptTokens: tot.PromptTokens, CompletionTokens: tot.CompletionTokens, ReasoningTokens: tot.ReasoningTokens, Calls: tot.Calls,
 		Requests: tot.Requests, Cost: tot.Cost, WallSeconds: run.WallSeconds,
 	}
-	s.Rule, s.PromptPack = specRuleAndPack(run.Spec)
-	s.RuleForgeable = specRuleForgeable(run.Spec)
+	s.ParamText = cat.ParamSummary(run.Strategy, run.Params)
+	s.Rule, s.PromptPack = specRuleAndPack(cat, run.Spec)
+	s.RuleForgeable = specRuleForgeable(cat, run.Spec)
 	var spec recordedSpec
 	if json.Unmarshal(run.Spec, &spec) == nil {
 		s.ModelParams = spec.Config.settings().Text()
@@ -154,7 +202,7 @@ func Summarize(ctx context.Context, st *store.Store, runID int64) (Summary, erro
 // specRuleAndPack reads the scoring rule's short name and the prompt pack
 // from a run's spec. Runs recorded before they were kept used the task's
 // default rule and, with no prompt folder, the bundled prompts.
-func specRuleAndPack(raw []byte) (rule, pack string) {
+func specRuleAndPack(cat Catalog, raw []byte) (rule, pack string) {
 	var spec recordedSpec
 	if json.Unmarshal(raw, &spec) != nil {
 		return "", ""
@@ -165,8 +213,8 @@ func specRuleAndPack(raw []byte) (rule, pack string) {
 		pack = prompts.BundledPack
 	}
 	if rule == "" && spec.Config.Rule == "" {
-		if ts, err := catalog.LookupTask(spec.Config.Task); err == nil {
-			rule = tasks.RuleName(ts.New())
+		if desc, ok := cat.TaskRule(spec.Config.Task, ""); ok {
+			rule, _, _ = strings.Cut(desc, ": ")
 		}
 	}
 	return rule, pack
@@ -174,33 +222,24 @@ func specRuleAndPack(raw []byte) (rule, pack string) {
 
 // RunRule is the scoring rule's short name a run's spec records and
 // whether the rule declares itself forgeable.
-func RunRule(spec []byte) (rule string, forgeable bool) {
-	rule, _ = specRuleAndPack(spec)
-	return rule, specRuleForgeable(spec)
+func RunRule(cat Catalog, spec []byte) (rule string, forgeable bool) {
+	rule, _ = specRuleAndPack(cat, spec)
+	return rule, specRuleForgeable(cat, spec)
 }
 
 // specRuleForgeable reads from a run's spec whether its scoring rule, as
 // recorded (or the task's default for runs that recorded none), declares
 // itself forgeable.
-func specRuleForgeable(raw []byte) bool {
+func specRuleForgeable(cat Catalog, raw []byte) bool {
 	var spec recordedSpec
 	if json.Unmarshal(raw, &spec) != nil {
 		return false
 	}
 	if spec.Rule != "" {
-		return tasks.RuleForgeable(spec.Rule)
+		return cat.RuleForgeable(spec.Rule)
 	}
-	ts, err := catalog.LookupTask(spec.Config.Task)
-	if err != nil {
-		return false
-	}
-	t := ts.New()
-	if c, ok := t.(tasks.RuleChooser); ok && spec.Config.Rule != "" {
-		if t, err = c.WithRule(spec.Config.Rule); err != nil {
-			return false
-		}
-	}
-	return tasks.RuleForgeable(tasks.Rule(t))
+	desc, ok := cat.TaskRule(spec.Config.Task, spec.Config.Rule)
+	return ok && cat.RuleForgeable(desc)
 }
 
 // specDataset reads the data digest from a run's spec.
@@ -215,24 +254,33 @@ func specDataset(raw []byte) string {
 // RecordedTask opens the task a run's spec names, with its scoring rule:
 // a bundled task, or a file task from the files the run read. It lets
 // reports show gold answers and the scorer's extracted answers.
-func RecordedTask(rawSpec []byte) (tasks.Task, error) {
+func RecordedTask(cat Catalog, rawSpec []byte) (Task, error) {
 	var spec recordedSpec
 	if err := json.Unmarshal(rawSpec, &spec); err != nil {
 		return nil, fmt.Errorf("unreadable run spec: %w", err)
 	}
 	cfg := spec.Config
-	if d := spec.Dataset; d != nil && d.Path != "" && catalog.IsFileTask(cfg.Task) {
-		cfg.Task, cfg.TaskSpec = catalog.FileTaskPrefix+d.Path, d.Spec
+	if d := spec.Dataset; d != nil && d.Path != "" && strings.HasPrefix(cfg.Task, fileTaskPrefix) {
+		cfg.Task, cfg.TaskSpec = fileTaskPrefix+d.Path, d.Spec
 	}
-	return catalog.OpenTask(cfg.Task, cfg.TaskSpec, cfg.Rule)
+	return cat.OpenTask(cfg.Task, cfg.TaskSpec, cfg.Rule)
 }
 
 // recordedSpec is the part of a run's spec (bench's) that summaries read.
 type recordedSpec struct {
-	Config     specConfig     `json:"config"`
-	PromptPack string         `json:"prompt_pack,omitempty"`
-	Rule       string         `json:"rule,omitempty"`
-	Dataset    *tasks.Dataset `json:"dataset,omitempty"`
+	Config     specConfig    `json:"config"`
+	PromptPack string        `json:"prompt_pack,omitempty"`
+	Rule       string        `json:"rule,omitempty"`
+	Dataset    *recordedData `json:"dataset,omitempty"`
+}
+
+// recordedData is the part of a run's recorded data (bench's
+// tasks.Dataset) summaries read: the files a file task read and the
+// digest of the data scored.
+type recordedData struct {
+	Path   string `json:"path,omitempty"`
+	SHA256 string `json:"sha256"`
+	Spec   string `json:"spec,omitempty"`
 }
 
 // specConfig is the part of a recorded configuration summaries read.

@@ -62,7 +62,7 @@ func BenchmarkRunPage(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	h, err := New(st)
+	h, err := New(st, cat)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -128,7 +128,7 @@ func TestRunTablesFromRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	row, _, err := results.Row(ctx, st, run)
+	row, _, err := results.Row(ctx, st, cat, run)
 	if err != nil {
 		t.Fatal(err)
 	}

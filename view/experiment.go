@@ -28,7 +28,7 @@ func (s *Server) experiment(ctx context.Context, r *http.Request) (page, error) 
 	if len(runs) == 0 {
 		return page{}, notFound(fmt.Sprintf("experiment %q: no runs", name))
 	}
-	groups, err := results.Groups(ctx, s.st, runs, report.Level)
+	groups, err := results.Groups(ctx, s.st, s.cat, runs, report.Level)
 	if err != nil {
 		return page{}, err
 	}

@@ -137,7 +137,7 @@ func (s *Server) item(ctx context.Context, r *http.Request) (page, error) {
 	for i, c := range calls {
 		cv[i] = viewCall(c)
 	}
-	answers := results.RunAnswers(run)
+	answers := results.RunAnswers(s.cat, run)
 	data := map[string]any{"Run": run, "Item": it, "Calls": cv, "Rule": scoringRule(run.Spec),
 		"Metrics": it.Metrics, "Detail": indentJSON(it.Detail),
 		"Gold": answers.Gold(idx), "Extracted": answers.Extracted(idx, it.Output), "Tests": answers.HiddenTests(idx)}

@@ -20,7 +20,6 @@ import (
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/store"
-	"github.com/reasonbench/reasonbench/strategies"
 	"github.com/reasonbench/reasonbench/summary"
 )
 
@@ -41,11 +40,11 @@ func (s *Server) runRow(ctx context.Context, r store.Run) (runRow, error) {
 	if err != nil {
 		return runRow{}, err
 	}
-	row := runRow{Run: r, Params: strategies.ParamSummary(r.Strategy, r.Params), Progress: p}
+	row := runRow{Run: r, Params: s.cat.ParamSummary(r.Strategy, r.Params), Progress: p}
 	if p.Done > 0 {
 		row.Accuracy = p.Score / float64(p.Done)
 	}
-	if row.Row, _, err = results.Row(ctx, s.st, r); err != nil {
+	if row.Row, _, err = results.Row(ctx, s.st, s.cat, r); err != nil {
 		return runRow{}, err
 	}
 	row.CI = row.Row.CI() // by the items' score kind, as bench report's
@@ -102,7 +101,7 @@ func (s *Server) run(ctx context.Context, r *http.Request) (page, error) {
 	if err != nil {
 		return page{}, err
 	}
-	rr, sum, err := results.Row(ctx, s.st, run)
+	rr, sum, err := results.Row(ctx, s.st, s.cat, run)
 	if err != nil {
 		return page{}, err
 	}
@@ -148,7 +147,7 @@ func (s *Server) run(ctx context.Context, r *http.Request) (page, error) {
 		next = link(pg+1, q.Filter)
 	}
 	return page{name: "run.html", title: fmt.Sprintf("run %d", run.ID), data: map[string]any{
-		"Run": run, "Params": strategies.ParamSummary(run.Strategy, run.Params), "Sum": sum, "CI": rr.CI(),
+		"Run": run, "Params": s.cat.ParamSummary(run.Strategy, run.Params), "Sum": sum, "CI": rr.CI(),
 		"Table": table, "ExpTable": exp, "Plots": plots, "Tools": tools, "Items": items, "Total": total,
 		"Page": pg, "Pages": pages, "Prev": prev, "Next": next, "Filters": filters, "Query": q,
 	}}, nil
@@ -284,7 +283,7 @@ func (s *Server) compare(ctx context.Context, r *http.Request) (page, error) {
 	// full output (the verdicts hold only its start).
 	answers := make([]*results.Answers, len(runs))
 	for i, run := range runs {
-		answers[i] = results.RunAnswers(run)
+		answers[i] = results.RunAnswers(s.cat, run)
 	}
 	for j := lo; j < hi; j++ {
 		row := &rows[j]
@@ -335,7 +334,7 @@ func (s *Server) compare(ctx context.Context, r *http.Request) (page, error) {
 // pairedTable is bench compare's table for the runs, the first the
 // baseline: paired differences, their intervals, McNemar or paired t, Holm.
 func (s *Server) pairedTable(ctx context.Context, runs []store.Run) (*pairedView, error) {
-	groups, err := results.Groups(ctx, s.st, runs, report.Level)
+	groups, err := results.Groups(ctx, s.st, s.cat, runs, report.Level)
 	if err != nil {
 		return nil, err
 	}

@@ -119,7 +119,7 @@ func serveReadOnly(t *testing.T, path string) *httptest.Server {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ro.Close() })
-	h, err := New(ro)
+	h, err := New(ro, cat)
 	if err != nil {
 		t.Fatal(err)
 	}

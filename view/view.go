@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/reasonbench/reasonbench/store"
+	"github.com/reasonbench/reasonbench/summary"
 )
 
 //go:embed templates/*.html
@@ -28,7 +29,10 @@ var assetFS embed.FS
 
 // Server serves the viewer's pages over one store.
 type Server struct {
-	st   *store.Store
+	st *store.Store
+	// cat answers what the pages ask of the tasks and strategies a run
+	// names (cmd/bench passes bench.Catalog).
+	cat  summary.Catalog
 	tmpl *template.Template
 	mux  *http.ServeMux
 	// hosts are the Host header names answered; nil answers any (--public).
@@ -53,13 +57,14 @@ func (s *Server) AllowHosts(hosts ...string) {
 // loopback (bench view --public), reached by names the viewer cannot know.
 func (s *Server) AnyHost() { s.hosts = nil }
 
-// New returns the viewer's handler over st.
-func New(st *store.Store) (*Server, error) {
+// New returns the viewer's handler over st, reading what a run names of
+// tasks and strategies through cat.
+func New(st *store.Store, cat summary.Catalog) (*Server, error) {
 	t, err := template.New("").Funcs(funcs).ParseFS(templateFS, "templates/*.html")
 	if err != nil {
 		return nil, fmt.Errorf("view templates: %w", err)
 	}
-	s := &Server{st: st, tmpl: t, mux: http.NewServeMux()}
+	s := &Server{st: st, cat: cat, tmpl: t, mux: http.NewServeMux()}
 	s.AllowHosts()
 	assets, _ := fs.Sub(assetFS, "assets")
 	files := http.StripPrefix("/assets/", http.FileServerFS(assets))

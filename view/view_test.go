@@ -129,7 +129,7 @@ func server(t *testing.T) (*httptest.Server, fixture) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	h, err := New(st)
+	h, err := New(st, cat)
 	if err != nil {
 		t.Fatal(err)
 	}

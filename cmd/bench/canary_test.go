@@ -147,7 +147,7 @@ func leaks(t *testing.T, db string, canaries []string, out io.Writer) []string {
 		_, rows := readParquet(t, filepath.Join(pq, f+".parquet"))
 		check(f+".parquet", fmt.Sprint(rows))
 	}
-	h, err := view.New(st)
+	h, err := view.New(st, bench.Catalog{})
 	if err != nil {
 		t.Fatal(err)
 	}

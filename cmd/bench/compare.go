@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/store"
@@ -66,7 +67,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return usageError{fmt.Errorf("run %d is on %s and run %d on %s: compare runs of the same task", runs[0].ID, runs[0].Task, runs[i].ID, runs[i].Task)}
 		}
 	}
-	groups, err := results.Groups(ctx, st, runs, *level)
+	groups, err := results.Groups(ctx, st, bench.Catalog{}, runs, *level)
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/events"
 	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/store"
@@ -231,7 +232,7 @@ func exportRunJSONL(ctx context.Context, st *store.Store, run store.Run, withCal
 	if err != nil {
 		return err
 	}
-	answers := results.RunAnswers(run)
+	answers := results.RunAnswers(bench.Catalog{}, run)
 	for _, it := range items {
 		e := exportItem{
 			Run: run.ID, Index: it.Index, Key: it.Key, Input: it.Input, Output: it.Output, Correct: it.Correct, Score: it.Score,

@@ -14,6 +14,7 @@ import (
 
 	"gonum.org/v1/plot/vg"
 
+	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/store"
@@ -56,7 +57,7 @@ func plotBudgetFrontier(ctx context.Context, bf *budgetView, db, ids, experiment
 	if err != nil {
 		return err
 	}
-	rows, _, err := results.Budget(ctx, st, runs, o)
+	rows, _, err := results.Budget(ctx, st, bench.Catalog{}, runs, o)
 	if errors.Is(err, results.ErrNotLabeled) || errors.Is(err, results.ErrNoLabel) {
 		return usageError{err}
 	} else if err != nil {

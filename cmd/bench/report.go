@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/store"
@@ -91,7 +92,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *baseline != 0 {
 		return usageError{errors.New("--baseline compares configurations: add --experiment ID or --group (or use bench compare)")}
 	}
-	rows, err := results.Rows(ctx, st, runs)
+	rows, err := results.Rows(ctx, st, bench.Catalog{}, runs)
 	if err != nil {
 		return err
 	}
@@ -158,7 +159,7 @@ func pivotRuns(ctx context.Context, st *store.Store, runs []store.Run, f store.R
 		}
 		return nil, usageError{errors.New("no runs selected")}
 	}
-	return results.Groups(ctx, st, runs, report.Level)
+	return results.Groups(ctx, st, bench.Catalog{}, runs, report.Level)
 }
 
 // parseRunIDs reads --runs 1,2,3.

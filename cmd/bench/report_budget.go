@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/stats"
@@ -79,7 +80,7 @@ func (b *budgetView) options(ctx context.Context, st *store.Store, runs []store.
 	var notes []string
 	switch {
 	case slices.Contains(b.by, byLevel):
-		o.Levels = results.TaskLabels(b.label)
+		o.Levels = results.TaskLabels(bench.Catalog{}, b.label)
 	case slices.Contains(b.by, byDifficulty):
 		var ref store.Run
 		if b.difficultyFrom != 0 {
@@ -116,7 +117,7 @@ func writeBudgetReport(ctx context.Context, st *store.Store, runs []store.Run, b
 	if err != nil {
 		return err
 	}
-	rows, more, err := results.Budget(ctx, st, runs, o)
+	rows, more, err := results.Budget(ctx, st, bench.Catalog{}, runs, o)
 	if errors.Is(err, results.ErrNotLabeled) || errors.Is(err, results.ErrNoLabel) {
 		return usageError{err}
 	} else if err != nil {

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/store"
@@ -64,7 +65,7 @@ func cmdShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	fmt.Fprintf(stdout, "item %d: %s\n%s  metrics: %s\ntokens: %d in, %d out; calls: %d\n",
 		found.Index, found.Input, verdictDetail(run.Strategy, *found), metricsText(found.Metrics), found.PromptTokens, found.CompletionTokens, found.Calls)
-	answers := results.RunAnswers(run)
+	answers := results.RunAnswers(bench.Catalog{}, run)
 	gold := answers.Gold(found.Index)
 	if gold == "" {
 		gold = "(none recorded: the task checks answers by rule)"

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/report"
 	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/store"
@@ -58,7 +59,7 @@ func writeVerdictLegend(w io.Writer, strategy string, items []store.Item) {
 // the rule is forgeable (report.ForgeableNote); other rules are left to
 // bench report, as before.
 func writeRuleLine(w io.Writer, run store.Run) {
-	rule, forgeable := results.RuleOf(run)
+	rule, forgeable := results.RuleOf(bench.Catalog{}, run)
 	if !forgeable {
 		return
 	}

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"time"
 
+	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/secrets"
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/view"
@@ -33,7 +34,7 @@ func cmdView(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usageError{err}
 	}
 	defer st.Close()
-	h, err := view.New(st)
+	h, err := view.New(st, bench.Catalog{})
 	if err != nil {
 		return err
 	}
