@@ -92,3 +92,24 @@ func TestSampledKeysOfAnotherLength(t *testing.T) {
 		}
 	}
 }
+
+// TestTreeReader: tot, mcts and lats share one reader of the best node and
+// tot's final frontier; a detail without a best node marks none, garbage
+// draws nothing, and an unknown strategy has no readers.
+func TestTreeReader(t *testing.T) {
+	for _, tc := range []struct {
+		strategy, detail string
+		want             ItemView
+	}{
+		{"tot", `{"best":3,"final":[3,4],"expansions":9}`, ItemView{Tree: &TreeMarks{Best: 3, Final: []int{3, 4}}}},
+		{"tot", `{"final":[1]}`, ItemView{Tree: &TreeMarks{Best: -1, Final: []int{1}}}},
+		{"mcts", `{"best":2,"terminals":[2]}`, ItemView{Tree: &TreeMarks{Best: 2}}},
+		{"lats", `{"best":5,"tool_calls":[]}`, ItemView{Tree: &TreeMarks{Best: 5}}},
+		{"lats", `garbage`, ItemView{}},
+		{"no such strategy", `{"best":1}`, ItemView{}},
+	} {
+		if got := Of(tc.strategy).ViewOf([]byte(tc.detail)); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s %s: %+v, want %+v", tc.strategy, tc.detail, got, tc.want)
+		}
+	}
+}
