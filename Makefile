@@ -102,11 +102,12 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzPyStrings -fuzztime=30s ./prompts/
 	$(GO) test -run='^$$' -fuzz=FuzzNormalize -fuzztime=30s ./tasks/squad/
 	$(GO) test -run='^$$' -fuzz=FuzzParseVote -fuzztime=30s ./tasks/hotpotqa/
-	$(GO) test -run='^$$' -fuzz=FuzzParseTextAction -fuzztime=30s ./strategies/
+	$(GO) test -run='^$$' -fuzz=FuzzParseText -fuzztime=30s ./strategies/action/
 	$(GO) test -run='^$$' -fuzz=FuzzSplitThinking -fuzztime=30s ./llm/
 	$(GO) test -run='^$$' -fuzz=FuzzRejectedParam -fuzztime=30s ./llm/
 	$(GO) test -run='^$$' -fuzz=FuzzParseLATSScore -fuzztime=30s ./strategies/
-	$(GO) test -run='^$$' -fuzz=FuzzParseJSONAction -fuzztime=30s ./strategies/
+	$(GO) test -run='^$$' -fuzz=FuzzParseJSON -fuzztime=30s ./strategies/action/
+	$(GO) test -run='^$$' -fuzz=FuzzParseXML -fuzztime=30s ./strategies/action/
 	$(GO) test -run='^$$' -fuzz=FuzzTextLineSplit -fuzztime=30s ./llm/tokens/
 	$(GO) test -run='^$$' -fuzz=FuzzNumbers -fuzztime=30s ./tasks/qa/
 	$(GO) test -run='^$$' -fuzz=FuzzScorers -fuzztime=30s ./tasks/qa/

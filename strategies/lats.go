@@ -12,6 +12,7 @@ import (
 	"github.com/reasonbench/reasonbench/events"
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/search"
+	"github.com/reasonbench/reasonbench/strategies/action"
 	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/strategies/reading"
 	"github.com/reasonbench/reasonbench/tasks"
@@ -23,7 +24,7 @@ import (
 //
 //   - Expansion samples n next steps in one request (the conversation of
 //     the node's trajectory in ReAct's text protocol, template
-//     <task>/lats_react), parses each with ParseTextAction, drops repeats of
+//     <task>/lats_react), parses each with action.ParseText, drops repeats of
 //     the same thought and action, and runs each action on the task's tools
 //     (replaying the path's actions on a fresh tool set first, so Lookup
 //     reads the right page).
@@ -169,7 +170,7 @@ var scoreLine = regexp.MustCompile(`(?i)score\s*[:=]?\s*(\d+(?:\.\d+)?)\s*(?:/\s
 // ParseLATSScore reads the last "Score: N/10" of a value reply as N/10,
 // clamped to [0, 1]; ok is false when there is none.
 func ParseLATSScore(reply string) (float64, bool) {
-	m := scoreLine.FindAllStringSubmatch(clip(reply, maxParse), -1)
+	m := scoreLine.FindAllStringSubmatch(clip(reply, action.MaxParse), -1)
 	if len(m) == 0 {
 		return 0, false
 	}
@@ -372,7 +373,7 @@ func (s *lats) expand(ctx context.Context, env Env, tb latsTools, inst tasks.Ins
 	seen := map[string]bool{}
 	var out []LATSState
 	for _, ch := range resp.Choices {
-		act, perr := ParseTextAction(ch.Content)
+		act, perr := action.ParseText(ch.Content)
 		key := strings.TrimSpace(act.Thought) + "::" + actionText(act)
 		if seen[key] {
 			continue
@@ -389,13 +390,13 @@ func (s *lats) expand(ctx context.Context, env Env, tb latsTools, inst tasks.Ins
 
 // act runs one sampled step on a fresh tool set that has replayed st's
 // actions, and returns the child state.
-func (s *lats) act(ctx context.Context, tb latsTools, inst tasks.Instance, st LATSState, act Action, perr error, reply string) (LATSState, error) {
+func (s *lats) act(ctx context.Context, tb latsTools, inst tasks.Instance, st LATSState, act action.Action, perr error, reply string) (LATSState, error) {
 	tools, err := tb(inst)
 	if err != nil {
 		return LATSState{}, err
 	}
 	a := &agent{s: &s.react, tools: tools}
-	run := func(act Action) (tasks.ToolResult, string, bool, error) {
+	run := func(act action.Action) (tasks.ToolResult, string, bool, error) {
 		tool, ok := a.lookup(act.Name)
 		if !ok {
 			return tasks.ToolResult{}, a.invalidObservation(fmt.Errorf("unknown action %q", clip(act.Name, 80))), true, nil
@@ -407,7 +408,7 @@ func (s *lats) act(ctx context.Context, tb latsTools, inst tasks.Instance, st LA
 		if prev.Invalid || prev.Action == "" {
 			continue
 		}
-		pa, err := ParseTextAction("Action: " + prev.Action)
+		pa, err := action.ParseText("Action: " + prev.Action)
 		if err != nil || prev.ToolCall != nil {
 			continue // the run's tools are not replayed: their state is the server's
 		}

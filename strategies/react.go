@@ -13,6 +13,7 @@ import (
 	"github.com/reasonbench/reasonbench/events"
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/sandbox"
+	"github.com/reasonbench/reasonbench/strategies/action"
 	"github.com/reasonbench/reasonbench/strategies/param"
 	"github.com/reasonbench/reasonbench/strategies/reading"
 	"github.com/reasonbench/reasonbench/tasks"
@@ -24,10 +25,10 @@ import (
 // runs out of steps. Three protocols write the actions:
 //
 //   - text: "Thought: ...\nAction: Search[entity]" lines, read by
-//     ParseTextAction; an observation comes back as a user turn
+//     action.ParseText; an observation comes back as a user turn
 //     "Observation: ...".
 //   - json: one JSON object {"thought", "action", "input"} per turn, read by
-//     ParseJSONAction.
+//     action.ParseJSON.
 //   - tools: the API's native function calling; each tool's JSON schema is
 //     generated from its Go argument type, every tool call is answered by a
 //     tool message with its id, and the assistant turn (with any reasoning
@@ -365,15 +366,15 @@ func (a *agent) lastStepNotice() string {
 func (a *agent) textTurn(ctx context.Context, ch llm.Choice, st *reading.ReActStep, last bool) (bool, error) {
 	a.msgs = append(a.msgs, llm.Message{Role: "assistant", Content: capText(ch.Content, maxTurnText),
 		Reasoning: capText(ch.Reasoning, maxReasoning)})
-	var act Action
+	var act action.Action
 	var perr error
 	switch a.s.protocol {
 	case ProtocolJSON:
-		act, perr = ParseJSONAction(ch.Content)
+		act, perr = action.ParseJSON(ch.Content)
 	case ProtocolXML:
-		act, perr = ParseXMLAction(ch.Content, a.schema)
+		act, perr = action.ParseXML(ch.Content, a.schema)
 	default:
-		act, perr = ParseTextAction(ch.Content)
+		act, perr = action.ParseText(ch.Content)
 	}
 	thought := act.Thought
 	if strings.TrimSpace(thought) == "" {
@@ -637,7 +638,7 @@ func capitalize(s string) string {
 
 // actionText writes an action as stored: Search[Paris], or
 // add {"a": 4, "b": 5} for JSON object arguments.
-func actionText(a Action) string {
+func actionText(a action.Action) string {
 	if a.Name == "" {
 		return ""
 	}
@@ -652,7 +653,7 @@ func actionText(a Action) string {
 // the input split at commas in argument order ("4, 5" → a=4, b=5), each
 // part trimmed of quotes. Whatever it gives, the tool's own decoding
 // judges.
-func actionArgs(t tasks.Tool, a Action) json.RawMessage {
+func actionArgs(t tasks.Tool, a action.Action) json.RawMessage {
 	if a.Args != nil {
 		return a.Args
 	}

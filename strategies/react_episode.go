@@ -11,6 +11,7 @@ import (
 	"github.com/reasonbench/reasonbench/events"
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/stats"
+	"github.com/reasonbench/reasonbench/strategies/action"
 	"github.com/reasonbench/reasonbench/strategies/reading"
 	"github.com/reasonbench/reasonbench/tasks"
 )
@@ -36,7 +37,7 @@ import (
 //     the user as it stands; a tool's observation comes back as a user
 //     turn "API output: ..."; the whole reply stays in the history.
 //   - xml: as act, the action written as XML tags:
-//     <tool_name><param>value</param></tool_name> (ParseXMLAction).
+//     <tool_name><param>value</param></tool_name> (action.ParseXML).
 //
 // Where τ-bench's agents raise an exception (arguments that are not JSON,
 // a text action without "name" or "arguments"), the episode ends there
@@ -270,7 +271,7 @@ func (a *episodeAgent) textTurn(ctx context.Context, ch llm.Choice, step int) (b
 	var args json.RawMessage
 	var thought string
 	if a.s.protocol == ProtocolXML {
-		act, err := ParseXMLAction(ch.Content, a.schema)
+		act, err := action.ParseXML(ch.Content, a.schema)
 		if err != nil {
 			// As τ-bench's text agents do with what is not JSON: the reply
 			// is said to the user.

@@ -10,6 +10,7 @@ import (
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/prompts"
 	"github.com/reasonbench/reasonbench/simulator"
+	"github.com/reasonbench/reasonbench/strategies/action"
 	"github.com/reasonbench/reasonbench/strategies/reading"
 	"github.com/reasonbench/reasonbench/tasks"
 	"github.com/reasonbench/reasonbench/tasks/game24"
@@ -79,12 +80,12 @@ func TestReActXMLOnSimulator(t *testing.T) {
 }
 
 // TestSimXMLCallsParse: what the simulated model writes as an xml call is
-// what ParseXMLAction reads, with its thought, and its arguments typed by
+// what action.ParseXML reads, with its thought, and its arguments typed by
 // the tool's schema.
 func TestSimXMLCallsParse(t *testing.T) {
 	t.Parallel()
 	text := sim.XMLCall("Let me try 4 + 8.", "add", [][2]string{{"a", "4"}, {"b", "8"}})
-	act, err := ParseXMLAction(text, func(string) json.RawMessage {
+	act, err := action.ParseXML(text, func(string) json.RawMessage {
 		return json.RawMessage(`{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer"}}}`)
 	})
 	if err != nil || act.Name != "add" || act.Thought != "Let me try 4 + 8." || string(act.Args) != `{"a":"4","b":8}` {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
-	"github.com/reasonbench/reasonbench/strategies"
+	agentaction "github.com/reasonbench/reasonbench/strategies/action"
 )
 
 // A small made-up world for scripted episodes: the tools of both domains
@@ -332,13 +332,13 @@ func sameJSON(a, b string) bool {
 }
 
 // parseTextReply reads a text protocol's reply as the episode loop does:
-// xml with strategies.ParseXMLAction (no tool element: said to the user),
+// xml with strategies/action.ParseXML (no tool element: said to the user),
 // act and react by the text after the last "Action:" (not JSON: said to
 // the user; JSON without name or arguments: the episode ends, ok=false).
 func parseTextReply(t *testing.T, proto, reply string, specs []toolSpec) (string, json.RawMessage, bool) {
 	t.Helper()
 	if proto == protoXML {
-		act, err := strategies.ParseXMLAction(reply, func(name string) json.RawMessage {
+		act, err := agentaction.ParseXML(reply, func(name string) json.RawMessage {
 			for _, s := range specs {
 				if s.name == name {
 					return json.RawMessage(s.params)

@@ -1,4 +1,9 @@
-package strategies
+// Package action reads the action an agent's reply asks for: ReAct's
+// text protocol (Thought/Action lines, ParseText), its JSON protocol (one
+// object a turn, ParseJSON) and tool calls written as XML tags
+// (ParseXML). Model output is hostile: every parser bounds its work and
+// answers an error, never a panic. It imports only the standard library.
+package action
 
 import (
 	"encoding/json"
@@ -19,9 +24,9 @@ type Action struct {
 	Args    json.RawMessage // a JSON object given as the input (JSON protocol); nil otherwise
 }
 
-// maxParse bounds how much of a reply the parsers read; the rest is
+// MaxParse bounds how much of a reply the parsers read; the rest is
 // ignored.
-const maxParse = 64 << 10
+const MaxParse = 64 << 10
 
 // errNoAction is returned when a reply has no action at all.
 var errNoAction = errors.New(`no "Action:" line found`)
@@ -40,7 +45,7 @@ var bareAction = regexp.MustCompile(`^[\p{L}_][\p{L}\p{N}_-]*\s*\[`)
 // lineDecor is trimmed from the start of a line before looking for labels.
 const lineDecor = " \t*_#>-`"
 
-// ParseTextAction reads a reply in ReAct's text protocol:
+// ParseText reads a reply in ReAct's text protocol:
 //
 //	Thought: I need to search Paris.
 //	Action: Search[Paris]
@@ -55,8 +60,8 @@ const lineDecor = " \t*_#>-`"
 // first line that starts like "Search[" is the action. The thought is the
 // text of the Thought line(s) before the action (or, without a label, the
 // text before it). It never panics; a reply without an action is an error.
-func ParseTextAction(text string) (Action, error) {
-	text = clip(text, maxParse)
+func ParseText(text string) (Action, error) {
+	text = clip(text, MaxParse)
 	text = strings.ReplaceAll(text, "\r\n", "\n")
 	lines := strings.Split(text, "\n")
 	at, body := -1, ""
@@ -206,7 +211,7 @@ func capText(s string, n int) string {
 	return clip(s, n) + fmt.Sprintf(" … [%d bytes cut]", len(s)-len(clip(s, n)))
 }
 
-// maxJSONStarts bounds how many '{' positions ParseJSONAction tries.
+// maxJSONStarts bounds how many '{' positions ParseJSON tries.
 const maxJSONStarts = 32
 
 // jsonKeys are the accepted spellings of the JSON protocol's fields.
@@ -216,7 +221,7 @@ var jsonKeys = map[string][]string{
 	"input":   {"input", "action_input", "args", "arguments", "parameters", "argument"},
 }
 
-// ParseJSONAction reads a reply in ReAct's JSON protocol, one object
+// ParseJSON reads a reply in ReAct's JSON protocol, one object
 // {"thought": .., "action": .., "input": ..}. It is lenient: the object may
 // sit in a Markdown code fence or among prose (the first '{' that starts a
 // valid object wins; text after it is ignored); keys are matched in any
@@ -225,8 +230,8 @@ var jsonKeys = map[string][]string{
 // object (kept as Args); an action written "Search[Paris]" with no input is
 // read as in the text protocol. It never panics; malformed JSON is an error
 // whose text says what was wrong.
-func ParseJSONAction(text string) (Action, error) {
-	text = clip(text, maxParse)
+func ParseJSON(text string) (Action, error) {
+	text = clip(text, MaxParse)
 	if fenced, ok := fenceBody(text); ok {
 		text = fenced
 	}

@@ -1,4 +1,4 @@
-package strategies
+package action
 
 import (
 	"encoding/json"
@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-func TestParseTextAction(t *testing.T) {
+func TestParseText(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		name, in            string
@@ -44,7 +44,7 @@ func TestParseTextAction(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			a, err := ParseTextAction(c.in)
+			a, err := ParseText(c.in)
 			if c.err != "" {
 				if err == nil || !strings.Contains(err.Error(), c.err) {
 					t.Errorf("error %v, want %q (action %+v)", err, c.err, a)
@@ -59,7 +59,7 @@ func TestParseTextAction(t *testing.T) {
 	}
 }
 
-func TestParseJSONAction(t *testing.T) {
+func TestParseJSON(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		name, in            string
@@ -90,7 +90,7 @@ func TestParseJSONAction(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			a, err := ParseJSONAction(c.in)
+			a, err := ParseJSON(c.in)
 			if c.err != "" {
 				if err == nil || !strings.Contains(err.Error(), c.err) {
 					t.Errorf("error %v, want %q (action %+v)", err, c.err, a)
@@ -108,11 +108,11 @@ func TestParseJSONAction(t *testing.T) {
 func TestParsersBoundTheirWork(t *testing.T) {
 	t.Parallel()
 	huge := "Thought: " + strings.Repeat("x", 1<<20) + "\nAction: Search[far away]"
-	if a, err := ParseTextAction(huge); err == nil || len(a.Thought) > maxParse {
+	if a, err := ParseText(huge); err == nil || len(a.Thought) > MaxParse {
 		t.Errorf("1 MiB reply: action %q err %v (the action lies beyond the parse limit)", a.Name, err)
 	}
 	many := strings.Repeat("{", 1<<16) + `{"action": "search"}`
-	if _, err := ParseJSONAction(many); err == nil {
+	if _, err := ParseJSON(many); err == nil {
 		t.Error("65536 braces: no error")
 	}
 }
@@ -133,12 +133,12 @@ var parseSeeds = []string{
 	"{{{{}}}}",
 }
 
-func FuzzParseTextAction(f *testing.F) {
+func FuzzParseText(f *testing.F) {
 	for _, s := range parseSeeds {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		a, err := ParseTextAction(s)
+		a, err := ParseText(s)
 		if err == nil && a.Name == "" {
 			t.Fatalf("no error and no action name for %q", s)
 		}
@@ -146,19 +146,19 @@ func FuzzParseTextAction(f *testing.F) {
 			if !utf8.ValidString(v) {
 				t.Fatalf("invalid UTF-8 in %+v", a)
 			}
-			if len(v) > len(s)+3*maxParse/2 {
+			if len(v) > len(s)+3*MaxParse/2 {
 				t.Fatalf("output longer than input: %d > %d", len(v), len(s))
 			}
 		}
 	})
 }
 
-func FuzzParseJSONAction(f *testing.F) {
+func FuzzParseJSON(f *testing.F) {
 	for _, s := range parseSeeds {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		a, err := ParseJSONAction(s)
+		a, err := ParseJSON(s)
 		if err == nil && strings.TrimSpace(a.Name) == "" {
 			t.Fatalf("no error and no action name for %q", s)
 		}

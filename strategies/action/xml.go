@@ -1,4 +1,4 @@
-package strategies
+package action
 
 import (
 	"encoding/json"
@@ -25,7 +25,7 @@ var errNoXMLAction = errors.New("no tool call <tool_name>...</tool_name> found")
 // thoughtTags are elements that hold the thought, not a tool call.
 var thoughtTags = map[string]bool{"thinking": true, "thought": true, "reasoning": true, "think": true}
 
-// ParseXMLAction reads the first tool element of a reply: its name, its
+// ParseXML reads the first tool element of a reply: its name, its
 // parameters' values, and the thought (a <thinking>, <thought> or
 // <reasoning> element's text, else the text before the tool element).
 // schema, when it knows the tool, gives the arguments' JSON schema: a
@@ -34,8 +34,8 @@ var thoughtTags = map[string]bool{"thinking": true, "thought": true, "reasoning"
 // without one, a value that is valid JSON other than a bare word is taken
 // as that JSON. It never panics; a reply without a tool element is an
 // error.
-func ParseXMLAction(text string, schema func(name string) json.RawMessage) (Action, error) {
-	text = clip(text, maxParse)
+func ParseXML(text string, schema func(name string) json.RawMessage) (Action, error) {
+	text = clip(text, MaxParse)
 	var act Action
 	pos := 0
 	for {
