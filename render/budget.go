@@ -2,7 +2,6 @@ package render
 
 import (
 	"cmp"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"slices"
@@ -119,27 +118,16 @@ func WriteBudget(w io.Writer, format string, rows []BudgetRow, notes []string) e
 		}
 		body = append(body, line)
 	}
-	switch format {
-	case "md":
-		right := rightAligned(header)
-		for i, h := range header {
-			if h == "level" || h == "select" {
-				right[i] = false
-			}
+	right := rightAligned(header)
+	for i, h := range header {
+		if h == "level" || h == "select" {
+			right[i] = false
 		}
-		if err := renderMarkdown(w, header, body, right); err != nil {
-			return err
-		}
-		return writeNotes(w, notes)
-	case "csv":
-		return csv.NewWriter(w).WriteAll(append([][]string{header}, body...))
-	case "json":
-		if rows == nil {
-			rows = []BudgetRow{}
-		}
-		return encodeJSON(w, rows)
 	}
-	return fmt.Errorf("unknown format %q for --by budget (known: %s)", format, strings.Join(SeriesFormats, ", "))
+	if rows == nil {
+		rows = []BudgetRow{}
+	}
+	return writeTable(w, format, table{header: header, body: plainBody(body), right: right, notes: notes, json: rows, flag: "--by budget"}, nil)
 }
 
 // BudgetLevels returns the levels of rows in table order: numerically

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -256,34 +255,27 @@ func winsNote(binary, cont bool) string {
 
 // WriteComparisons renders a comparison table.
 func WriteComparisons(w io.Writer, format string, cs []Comparison) error {
-	switch format {
-	case "md":
-		header, body := compareCells(cs)
-		if err := renderMarkdown(w, header, body, rightAligned(header)); err != nil {
-			return err
-		}
-		return writeNotes(w, CompareNotes(cs))
-	case "latex":
-		header, body := compareCells(cs)
-		return writeLatex(w, "paired comparisons against the baseline", header, plainBody(body), rightAligned(header), CompareNotes(cs))
-	case "csv":
-		out := [][]string{{"run", "runs", "label", "baseline", "baseline_runs", "n", "accuracy", "baseline_accuracy", "difference",
-			"ci_low", "ci_high", "ci_method", "level", "p_value", "test", "p_holm", "run_only", "baseline_only", "mdd", "wins", "losses"}}
-		for _, c := range cs {
-			mdd, ok := c.MDD(MDDAlpha, MDDPower)
-			out = append(out, []string{strconv.FormatInt(c.Run, 10), runsText(c.Runs), c.Label, strconv.FormatInt(c.Baseline, 10),
-				runsText(c.BaselineRuns), strconv.Itoa(c.N), ftoa(Round(c.Accuracy)), ftoa(Round(c.BaselineAccuracy)), ftoa(Round(c.Difference)),
-				numCell(c.Low, true), numCell(c.High, true), c.CIMethod, ftoa(c.Level), numCell(c.P, true), c.Test, numCell(c.PHolm, true),
-				strconv.Itoa(c.RunOnly), strconv.Itoa(c.BaselineOnly), numCell(mdd, ok), ftoa(Round(c.Wins)), ftoa(Round(c.Losses))})
-		}
-		return csv.NewWriter(w).WriteAll(out)
-	case "json":
-		if cs == nil {
-			cs = []Comparison{}
-		}
-		return encodeJSON(w, map[string][]Comparison{"comparisons": cs})
+	header, body := compareCells(cs)
+	if cs == nil {
+		cs = []Comparison{}
 	}
-	return fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(CompareFormats, ", "))
+	return writeTable(w, format, table{header: header, body: plainBody(body), notes: CompareNotes(cs),
+		caption: "paired comparisons against the baseline", csv: comparisonsCSV(cs), json: map[string][]Comparison{"comparisons": cs}}, nil)
+}
+
+// comparisonsCSV is the comparison table as CSV: every figure in its own
+// column, unrounded for display.
+func comparisonsCSV(cs []Comparison) [][]string {
+	out := [][]string{{"run", "runs", "label", "baseline", "baseline_runs", "n", "accuracy", "baseline_accuracy", "difference",
+		"ci_low", "ci_high", "ci_method", "level", "p_value", "test", "p_holm", "run_only", "baseline_only", "mdd", "wins", "losses"}}
+	for _, c := range cs {
+		mdd, ok := c.MDD(MDDAlpha, MDDPower)
+		out = append(out, []string{strconv.FormatInt(c.Run, 10), runsText(c.Runs), c.Label, strconv.FormatInt(c.Baseline, 10),
+			runsText(c.BaselineRuns), strconv.Itoa(c.N), ftoa(Round(c.Accuracy)), ftoa(Round(c.BaselineAccuracy)), ftoa(Round(c.Difference)),
+			numCell(c.Low, true), numCell(c.High, true), c.CIMethod, ftoa(c.Level), numCell(c.P, true), c.Test, numCell(c.PHolm, true),
+			strconv.Itoa(c.RunOnly), strconv.Itoa(c.BaselineOnly), numCell(mdd, ok), ftoa(Round(c.Wins)), ftoa(Round(c.Losses))})
+	}
+	return out
 }
 
 func numCell(v float64, ok bool) string {

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"slices"
@@ -274,35 +273,9 @@ func WriteExperiment(w io.Writer, format, title string, groups []Group) error {
 // WriteExperimentColumns is WriteExperiment with the LaTeX table's columns
 // chosen by header name, in order (bench report --columns).
 func WriteExperimentColumns(w io.Writer, format, title string, groups []Group, cols []string) error {
-	if len(cols) > 0 && format != "latex" {
-		return fmt.Errorf("--columns chooses the columns of a LaTeX table: add --format latex")
-	}
-	switch format {
-	case "md":
-		header, body, right := experimentTable(groups)
-		text := make([][]string, len(body))
-		for i, line := range body {
-			text[i] = make([]string, len(line))
-			for j, c := range line {
-				text[i][j] = c.text
-				if c.mark != "" {
-					text[i][j] += " " + c.mark
-				}
-			}
-		}
-		if err := renderMarkdown(w, header, text, right); err != nil {
-			return err
-		}
-		return writeNotes(w, experimentNotes(groups))
-	case "latex":
-		header, body, right := experimentTable(groups)
-		return writeLatex(w, experimentCaption(title, groups), header, body, right, experimentNotes(groups), cols...)
-	case "csv":
-		return writeExperimentCSV(w, title, groups)
-	case "json":
-		return writeExperimentJSON(w, title, groups)
-	}
-	return fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(ExperimentFormats, ", "))
+	header, body, right := experimentTable(groups)
+	return writeTable(w, format, table{header: header, body: body, right: right, notes: experimentNotes(groups),
+		caption: experimentCaption(title, groups), csv: experimentCSV(title, groups), json: experimentJSON(title, groups)}, cols)
 }
 
 func experimentCaption(title string, groups []Group) string {
@@ -329,7 +302,9 @@ func joinInts(xs []int64) string {
 	return strings.Join(s, " ")
 }
 
-func writeExperimentCSV(w io.Writer, title string, groups []Group) error {
+// experimentCSV is the experiment table as CSV: every figure in its own
+// column, the run ids and seeds of each configuration.
+func experimentCSV(title string, groups []Group) [][]string {
 	mcols := groupMetricColumns(groups)
 	header := []string{"experiment", "task", "strategy", "params", "params_json", "model", "simulated", "range", "sim_params",
 		"rule", "prompts", "status", "runs", "run_ids", "seeds", "n_items", "items_per_run", "accuracy", "ci_low", "ci_high", "ci_level", "ci_method"}
@@ -376,10 +351,11 @@ func writeExperimentCSV(w io.Writer, title string, groups []Group) error {
 		}
 		out = append(out, line)
 	}
-	return csv.NewWriter(w).WriteAll(out)
+	return out
 }
 
-func writeExperimentJSON(w io.Writer, title string, groups []Group) error {
+// experimentJSON is the experiment document the json format encodes.
+func experimentJSON(title string, groups []Group) any {
 	type groupJSON struct {
 		Label string `json:"label"`
 		Group
@@ -403,7 +379,7 @@ func writeExperimentJSON(w io.Writer, title string, groups []Group) error {
 		} `json:"cache"`
 	}{Experiment: title, Simulated: AnySimulated(groups), Level: Level, Configurations: confs}
 	doc.Cache.Hits, doc.Cache.SavedTokens, doc.Cache.SavedCost = hits, tokens, cost
-	return encodeJSON(w, doc)
+	return doc
 }
 
 // hasPaired reports whether the groups carry comparisons with a baseline.

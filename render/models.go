@@ -1,10 +1,8 @@
 package render
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
-	"strings"
 )
 
 // ModelRow is what one model answered in a run (bench report --by model):
@@ -28,16 +26,8 @@ func WriteModels(w io.Writer, format string, rows []ModelRow) error {
 		body = append(body, []string{fmt.Sprint(r.RunID), r.Strategy, r.Params, r.Model, fmt.Sprint(r.Calls),
 			fmt.Sprint(r.PromptTokens), fmt.Sprint(r.CompletionTokens), fmt.Sprintf("%.4f", r.Cost)})
 	}
-	switch format {
-	case "md":
-		return renderMarkdown(w, header, body, rightAligned(header))
-	case "csv":
-		return csv.NewWriter(w).WriteAll(append([][]string{header}, body...))
-	case "json":
-		if rows == nil {
-			rows = []ModelRow{}
-		}
-		return encodeJSON(w, rows)
+	if rows == nil {
+		rows = []ModelRow{}
 	}
-	return fmt.Errorf("unknown format %q for --by model (known: %s)", format, strings.Join(SeriesFormats, ", "))
+	return writeTable(w, format, table{header: header, body: plainBody(body), json: rows, flag: "--by model"}, nil)
 }

@@ -7,7 +7,6 @@
 package render
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"slices"
@@ -209,35 +208,22 @@ func Write(w io.Writer, format string, rows []Row) error { return WriteColumns(w
 // WriteColumns is Write with the LaTeX table's columns chosen by header
 // name, in order (bench report --columns); other formats take none.
 func WriteColumns(w io.Writer, format string, rows []Row, cols []string) error {
-	if len(cols) > 0 && format != "latex" {
-		return fmt.Errorf("--columns chooses the columns of a LaTeX table: add --format latex")
+	header, body := cells(rows, false)
+	csvHeader, csvBody := cells(rows, true) // numbers unrounded
+	caption := "reasonbench runs; 95% CI: " + strings.Join(intervalNotes(rows), "; ")
+	if slices.ContainsFunc(rows, func(r Row) bool { return r.Simulated }) {
+		caption += "; (simulated): results from the built-in simulated model, not a language model"
 	}
-	switch format {
-	case "md":
-		return writeMarkdown(w, rows)
-	case "csv":
-		header, body := cells(rows, true)
-		cw := csv.NewWriter(w)
-		return cw.WriteAll(append([][]string{header}, body...))
-	case "latex":
-		header, body := cells(rows, false)
-		caption := "reasonbench runs; 95% CI: " + strings.Join(intervalNotes(rows), "; ")
-		if slices.ContainsFunc(rows, func(r Row) bool { return r.Simulated }) {
-			caption += "; (simulated): results from the built-in simulated model, not a language model"
-		}
-		return writeLatex(w, caption, header, plainBody(body), rightAligned(header), rowNotes(rows), cols...)
-	case "json":
-		type rowJSON struct {
-			Row
-			CI Interval `json:"ci"`
-		}
-		out := make([]rowJSON, len(rows))
-		for i, r := range rows {
-			out[i] = rowJSON{r, r.CI()}
-		}
-		return encodeJSON(w, out)
+	type rowJSON struct {
+		Row
+		CI Interval `json:"ci"`
 	}
-	return fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(Formats, ", "))
+	out := make([]rowJSON, len(rows))
+	for i, r := range rows {
+		out[i] = rowJSON{r, r.CI()}
+	}
+	return writeTable(w, format, table{header: header, body: plainBody(body), notes: rowNotes(rows), caption: caption,
+		csv: append([][]string{csvHeader}, csvBody...), json: out}, cols)
 }
 
 // rightAligned marks the numeric columns of a table.
@@ -259,14 +245,6 @@ func rightAligned(header []string) []bool {
 func TableCells(rows []Row) (header []string, body [][]string, right []bool, notes []string) {
 	header, body = cells(rows, false)
 	return header, body, rightAligned(header), rowNotes(rows)
-}
-
-func writeMarkdown(w io.Writer, rows []Row) error {
-	header, body := cells(rows, false)
-	if err := renderMarkdown(w, header, body, rightAligned(header)); err != nil {
-		return err
-	}
-	return writeNotes(w, rowNotes(rows))
 }
 
 // ColumnsNote is the legend of a run table with the metric columns a

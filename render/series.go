@@ -1,10 +1,8 @@
 package render
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
-	"strings"
 )
 
 // SeriesRow is one step of a multi-trial run (`bench report --by trial`):
@@ -75,18 +73,10 @@ func WriteSeries(w io.Writer, format, unit string, rows []SeriesRow) error {
 		}
 		body = append(body, line)
 	}
-	switch format {
-	case "md":
-		return renderMarkdown(w, header, body, rightAligned(header))
-	case "csv":
-		return csv.NewWriter(w).WriteAll(append([][]string{header}, body...))
-	case "json":
-		if rows == nil {
-			rows = []SeriesRow{}
-		}
-		return encodeJSON(w, rows)
+	if rows == nil {
+		rows = []SeriesRow{}
 	}
-	return fmt.Errorf("unknown format %q for --by (known: %s)", format, strings.Join(SeriesFormats, ", "))
+	return writeTable(w, format, table{header: header, body: plainBody(body), json: rows, flag: "--by"}, nil)
 }
 
 func fmtOpt(v *float64, format string) string {

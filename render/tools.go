@@ -1,10 +1,8 @@
 package render
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
-	"strings"
 )
 
 // ToolRow is one tool of a run (`bench report --by tool`): its calls, how
@@ -57,16 +55,8 @@ func WriteTools(w io.Writer, format string, rows []ToolRow) error {
 			fmt.Sprint(r.N), r.Server, r.Tool, fmt.Sprint(r.Calls), fmt.Sprint(r.Errors), fmt.Sprintf("%.3f", r.Success), fmt.Sprint(r.Replayed),
 			fmt.Sprintf("%.1f", r.LatencyMS), fmt.Sprintf("%.1f", r.P50MS), fmt.Sprintf("%.1f", r.P90MS), r.CallsPerItem.text(), r.StepsPerItem.text()})
 	}
-	switch format {
-	case "md":
-		return renderMarkdown(w, header, body, rightAligned(header))
-	case "csv":
-		return csv.NewWriter(w).WriteAll(append([][]string{header}, body...))
-	case "json":
-		if rows == nil {
-			rows = []ToolRow{}
-		}
-		return encodeJSON(w, rows)
+	if rows == nil {
+		rows = []ToolRow{}
 	}
-	return fmt.Errorf("unknown format %q for --by tool (known: %s)", format, strings.Join(SeriesFormats, ", "))
+	return writeTable(w, format, table{header: header, body: plainBody(body), json: rows, flag: "--by tool"}, nil)
 }
