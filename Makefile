@@ -118,6 +118,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzParseLATSScore -fuzztime=30s ./strategies/
 	$(GO) test -run='^$$' -fuzz=FuzzParseJSON -fuzztime=30s ./strategies/action/
 	$(GO) test -run='^$$' -fuzz=FuzzParseXML -fuzztime=30s ./strategies/action/
+	$(GO) test -run='^$$' -fuzz=FuzzParseEpisode -fuzztime=30s ./strategies/action/
 	$(GO) test -run='^$$' -fuzz=FuzzTextLineSplit -fuzztime=30s ./llm/tokens/
 	$(GO) test -run='^$$' -fuzz=FuzzNumbers -fuzztime=30s ./tasks/qa/
 	$(GO) test -run='^$$' -fuzz=FuzzScorers -fuzztime=30s ./tasks/qa/

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/reasonbench/reasonbench/summary"
+	"github.com/reasonbench/reasonbench/runinfo"
 	"regexp"
 	"strings"
 )
@@ -87,15 +87,15 @@ func checkModelParam(name string, v json.RawMessage) error {
 	return nil
 }
 
-// ModelParamsText renders model parameters for tables (summary.ModelParamsText).
-func ModelParamsText(m map[string]json.RawMessage) string { return summary.ModelParamsText(m) }
+// ModelParamsText renders model parameters for tables (runinfo.ModelParamsText).
+func ModelParamsText(m map[string]json.RawMessage) string { return runinfo.ModelParamsText(m) }
 
 // ModelSettingsText says how a configuration calls the model where that is
 // not the default and can change its answers: the API, the model
 // parameters, how thinking is read and a judge of its own ("" for the
-// defaults); readers render a recorded spec the same way (summary).
+// defaults); readers render a recorded spec the same way (runinfo).
 func ModelSettingsText(c Config) string {
-	m := summary.ModelSettings{API: c.API, ModelParams: c.ModelParams, Think: c.Think, ThinkTags: c.ThinkTags}
+	m := runinfo.ModelSettings{API: c.API, ModelParams: c.ModelParams, Think: c.Think, ThinkTags: c.ThinkTags}
 	if c.SeparateJudge() { // the judge that scored a judged task's outputs
 		m.JudgeModel, m.JudgeURL = c.Judge()
 	}
@@ -103,4 +103,4 @@ func ModelSettingsText(c Config) string {
 }
 
 // paramValueText is a parameter's value as --param takes it.
-func paramValueText(v json.RawMessage) string { return summary.ParamValueText(v) }
+func paramValueText(v json.RawMessage) string { return runinfo.ParamValueText(v) }

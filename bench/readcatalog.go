@@ -4,17 +4,17 @@ import (
 	"encoding/json"
 
 	"github.com/reasonbench/reasonbench/catalog"
+	"github.com/reasonbench/reasonbench/runinfo"
 	"github.com/reasonbench/reasonbench/strategies"
-	"github.com/reasonbench/reasonbench/summary"
 	"github.com/reasonbench/reasonbench/tasks"
 )
 
-// Catalog answers what the read side (summary, results, the viewer) asks
+// Catalog answers what the read side (runinfo, results, the viewer) asks
 // of the tasks and strategies a recorded run names, so the read side
-// imports neither catalog/ nor strategies/ (summary.Catalog).
+// imports neither catalog/ nor strategies/ (runinfo.Catalog).
 type Catalog struct{}
 
-var _ summary.Catalog = Catalog{}
+var _ runinfo.Catalog = Catalog{}
 
 // TaskRule is the bundled task's scoring rule under rule ("" its
 // default); a rule the task does not choose between is its default.
@@ -41,7 +41,7 @@ func (Catalog) ParamSummary(strategy string, params json.RawMessage) string {
 }
 
 // OpenTask opens the task (catalog.OpenTask) and reads its items.
-func (Catalog) OpenTask(task, taskSpec, rule string) (summary.Task, error) {
+func (Catalog) OpenTask(task, taskSpec, rule string) (runinfo.Task, error) {
 	t, err := catalog.OpenTask(task, taskSpec, rule)
 	if err != nil {
 		return nil, err

@@ -3,15 +3,15 @@ package bench
 import (
 	"context"
 
+	"github.com/reasonbench/reasonbench/runinfo"
 	"github.com/reasonbench/reasonbench/store"
-	"github.com/reasonbench/reasonbench/summary"
 )
 
-// Summary is a run's headline numbers (summary.Summary, which the read
+// Summary is a run's headline numbers (runinfo.Summary, which the read
 // side uses without the engine).
-type Summary = summary.Summary
+type Summary = runinfo.Summary
 
-// Summarize computes a run's summary from the store (summary.Summarize).
+// Summarize computes a run's summary from the store (runinfo.Summarize).
 func Summarize(ctx context.Context, st *store.Store, runID int64) (Summary, error) {
-	return summary.Summarize(ctx, st, Catalog{}, runID)
+	return runinfo.Summarize(ctx, st, Catalog{}, runID)
 }

@@ -1,22 +1,22 @@
 package results
 
 import (
+	"github.com/reasonbench/reasonbench/runinfo"
 	"github.com/reasonbench/reasonbench/store"
-	"github.com/reasonbench/reasonbench/summary"
 )
 
 // Answers puts the gold answer and the scorer's extracted answer beside a
 // run's outputs, from the task the run recorded.
 type Answers struct {
-	task summary.Task // nil when it could not be opened
+	task runinfo.Task // nil when it could not be opened
 	// Err says why there are none (a file task's data moved), or nil.
 	Err error
 }
 
 // RunAnswers opens a run's task through cat. On failure the Answers is
 // empty and Err says why; reports go on without gold answers.
-func RunAnswers(cat summary.Catalog, run store.Run) *Answers {
-	t, err := summary.RecordedTask(cat, run.Spec)
+func RunAnswers(cat runinfo.Catalog, run store.Run) *Answers {
+	t, err := runinfo.RecordedTask(cat, run.Spec)
 	if err != nil {
 		return &Answers{Err: err}
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/reasonbench/reasonbench/bench"
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/tasks/gsm8k"
 )
@@ -80,7 +80,7 @@ func TestExperimentBaselineAndAddPaired(t *testing.T) {
 	if got := ExperimentBaseline([]store.Run{{Spec: json.RawMessage(`{}`)}}); got != "" {
 		t.Fatalf("no baseline recorded: %q", got)
 	}
-	groups, err := Groups(ctx, st, cat, runs, report.Level)
+	groups, err := Groups(ctx, st, cat, runs, render.Level)
 	if err != nil || len(groups) != 2 {
 		t.Fatalf("groups %d, %v", len(groups), err)
 	}
@@ -88,7 +88,7 @@ func TestExperimentBaselineAndAddPaired(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := AddPaired(ctx, st, groups, base, report.Level); err != nil {
+	if err := AddPaired(ctx, st, groups, base, render.Level); err != nil {
 		t.Fatal(err)
 	}
 	other := 1 - base

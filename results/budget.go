@@ -9,11 +9,11 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
+	"github.com/reasonbench/reasonbench/runinfo"
 	"github.com/reasonbench/reasonbench/stats"
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies/reading"
-	"github.com/reasonbench/reasonbench/summary"
 )
 
 // Purposes of calls that are not the method's own generation: a verifier's
@@ -24,7 +24,7 @@ const (
 	PurposeJudge  = "judge"
 )
 
-// Selection rules of N'-sample views (report.BudgetRow.Select).
+// Selection rules of N'-sample views (render.BudgetRow.Select).
 const (
 	SelectVote     = "vote"
 	SelectMajority = "majority" // the same vote, as best-of-N's select=majority names it
@@ -52,9 +52,9 @@ var ErrNoLabel = errors.New("no such item label")
 // TaskLabels splits runs by the item label key of their recorded task
 // (tasks.Labeled: MATH-500's "level" and "subject"); key "" takes the
 // task's first label.
-func TaskLabels(cat summary.Catalog, key string) LevelsOf {
+func TaskLabels(cat runinfo.Catalog, key string) LevelsOf {
 	return func(_ context.Context, run store.Run) (Levels, error) {
-		t, err := summary.RecordedTask(cat, run.Spec)
+		t, err := runinfo.RecordedTask(cat, run.Spec)
 		if err != nil {
 			return Levels{}, fmt.Errorf("run %d: %w", run.ID, err)
 		}
@@ -67,7 +67,7 @@ func TaskLabels(cat summary.Catalog, key string) LevelsOf {
 }
 
 // labelsOf reads every item's label key ("" the first) of a task.
-func labelsOf(t summary.Task, key string) (Levels, error) {
+func labelsOf(t runinfo.Task, key string) (Levels, error) {
 	keys := t.LabelKeys()
 	if len(keys) == 0 {
 		return Levels{}, fmt.Errorf("%w; --by difficulty makes levels from a run's pass rate", ErrNotLabeled)
@@ -216,17 +216,17 @@ type budgetItem struct {
 // problem; with o.Curves a CoT-SC or scored run is shown at every N' of
 // its samples instead, its tokens N'/N of each item's. Notes say what a
 // reader must know.
-func Budget(ctx context.Context, st *store.Store, cat summary.Catalog, runs []store.Run, o BudgetOptions) ([]report.BudgetRow, []string, error) {
-	var rows []report.BudgetRow
+func Budget(ctx context.Context, st *store.Store, cat runinfo.Catalog, runs []store.Run, o BudgetOptions) ([]render.BudgetRow, []string, error) {
+	var rows []render.BudgetRow
 	var notes []string
 	estimated, scored, missing := false, false, 0
 	for _, run := range runs {
-		s, err := summary.Summarize(ctx, st, cat, run.ID)
+		s, err := runinfo.Summarize(ctx, st, cat, run.ID)
 		if err != nil {
 			return nil, nil, err
 		}
 		head := RowOf(s)
-		if n := ForgeableRuns([]report.Row{head}); n != "" {
+		if n := ForgeableRuns([]render.Row{head}); n != "" {
 			notes = append(notes, n)
 		}
 		items, err := budgetItems(ctx, st, run.ID, reading.Of(run.Strategy))
@@ -254,18 +254,18 @@ func Budget(ctx context.Context, st *store.Store, cat summary.Catalog, runs []st
 		for l := range groups {
 			levels = append(levels, l)
 		}
-		slices.SortFunc(levels, report.CompareLevels)
+		slices.SortFunc(levels, render.CompareLevels)
 		for _, l := range levels {
-			base := report.BudgetRow{Level: l, RunID: s.RunID, Task: s.Task, Strategy: s.Strategy, Params: head.Params,
+			base := render.BudgetRow{Level: l, RunID: s.RunID, Task: s.Task, Strategy: s.Strategy, Params: head.Params,
 				Model: s.Model, Simulated: s.Simulated, Status: s.Status, Exact: true}
-			var curve []report.BudgetRow
+			var curve []render.BudgetRow
 			if o.Curves {
 				curve = budgetCurve(base, groups[l], o.Curve, o.EveryN)
 			}
 			if len(curve) > 0 {
 				rows = append(rows, curve...)
 				estimated = true
-				scored = scored || slices.ContainsFunc(curve, func(r report.BudgetRow) bool { return r.Select == SelectBest || r.Select == SelectMajority })
+				scored = scored || slices.ContainsFunc(curve, func(r render.BudgetRow) bool { return r.Select == SelectBest || r.Select == SelectMajority })
 				continue
 			}
 			rows = append(rows, runRow(base, groups[l]))
@@ -273,7 +273,7 @@ func Budget(ctx context.Context, st *store.Store, cat summary.Catalog, runs []st
 	}
 	// A split table reads level by level: every run's rows of a level
 	// together, runs in the order given.
-	slices.SortStableFunc(rows, func(a, b report.BudgetRow) int { return report.CompareLevels(a.Level, b.Level) })
+	slices.SortStableFunc(rows, func(a, b render.BudgetRow) int { return render.CompareLevels(a.Level, b.Level) })
 	notes = append(notes, "generated tokens/problem: completion tokens of every call but the verifier's (purpose verify) and a judged task's judge, mean per problem; verifier tokens/problem: prompt and completion tokens of verifier calls (a reward model reads the solution; what it returns is a score). Cache hits count: a budget is what the method asks for.")
 	if estimated {
 		notes = append(notes, "N': a run with N samples per problem shown as if it had drawn N' of them (powers of two and N; every N' with --every-n): accuracy expected over uniform N'-subsets of each problem's samples (enumerated, else sampled: mc_se), over the problems with at least N' samples; tokens marked * are estimated as N'/N of each problem's generated (and verifier) tokens. search-and-learn instead takes the first N' completions; for independent samples both have the same expectation, subsets with less noise.")
@@ -289,7 +289,7 @@ func Budget(ctx context.Context, st *store.Store, cat summary.Catalog, runs []st
 
 // runRow is a run's own row within a level: the share right and the mean
 // tokens of its items.
-func runRow(base report.BudgetRow, items []budgetItem) report.BudgetRow {
+func runRow(base render.BudgetRow, items []budgetItem) render.BudgetRow {
 	r := base
 	r.Items = len(items)
 	for _, it := range items {
@@ -310,7 +310,7 @@ func runRow(base report.BudgetRow, items []budgetItem) report.BudgetRow {
 // budgetCurve is a run's N' rows within a level: vote for CoT-SC and PAL,
 // vote, best and weighted for runs whose every sample has a verifier
 // score; nil for other runs.
-func budgetCurve(base report.BudgetRow, items []budgetItem, o stats.CurveOptions, every bool) []report.BudgetRow {
+func budgetCurve(base render.BudgetRow, items []budgetItem, o stats.CurveOptions, every bool) []render.BudgetRow {
 	var sampled []budgetItem
 	allScored := true
 	for _, it := range items {
@@ -367,7 +367,7 @@ func budgetCurve(base report.BudgetRow, items []budgetItem, o stats.CurveOptions
 		}
 		scored = stats.ScoredCurve(sis, o)
 	}
-	var out []report.BudgetRow
+	var out []render.BudgetRow
 	for _, sel := range selects {
 		for _, kp := range ks {
 			r := base

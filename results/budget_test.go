@@ -12,10 +12,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
+	"github.com/reasonbench/reasonbench/runinfo"
 	"github.com/reasonbench/reasonbench/stats"
 	"github.com/reasonbench/reasonbench/store"
-	"github.com/reasonbench/reasonbench/summary"
 )
 
 // budgetRuns is the declared synthetic fixture of testdata/budget_runs.py
@@ -189,7 +189,7 @@ func TestBudgetReference(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := map[string]report.BudgetRow{}
+			got := map[string]render.BudgetRow{}
 			for _, r := range rows {
 				got[fmt.Sprintf("%s/%d/%s/%d", r.Level, r.RunID, r.Select, r.K)] = r
 			}
@@ -225,7 +225,7 @@ func TestBudgetReference(t *testing.T) {
 
 // labeledTask is a test task whose items carry a level and a subject
 // (item 9 none).
-type labeledTask struct{ summary.Task }
+type labeledTask struct{ runinfo.Task }
 
 func (labeledTask) LabelKeys() []string { return []string{"level", "subject"} }
 func (labeledTask) Labels(key string) map[int]string {
@@ -233,14 +233,14 @@ func (labeledTask) Labels(key string) map[int]string {
 }
 
 // unlabeledTask has no labels.
-type unlabeledTask struct{ summary.Task }
+type unlabeledTask struct{ runinfo.Task }
 
 func (unlabeledTask) LabelKeys() []string { return nil }
 
 func TestLabelsOf(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		task summary.Task
+		task runinfo.Task
 		key  string
 		want map[int]string
 		err  error

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
 	"github.com/reasonbench/reasonbench/stats"
 	"github.com/reasonbench/reasonbench/store"
 )
@@ -49,7 +49,7 @@ func ItemMetric(ctx context.Context, st *store.Store, runID int64, metric string
 
 // configScores pools a configuration's runs per item (stats.ItemMeans):
 // reruns with the same seed first, then the seeds.
-func configScores(ctx context.Context, st *store.Store, g report.Group, metric string) (map[string]float64, error) {
+func configScores(ctx context.Context, st *store.Store, g render.Group, metric string) (map[string]float64, error) {
 	bySeed := map[int64][]map[string]float64{}
 	var seeds []int64
 	for _, r := range g.Runs {
@@ -73,22 +73,22 @@ func configScores(ctx context.Context, st *store.Store, g report.Group, metric s
 // answered, Holm-adjusting the p-values over the table. A configuration
 // with one run and 0/1 scores on both sides gets Newcombe's interval and
 // McNemar's test; anything pooled or continuous the paired t.
-func Compare(ctx context.Context, st *store.Store, groups []report.Group, base int, level float64) ([]report.Comparison, error) {
+func Compare(ctx context.Context, st *store.Store, groups []render.Group, base int, level float64) ([]render.Comparison, error) {
 	return CompareMetric(ctx, st, groups, base, level, "")
 }
 
 // CompareMetric is Compare on one of the items' metrics ("" for the
 // score): a metric other than a 0/1 verdict gets the paired t.
-func CompareMetric(ctx context.Context, st *store.Store, groups []report.Group, base int, level float64, metric string) ([]report.Comparison, error) {
+func CompareMetric(ctx context.Context, st *store.Store, groups []render.Group, base int, level float64, metric string) ([]render.Comparison, error) {
 	if base < 0 || base >= len(groups) {
 		return nil, errors.New("no baseline configuration")
 	}
-	labels := report.Labels(groups)
+	labels := render.Labels(groups)
 	baseScores, err := configScores(ctx, st, groups[base], metric)
 	if err != nil {
 		return nil, err
 	}
-	var out []report.Comparison
+	var out []render.Comparison
 	for i, g := range groups {
 		if i == base {
 			continue
@@ -100,13 +100,13 @@ func CompareMetric(ctx context.Context, st *store.Store, groups []report.Group, 
 		_, a, b := stats.Pair(scores, baseScores)
 		binary := g.Repeats <= 1 && groups[base].Repeats <= 1 && stats.Binary(a, b)
 		wins, losses := winsLosses(a, b)
-		out = append(out, report.Comparison{
+		out = append(out, render.Comparison{
 			Run: g.RunIDs[0], Runs: g.RunIDs, Baseline: groups[base].RunIDs[0], BaselineRuns: groups[base].RunIDs,
 			Label: labels[i], BaseLabel: labels[base], Comparison: stats.ComparePaired(a, b, binary, level), Level: level, Metric: metric,
 			Wins: wins, Losses: losses,
 		})
 	}
-	report.HolmAdjust(out)
+	render.HolmAdjust(out)
 	return out, nil
 }
 
@@ -127,7 +127,7 @@ func winsLosses(run, base []float64) (wins, losses float64) {
 
 // AddPaired sets VsBaseline on every group but groups[base], which is
 // marked IsBaseline.
-func AddPaired(ctx context.Context, st *store.Store, groups []report.Group, base int, level float64) error {
+func AddPaired(ctx context.Context, st *store.Store, groups []render.Group, base int, level float64) error {
 	cs, err := Compare(ctx, st, groups, base, level)
 	if err != nil {
 		return err
@@ -146,8 +146,8 @@ func AddPaired(ctx context.Context, st *store.Store, groups []report.Group, base
 }
 
 // GroupOfRun returns the index of the group holding a run, -1 if none.
-func GroupOfRun(groups []report.Group, runID int64) int {
-	return slices.IndexFunc(groups, func(g report.Group) bool { return slices.Contains(g.RunIDs, runID) })
+func GroupOfRun(groups []render.Group, runID int64) int {
+	return slices.IndexFunc(groups, func(g render.Group) bool { return slices.Contains(g.RunIDs, runID) })
 }
 
 // ErrNoBaseline is MatchBaseline's error when no configuration matches.
@@ -156,7 +156,7 @@ var ErrNoBaseline = errors.New("no configuration is the baseline")
 // MatchBaseline finds the configuration an experiment file's baseline:
 // names: a strategy, optionally followed by parameters as the tables show
 // them ("tot b=5"). It must match exactly one configuration.
-func MatchBaseline(groups []report.Group, spec string) (int, error) {
+func MatchBaseline(groups []render.Group, spec string) (int, error) {
 	fields := strings.Fields(spec)
 	if len(fields) == 0 {
 		return -1, errors.New("empty baseline")
@@ -172,7 +172,7 @@ func MatchBaseline(groups []report.Group, spec string) (int, error) {
 		}
 		hits = append(hits, i)
 	}
-	labels := report.Labels(groups)
+	labels := render.Labels(groups)
 	switch len(hits) {
 	case 1:
 		return hits[0], nil
@@ -215,7 +215,7 @@ func ExperimentBaseline(runs []store.Run) string {
 // MixedRules says, in one line, which scoring rule scored which runs when
 // the rows were scored by more than one ("" when by one, or when a run
 // recorded none): a difference between such runs mixes two rules.
-func MixedRules(rows []report.Row) string {
+func MixedRules(rows []render.Row) string {
 	byRule := map[string][]int64{}
 	var order []string
 	for _, r := range rows {

@@ -4,11 +4,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
 )
 
 func TestMatchBaseline(t *testing.T) {
-	groups := []report.Group{
+	groups := []render.Group{
 		{Strategy: "cot", Params: "k=1"},
 		{Strategy: "tot", Params: "b=1"},
 		{Strategy: "tot", Params: "b=5"},
@@ -34,12 +34,12 @@ func TestMatchBaseline(t *testing.T) {
 
 func TestMixedRules(t *testing.T) {
 	for _, c := range []struct {
-		rows []report.Row
+		rows []render.Row
 		want string
 	}{
-		{[]report.Row{{RunID: 1, Rule: "game24/strict"}, {RunID: 2, Rule: "game24/strict"}}, ""},
-		{[]report.Row{{RunID: 1, Rule: "game24/strict"}, {RunID: 2}}, ""}, // a run that recorded no rule
-		{[]report.Row{{RunID: 2, Rule: "game24/paper"}, {RunID: 1, Rule: "game24/strict"}, {RunID: 3, Rule: "game24/paper"}},
+		{[]render.Row{{RunID: 1, Rule: "game24/strict"}, {RunID: 2, Rule: "game24/strict"}}, ""},
+		{[]render.Row{{RunID: 1, Rule: "game24/strict"}, {RunID: 2}}, ""}, // a run that recorded no rule
+		{[]render.Row{{RunID: 2, Rule: "game24/paper"}, {RunID: 1, Rule: "game24/strict"}, {RunID: 3, Rule: "game24/paper"}},
 			"the runs are scored by different rules: game24/paper (run 2, 3); game24/strict (run 1); their difference mixes the rules"},
 	} {
 		if got := MixedRules(c.rows); got != c.want {

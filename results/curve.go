@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
 	"github.com/reasonbench/reasonbench/stats"
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies/reading"
@@ -19,7 +19,7 @@ import (
 // once plus k'/k of the completions, as one request with n = k' asks (the
 // verifier's calls, one per sample, scale alike). ok is false when the run
 // has no such samples.
-func VoteCurve(ctx context.Context, st *store.Store, s report.Row, o stats.CurveOptions) (rows []report.SeriesRow, note string, ok bool, err error) {
+func VoteCurve(ctx context.Context, st *store.Store, s render.Row, o stats.CurveOptions) (rows []render.SeriesRow, note string, ok bool, err error) {
 	read := reading.Of(s.Strategy).Samples
 	if read == nil {
 		return nil, "", false, nil
@@ -68,11 +68,11 @@ func VoteCurve(ctx context.Context, st *store.Store, s report.Row, o stats.Curve
 				tokens += prompt[j] + completion[j]*float64(p.K)/float64(k)
 			}
 		}
-		r := report.SeriesRow{RunID: s.RunID, Task: s.Task, Strategy: s.Strategy, Params: s.Params, Model: s.Model,
+		r := render.SeriesRow{RunID: s.RunID, Task: s.Task, Strategy: s.Strategy, Params: s.Params, Model: s.Model,
 			Simulated: s.Simulated, Status: s.Status, N: s.N, Step: p.K, Ran: p.Items, Accuracy: acc,
-			BestOf: report.Float(p.BestOf), Exact: report.Bool(exact), MCSE: report.Float(se)}
+			BestOf: render.Float(p.BestOf), Exact: render.Bool(exact), MCSE: render.Float(se)}
 		if p.Items > 0 {
-			r.TokensPerItem = report.Float(tokens / float64(p.Items))
+			r.TokensPerItem = render.Float(tokens / float64(p.Items))
 		}
 		if len(rows) > 0 {
 			r.Gain = acc - rows[len(rows)-1].Accuracy
@@ -91,8 +91,8 @@ func VoteCurve(ctx context.Context, st *store.Store, s report.Row, o stats.Curve
 // GroupCurve is a CoT-SC configuration's vote curve: the mean over its
 // runs of each k”s expected accuracy and tokens per item; nil when no
 // run has samples.
-func GroupCurve(ctx context.Context, st *store.Store, g report.Group) ([]report.CurvePoint, error) {
-	var sum []report.CurvePoint
+func GroupCurve(ctx context.Context, st *store.Store, g render.Group) ([]render.CurvePoint, error) {
+	var sum []render.CurvePoint
 	var n []int
 	for _, r := range g.Runs {
 		rows, _, ok, err := VoteCurve(ctx, st, r, stats.DefaultCurveOptions)
@@ -104,7 +104,7 @@ func GroupCurve(ctx context.Context, st *store.Store, g report.Group) ([]report.
 		}
 		for i, row := range rows {
 			if i >= len(sum) {
-				sum = append(sum, report.CurvePoint{K: row.Step})
+				sum = append(sum, render.CurvePoint{K: row.Step})
 				n = append(n, 0)
 			}
 			sum[i].Accuracy += row.Accuracy

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
 	"github.com/reasonbench/reasonbench/stats"
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies/reading"
@@ -41,7 +41,7 @@ func TestVoteCurveNotesTheRule(t *testing.T) {
 	st := tempStore(t)
 	for _, rule := range []string{"best", "weighted", "majority"} {
 		id := bonRun(t, st, rule, 100, 300)
-		_, note, ok, err := VoteCurve(ctx, st, report.Row{RunID: id, Strategy: "bon"}, stats.DefaultCurveOptions)
+		_, note, ok, err := VoteCurve(ctx, st, render.Row{RunID: id, Strategy: "bon"}, stats.DefaultCurveOptions)
 		if err != nil || !ok || !strings.Contains(note, "(bon select="+rule+")") {
 			t.Errorf("select=%s: note %q (%v %v)", rule, note, ok, err)
 		}
@@ -56,14 +56,14 @@ func TestVoteCurveNotesTheRule(t *testing.T) {
 	if err := st.PutItem(ctx, store.Item{RunID: id, Index: 0, Detail: detail}); err != nil {
 		t.Fatal(err)
 	}
-	rows, note, ok, err := VoteCurve(ctx, st, report.Row{RunID: id, Strategy: "cotsc"}, stats.DefaultCurveOptions)
+	rows, note, ok, err := VoteCurve(ctx, st, render.Row{RunID: id, Strategy: "cotsc"}, stats.DefaultCurveOptions)
 	if err != nil || !ok || note != "" || len(rows) != 2 {
 		t.Errorf("cotsc: %d rows, note %q (%v %v)", len(rows), note, ok, err)
 	}
-	if _, _, _, err := VoteCurve(ctx, closedStore(t), report.Row{RunID: id, Strategy: "cotsc"}, stats.DefaultCurveOptions); err == nil {
+	if _, _, _, err := VoteCurve(ctx, closedStore(t), render.Row{RunID: id, Strategy: "cotsc"}, stats.DefaultCurveOptions); err == nil {
 		t.Error("a closed store gave a curve")
 	}
-	if _, _, ok, err := VoteCurve(ctx, st, report.Row{RunID: id, Strategy: "nosuch"}, stats.DefaultCurveOptions); ok || err != nil {
+	if _, _, ok, err := VoteCurve(ctx, st, render.Row{RunID: id, Strategy: "nosuch"}, stats.DefaultCurveOptions); ok || err != nil {
 		t.Errorf("a strategy without samples: %v %v", ok, err)
 	}
 }
@@ -73,7 +73,7 @@ func TestVoteCurveNotesTheRule(t *testing.T) {
 func TestGroupCurveAveragesRuns(t *testing.T) {
 	ctx := context.Background()
 	st := tempStore(t)
-	g := report.Group{Runs: []report.Row{
+	g := render.Group{Runs: []render.Row{
 		{RunID: bonRun(t, st, "best", 100, 300), Strategy: "bon"},
 		{RunID: bonRun(t, st, "majority", 200, 600), Strategy: "bon"},
 	}}

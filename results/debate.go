@@ -3,7 +3,7 @@ package results
 import (
 	"context"
 
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies/reading"
 )
@@ -12,7 +12,7 @@ import (
 // (had the debate stopped there) and of its best agent (any agent right),
 // over the items with a transcript (its strategy's Rounds reader); ok is
 // false when the run has none.
-func RoundCurve(ctx context.Context, st *store.Store, s report.Row) (rows []report.SeriesRow, ok bool, err error) {
+func RoundCurve(ctx context.Context, st *store.Store, s render.Row) (rows []render.SeriesRow, ok bool, err error) {
 	read := reading.Of(s.Strategy).Rounds
 	if read == nil {
 		return nil, false, nil
@@ -45,9 +45,9 @@ func RoundCurve(ctx context.Context, st *store.Store, s report.Row) (rows []repo
 	}
 	for r := range ran {
 		acc := float64(right[r]) / float64(ran[r])
-		row := report.SeriesRow{RunID: s.RunID, Task: s.Task, Strategy: s.Strategy, Params: s.Params, Model: s.Model,
+		row := render.SeriesRow{RunID: s.RunID, Task: s.Task, Strategy: s.Strategy, Params: s.Params, Model: s.Model,
 			Simulated: s.Simulated, Status: s.Status, N: s.N, Step: r + 1, Ran: ran[r], Accuracy: acc,
-			BestOf: report.Float(float64(any[r]) / float64(ran[r]))}
+			BestOf: render.Float(float64(any[r]) / float64(ran[r]))}
 		if r > 0 {
 			row.Gain = acc - rows[r-1].Accuracy
 		}

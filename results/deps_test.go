@@ -7,13 +7,13 @@ import (
 )
 
 // TestReadSideImportsNoEngine keeps the read layers (view, results,
-// report, summary) from pulling in the engine, a strategy's or a task's
+// render, runinfo) from pulling in the engine, a strategy's or a task's
 // runtime, or the simulator: they read strategies' details through
 // strategies/reading and ask what a run names of tasks and strategies
-// through summary.Catalog, which their callers pass in.
+// through runinfo.Catalog, which their callers pass in.
 func TestReadSideImportsNoEngine(t *testing.T) {
 	const mod = "github.com/reasonbench/reasonbench/"
-	out, err := exec.Command("go", "list", "-deps", mod+"view", mod+"results", mod+"report", mod+"summary").Output()
+	out, err := exec.Command("go", "list", "-deps", mod+"view", mod+"results", mod+"render", mod+"runinfo").Output()
 	if err != nil {
 		t.Skipf("go list: %v", err)
 	}
@@ -27,7 +27,7 @@ func TestReadSideImportsNoEngine(t *testing.T) {
 	}
 	for _, d := range deps {
 		if forbidden[d] || strings.HasPrefix(d, mod+"tasks/") || strings.HasPrefix(d, mod+"simulator/") || d == mod+"simulator" {
-			t.Errorf("the read side depends on %s: read details through strategies/reading and ask the run's tasks and strategies through summary.Catalog", d)
+			t.Errorf("the read side depends on %s: read details through strategies/reading and ask the run's tasks and strategies through runinfo.Catalog", d)
 		}
 	}
 }

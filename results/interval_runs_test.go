@@ -7,7 +7,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
 	"github.com/reasonbench/reasonbench/stats"
 	"github.com/reasonbench/reasonbench/store"
 )
@@ -49,7 +49,7 @@ func TestIntervalsAgreeWithScipy(t *testing.T) {
 	}
 	ctx := context.Background()
 	st := storeOfRuns(t, intervalRuns)
-	var rows []report.Row
+	var rows []render.Row
 	var runs []store.Run
 	for _, id := range []int64{1, 2} {
 		r, err := st.GetRun(ctx, id)
@@ -71,14 +71,14 @@ func TestIntervalsAgreeWithScipy(t *testing.T) {
 	}
 	s := ref.Scipy
 	iv := rows[0].CI()
-	if rows[0].ScoreKind != report.ScoreMean || iv.Method != report.MethodItemsT || iv.N != s.Run1T.N {
+	if rows[0].ScoreKind != render.ScoreMean || iv.Method != render.MethodItemsT || iv.N != s.Run1T.N {
 		t.Errorf("io k=10: kind %q, interval %s; want t over %d items", rows[0].ScoreKind, iv.Describe(), s.Run1T.N)
 	}
 	close("io k=10 accuracy", rows[0].Accuracy, s.Run1T.Mean)
 	close("io k=10 CI low", iv.Low, s.Run1T.Low)
 	close("io k=10 CI high", iv.High, s.Run1T.High)
 	iv = rows[1].CI()
-	if rows[1].ScoreKind != report.ScoreBinary || iv.Method != report.MethodWilson || iv.N != s.Run2Wilson.N {
+	if rows[1].ScoreKind != render.ScoreBinary || iv.Method != render.MethodWilson || iv.N != s.Run2Wilson.N {
 		t.Errorf("cot: kind %q, interval %s; want Wilson over %d items", rows[1].ScoreKind, iv.Describe(), s.Run2Wilson.N)
 	}
 	close("cot CI low", iv.Low, s.Run2Wilson.Low)

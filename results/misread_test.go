@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/reasonbench/reasonbench/catalog"
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
 	"github.com/reasonbench/reasonbench/stats"
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies/reading"
@@ -141,11 +141,11 @@ func TestWinsLossesAddUp(t *testing.T) {
 		return r
 	}
 	runs := []store.Run{put("cotsc", 0, 0, 1, 1), put("io", 0.2, 0.3, 0.1, 1), put("tot", 1, 0, 0, 1)}
-	groups, err := Groups(ctx, st, cat, runs, report.Level)
+	groups, err := Groups(ctx, st, cat, runs, render.Level)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := Compare(ctx, st, groups, 0, report.Level)
+	cs, err := Compare(ctx, st, groups, 0, render.Level)
 	if err != nil || len(cs) != 2 {
 		t.Fatal(cs, err)
 	}

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
 	"github.com/reasonbench/reasonbench/store"
 )
 
@@ -13,12 +13,12 @@ import (
 // answered as each response names it (a debate's agents' models,
 // MODEL@NAME on a named endpoint), the run's model first, then by name; a
 // call whose response names none counts under the run's model.
-func ModelUses(ctx context.Context, st *store.Store, run store.Run) ([]report.ModelRow, error) {
+func ModelUses(ctx context.Context, st *store.Store, run store.Run) ([]render.ModelRow, error) {
 	calls, err := st.Calls(ctx, run.ID, -1)
 	if err != nil {
 		return nil, err
 	}
-	by := map[string]*report.ModelRow{}
+	by := map[string]*render.ModelRow{}
 	for _, c := range calls {
 		var resp struct {
 			Model string `json:"model"`
@@ -33,7 +33,7 @@ func ModelUses(ctx context.Context, st *store.Store, run store.Run) ([]report.Mo
 		}
 		u := by[m]
 		if u == nil {
-			u = &report.ModelRow{RunID: run.ID, Strategy: run.Strategy, Model: m}
+			u = &render.ModelRow{RunID: run.ID, Strategy: run.Strategy, Model: m}
 			by[m] = u
 		}
 		u.Calls++
@@ -41,11 +41,11 @@ func ModelUses(ctx context.Context, st *store.Store, run store.Run) ([]report.Mo
 		u.CompletionTokens += c.CompletionTokens
 		u.Cost += c.Cost
 	}
-	var out []report.ModelRow
+	var out []render.ModelRow
 	for _, u := range by {
 		out = append(out, *u)
 	}
-	slices.SortFunc(out, func(a, b report.ModelRow) int {
+	slices.SortFunc(out, func(a, b render.ModelRow) int {
 		switch {
 		case (a.Model == run.Model) != (b.Model == run.Model):
 			if a.Model == run.Model {

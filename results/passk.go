@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
 	"github.com/reasonbench/reasonbench/stats"
 	"github.com/reasonbench/reasonbench/store"
 )
@@ -15,7 +15,7 @@ import (
 // C(c,k')/C(n,k'), τ-bench's definition) and pass@k' (BestOf: some of them
 // does, 1 - C(n-c,k')/C(n,k')), each averaged over the items. ok is false
 // for a run of items without trials.
-func PassCurve(ctx context.Context, st *store.Store, row report.Row) ([]report.SeriesRow, bool, error) {
+func PassCurve(ctx context.Context, st *store.Store, row render.Row) ([]render.SeriesRow, bool, error) {
 	items, err := st.Items(ctx, row.RunID)
 	if err != nil {
 		return nil, false, err
@@ -37,7 +37,7 @@ func PassCurve(ctx context.Context, st *store.Store, row report.Row) ([]report.S
 	if n == 0 {
 		return nil, false, nil
 	}
-	var out []report.SeriesRow
+	var out []render.SeriesRow
 	for k := 1; k <= n; k++ {
 		var hat, at float64
 		for _, it := range items {
@@ -46,9 +46,9 @@ func PassCurve(ctx context.Context, st *store.Store, row report.Row) ([]report.S
 			at += stats.PassAtK(n, c, k)
 		}
 		m := float64(len(items))
-		r := report.SeriesRow{RunID: row.RunID, Task: row.Task, Strategy: row.Strategy, Params: row.Params, Model: row.Model,
+		r := render.SeriesRow{RunID: row.RunID, Task: row.Task, Strategy: row.Strategy, Params: row.Params, Model: row.Model,
 			Simulated: row.Simulated, Status: row.Status, N: len(items), Step: k, Ran: len(items), Accuracy: hat / m,
-			BestOf: report.Float(at / m), Exact: report.Bool(true)}
+			BestOf: render.Float(at / m), Exact: render.Bool(true)}
 		if k > 1 {
 			r.Gain = r.Accuracy - out[k-2].Accuracy
 		}

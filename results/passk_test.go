@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
 	"github.com/reasonbench/reasonbench/store"
 )
 
@@ -34,7 +34,7 @@ func TestPassCurve(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rows, ok, err := PassCurve(ctx, st, report.Row{RunID: id})
+	rows, ok, err := PassCurve(ctx, st, render.Row{RunID: id})
 	if err != nil || !ok || len(rows) != 4 {
 		t.Fatalf("PassCurve: %d rows, %v, %v", len(rows), ok, err)
 	}
@@ -48,7 +48,7 @@ func TestPassCurve(t *testing.T) {
 	// A run without trials has no pass curve.
 	other, _ := st.CreateRun(ctx, store.Run{Task: "game24", Strategy: "cot"})
 	st.PutItem(ctx, store.Item{RunID: other, Index: 0, Key: "0", Metrics: map[string]float64{"best_of_k": 1}, Detail: []byte("{}")})
-	if _, ok, err := PassCurve(ctx, st, report.Row{RunID: other}); ok || err != nil {
+	if _, ok, err := PassCurve(ctx, st, render.Row{RunID: other}); ok || err != nil {
 		t.Errorf("a cot run: ok %v, %v", ok, err)
 	}
 }

@@ -2,7 +2,9 @@
 // report, export, compare, plot and the viewer — from the store: a run's
 // report row, configurations (repeats pooled), paired comparisons with a
 // baseline, vote curves over k' samples, and the gold and extracted answer
-// beside each output. One place, so the CLI and the web pages agree.
+// beside each output. It sits between runinfo (one run's facts, which it
+// reads) and render (which writes its rows as tables and plots). One
+// place, so the CLI and the web pages agree.
 package results
 
 import (
@@ -10,35 +12,35 @@ import (
 	"fmt"
 	"maps"
 
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
+	"github.com/reasonbench/reasonbench/runinfo"
 	"github.com/reasonbench/reasonbench/stats"
 	"github.com/reasonbench/reasonbench/store"
-	"github.com/reasonbench/reasonbench/summary"
 )
 
 // RowOf is the report row of a run summary, with the kind of its items'
 // scores (0/1, or a mean over samples) that chooses its interval, as
 // Compare chooses McNemar or the paired t by the same stats.Binary.
-func RowOf(s summary.Summary) report.Row {
+func RowOf(s runinfo.Summary) render.Row {
 	metrics := maps.Clone(s.Metrics)
 	if metrics == nil {
 		metrics = map[string]float64{}
 	}
 	if _, ok := metrics["tool_calls"]; ok { // a run that called MCP tools: its count, not a mean
-		metrics[summary.ToolFailuresMetric] = float64(s.ToolFailures)
+		metrics[runinfo.ToolFailuresMetric] = float64(s.ToolFailures)
 	}
 	for i, v := range s.PerTrial {
-		metrics[fmt.Sprintf("%s%d", report.SeriesTrial, i+1)] = v
+		metrics[fmt.Sprintf("%s%d", render.SeriesTrial, i+1)] = v
 	}
 	for i, v := range s.PerIteration {
-		metrics[fmt.Sprintf("%s%d", report.SeriesIteration, i+1)] = v
+		metrics[fmt.Sprintf("%s%d", render.SeriesIteration, i+1)] = v
 	}
-	kind := report.ScoreBinary
+	kind := render.ScoreBinary
 	if !stats.Binary(s.ItemScores) {
-		kind = report.ScoreMean
+		kind = render.ScoreMean
 	}
 	_, sd := stats.MeanSD(s.ItemScores)
-	return report.Row{
+	return render.Row{
 		ScoreKind: kind, ItemSD: sd,
 		RunID: s.RunID, Task: s.Task, Strategy: s.Strategy, Params: s.ParamText,
 		Model: s.Model, Simulated: s.Simulated, Status: s.Status, N: s.N, Accuracy: s.Accuracy, Metrics: metrics,
@@ -51,15 +53,15 @@ func RowOf(s summary.Summary) report.Row {
 // Row summarizes one run into its full report row: the summary plus the
 // experiment, seed, typed parameters, range, simulator parameters and what
 // cache hits saved.
-func Row(ctx context.Context, st *store.Store, cat summary.Catalog, r store.Run) (report.Row, summary.Summary, error) {
-	s, err := summary.Summarize(ctx, st, cat, r.ID)
+func Row(ctx context.Context, st *store.Store, cat runinfo.Catalog, r store.Run) (render.Row, runinfo.Summary, error) {
+	s, err := runinfo.Summarize(ctx, st, cat, r.ID)
 	if err != nil {
-		return report.Row{}, s, err
+		return render.Row{}, s, err
 	}
 	row := RowOf(s)
 	saved, err := st.CacheSavings(ctx, r.ID)
 	if err != nil {
-		return report.Row{}, s, err
+		return render.Row{}, s, err
 	}
 	row.Experiment, row.Seed, row.ParamsJSON, row.Range = r.Experiment, r.Seed, string(r.Params), r.Range
 	if r.Simulated {
@@ -70,8 +72,8 @@ func Row(ctx context.Context, st *store.Store, cat summary.Catalog, r store.Run)
 }
 
 // Rows is Row for each run, in order.
-func Rows(ctx context.Context, st *store.Store, cat summary.Catalog, runs []store.Run) ([]report.Row, error) {
-	rows := make([]report.Row, 0, len(runs))
+func Rows(ctx context.Context, st *store.Store, cat runinfo.Catalog, runs []store.Run) ([]render.Row, error) {
+	rows := make([]render.Row, 0, len(runs))
 	for _, r := range runs {
 		row, _, err := Row(ctx, st, cat, r)
 		if err != nil {
@@ -82,11 +84,11 @@ func Rows(ctx context.Context, st *store.Store, cat summary.Catalog, runs []stor
 	return rows, nil
 }
 
-// Groups pivots runs into configurations (report.Pivot).
-func Groups(ctx context.Context, st *store.Store, cat summary.Catalog, runs []store.Run, level float64) ([]report.Group, error) {
+// Groups pivots runs into configurations (render.Pivot).
+func Groups(ctx context.Context, st *store.Store, cat runinfo.Catalog, runs []store.Run, level float64) ([]render.Group, error) {
 	rows, err := Rows(ctx, st, cat, runs)
 	if err != nil {
 		return nil, err
 	}
-	return report.Pivot(rows, level), nil
+	return render.Pivot(rows, level), nil
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
 	"github.com/reasonbench/reasonbench/store"
 )
 
@@ -32,7 +32,7 @@ func TestRoundCurve(t *testing.T) {
 		debateItem([3]bool{false, true, false}, [3]bool{true, true, true}, [3]bool{false, false, false}),
 		map[string]any{"note": "no transcript"},
 	}, nil)
-	row := report.Row{RunID: r.ID, Task: "qa", Strategy: "debate", Model: "m", N: 4}
+	row := render.Row{RunID: r.ID, Task: "qa", Strategy: "debate", Model: "m", N: 4}
 	rows, ok, err := RoundCurve(ctx, st, row)
 	if err != nil || !ok || len(rows) != 3 {
 		t.Fatalf("rows %+v, %v %v", rows, ok, err)
@@ -51,11 +51,11 @@ func TestRoundCurve(t *testing.T) {
 			t.Errorf("round %d: %+v (best %v), want %+v", i+1, got, got.BestOf, want)
 		}
 	}
-	if rows, ok, err := RoundCurve(ctx, st, report.Row{RunID: r.ID, Strategy: "cot"}); rows != nil || ok || err != nil {
+	if rows, ok, err := RoundCurve(ctx, st, render.Row{RunID: r.ID, Strategy: "cot"}); rows != nil || ok || err != nil {
 		t.Errorf("cot: %v %v %v", rows, ok, err)
 	}
 	none := putItems(t, st, "debate", []any{map[string]any{"agents": 2}}, nil)
-	if rows, ok, err := RoundCurve(ctx, st, report.Row{RunID: none.ID, Strategy: "debate"}); rows != nil || ok || err != nil {
+	if rows, ok, err := RoundCurve(ctx, st, render.Row{RunID: none.ID, Strategy: "debate"}); rows != nil || ok || err != nil {
 		t.Errorf("a debate without transcripts: %v %v %v", rows, ok, err)
 	}
 	if _, _, err := RoundCurve(ctx, closedStore(t), row); err == nil {

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
 	"github.com/reasonbench/reasonbench/stats"
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies/reading"
@@ -50,7 +50,7 @@ func TestBoNCurve(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		rows, _, ok, err := VoteCurve(ctx, st, report.Row{RunID: id, Strategy: "bon"}, stats.DefaultCurveOptions)
+		rows, _, ok, err := VoteCurve(ctx, st, render.Row{RunID: id, Strategy: "bon"}, stats.DefaultCurveOptions)
 		if err != nil || !ok || len(rows) != 3 {
 			t.Fatalf("%s: rows %+v ok %v err %v", c.rule, rows, ok, err)
 		}

@@ -5,10 +5,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
+	"github.com/reasonbench/reasonbench/runinfo"
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies/reading"
-	"github.com/reasonbench/reasonbench/summary"
 )
 
 // SampleTally is how many of an item's k independent samples were right,
@@ -41,10 +41,10 @@ func TallyOf(strategy string, detail []byte) (SampleTally, bool) {
 func PartScore(score float64) bool { return score > 0 && score < 1 }
 
 // ForgeableRuns says, in one line, which of the rows' runs were scored by
-// a forgeable rule and what that means (report.ForgeableNote), for tables
+// a forgeable rule and what that means (render.ForgeableNote), for tables
 // without a rule column (bench compare, report --by, --by budget); ""
 // when none was.
-func ForgeableRuns(rows []report.Row) string {
+func ForgeableRuns(rows []render.Row) string {
 	var ids []string
 	rules := map[string]bool{}
 	var names []string
@@ -61,11 +61,11 @@ func ForgeableRuns(rows []report.Row) string {
 	if len(ids) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("runs scored by a forgeable rule: %s (%s). %s", strings.Join(ids, ", "), strings.Join(names, ", "), report.ForgeableNote)
+	return fmt.Sprintf("runs scored by a forgeable rule: %s (%s). %s", strings.Join(ids, ", "), strings.Join(names, ", "), render.ForgeableNote)
 }
 
 // RuleOf is the scoring rule's short name a run recorded and whether the
-// rule declares itself forgeable (summary.RunRule), for views of one run.
-func RuleOf(cat summary.Catalog, run store.Run) (rule string, forgeable bool) {
-	return summary.RunRule(cat, run.Spec)
+// rule declares itself forgeable (runinfo.RunRule), for views of one run.
+func RuleOf(cat runinfo.Catalog, run store.Run) (rule string, forgeable bool) {
+	return runinfo.RunRule(cat, run.Spec)
 }

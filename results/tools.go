@@ -7,7 +7,7 @@ import (
 	"sort"
 
 	"github.com/reasonbench/reasonbench/events"
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
 	"github.com/reasonbench/reasonbench/store"
 )
 
@@ -15,8 +15,8 @@ import (
 // (all) with the per-item distributions (`bench report --by tool`, the
 // viewer's tool table), from the items' tool events. Runs without tool
 // calls give no rows.
-func ToolRows(ctx context.Context, st *store.Store, runs []store.Run) ([]report.ToolRow, error) {
-	var rows []report.ToolRow
+func ToolRows(ctx context.Context, st *store.Store, runs []store.Run) ([]render.ToolRow, error) {
+	var rows []render.ToolRow
 	for _, r := range runs {
 		items, err := st.Items(ctx, r.ID)
 		if err != nil {
@@ -54,7 +54,7 @@ func ToolRows(ctx context.Context, st *store.Store, runs []store.Run) ([]report.
 		if len(lat) == 0 {
 			continue
 		}
-		base := report.ToolRow{RunID: r.ID, Task: r.Task, Strategy: r.Strategy, Model: r.Model, Simulated: r.Simulated,
+		base := render.ToolRow{RunID: r.ID, Task: r.Task, Strategy: r.Strategy, Model: r.Model, Simulated: r.Simulated,
 			Status: r.Status, N: len(items)}
 		all := base
 		all.Server, all.Tool = "", "(all)"
@@ -92,7 +92,7 @@ func compare(a, b string) int {
 	return 0
 }
 
-func fill(row *report.ToolRow, lat []float64, errs, replayed int) {
+func fill(row *render.ToolRow, lat []float64, errs, replayed int) {
 	row.Calls, row.Errors, row.Replayed = len(lat), errs, replayed
 	if len(lat) == 0 {
 		return
@@ -106,7 +106,7 @@ func fill(row *report.ToolRow, lat []float64, errs, replayed int) {
 
 // spread is a distribution's mean, median (lower middle) and maximum; nil
 // for none.
-func spread(v []float64) *report.Spread {
+func spread(v []float64) *render.Spread {
 	if len(v) == 0 {
 		return nil
 	}
@@ -116,5 +116,5 @@ func spread(v []float64) *report.Spread {
 	for _, x := range s {
 		sum += x
 	}
-	return &report.Spread{Mean: sum / float64(len(s)), Median: s[(len(s)-1)/2], Max: s[len(s)-1]}
+	return &render.Spread{Mean: sum / float64(len(s)), Median: s[(len(s)-1)/2], Max: s[len(s)-1]}
 }

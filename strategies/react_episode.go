@@ -280,10 +280,13 @@ func (a *episodeAgent) textTurn(ctx context.Context, ch llm.Choice, step int) (b
 			name, args, thought = act.Name, act.Args, act.Thought
 		}
 	} else {
-		var err error
-		name, args, thought, err = parseEpisodeAction(ch.Content)
+		act, err := action.ParseEpisode(ch.Content)
 		if err != nil {
-			return false, err
+			return false, episodeError{err} // the reference's assertion fails: the episode ends
+		}
+		name, args, thought = act.Name, act.Args, act.Thought
+		if act.Args == nil { // not JSON: said to the user as it stands
+			name, args = tasks.RespondAction, respondArgs(act.Input)
 		}
 	}
 	obs, done, err := a.act(ctx, name, args, thought, step)
@@ -343,50 +346,6 @@ func (a *episodeAgent) sayTo(ctx context.Context, content string, args json.RawM
 func respondArgs(content string) json.RawMessage {
 	b, _ := json.Marshal(map[string]string{"content": content})
 	return b
-}
-
-// parseEpisodeAction reads τ-bench's text agents' action: the text after
-// the reply's last "Action:", as JSON {"name", "arguments"}; text that is
-// not JSON is said to the user as it stands (Python's json.loads also
-// reads NaN and Infinity, which Go's decoder refuses: such an action is
-// said to the user here, a known difference). JSON without "name" or
-// "arguments" (or not an object) ends the episode, where the reference's
-// assertion fails. thought is the text before "Action:" without a leading
-// "Thought:".
-func parseEpisodeAction(reply string) (name string, args json.RawMessage, thought string, err error) {
-	i := strings.LastIndex(reply, "Action:")
-	text := reply
-	if i >= 0 {
-		text = reply[i+len("Action:"):]
-		thought = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(reply[:strings.Index(reply, "Action:")]), "Thought:"))
-	}
-	text = strings.TrimSpace(text)
-	var raw any
-	if json.Unmarshal([]byte(text), &raw) != nil {
-		return tasks.RespondAction, respondArgs(text), thought, nil
-	}
-	obj, ok := raw.(map[string]any)
-	if !ok {
-		return "", nil, thought, episodeError{fmt.Errorf("the action is JSON but not an object: %s", clip(text, 200))}
-	}
-	var parsed struct {
-		Name      json.RawMessage `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-	}
-	json.Unmarshal([]byte(text), &parsed)
-	_, hasName := obj["name"]
-	_, hasArgs := obj["arguments"]
-	if !hasName || !hasArgs {
-		return "", nil, thought, episodeError{fmt.Errorf(`the action lacks "name" or "arguments": %s`, clip(text, 200))}
-	}
-	var n string
-	if json.Unmarshal(parsed.Name, &n) != nil {
-		return "", nil, thought, episodeError{fmt.Errorf("the action's name is not a string: %s", clip(string(parsed.Name), 200))}
-	}
-	if _, ok := obj["arguments"].(map[string]any); !ok {
-		return "", nil, thought, episodeError{fmt.Errorf("the action's arguments are not an object: %s", clip(string(parsed.Arguments), 200))}
-	}
-	return n, parsed.Arguments, thought, nil
 }
 
 // checkEpisodes refuses a configuration τ-bench's episodes cannot run.

@@ -285,33 +285,6 @@ func TestPassHat(t *testing.T) {
 	}
 }
 
-func TestParseEpisodeAction(t *testing.T) {
-	t.Parallel()
-	cases := []struct {
-		reply, name, args, thought, err string
-	}{
-		{"Action:\n{\"name\": \"get\", \"arguments\": {\"a\": 1}}", "get", `{"a": 1}`, "", ""},
-		{"Thought:\nhm\nAction:\n{\"name\": \"get\", \"arguments\": {}}", "get", `{}`, "hm", ""},
-		{"just talking", "respond", `{"content":"just talking"}`, "", ""},
-		{"Action: {\"name\": \"x\", \"arguments\": {}} Action: plain", "respond", `{"content":"plain"}`, "", ""},
-		{"Action: {\"name\": 3, \"arguments\": {}}", "", "", "", "not a string"},
-		{"Action: {\"arguments\": {}}", "", "", "", "lacks"},
-		{"Action: {\"name\": \"x\", \"arguments\": 5}", "", "", "", "not an object"},
-		{"Action: 42", "", "", "", "not an object"},
-		{"", "respond", `{"content":""}`, "", ""},
-	}
-	for _, tc := range cases {
-		name, args, thought, err := parseEpisodeAction(tc.reply)
-		if (err != nil) != (tc.err != "") || err != nil && !strings.Contains(err.Error(), tc.err) {
-			t.Errorf("%q: error %v, want %q", tc.reply, err, tc.err)
-			continue
-		}
-		if err == nil && (name != tc.name || string(args) != tc.args || thought != tc.thought) {
-			t.Errorf("%q: %q %s %q, want %q %s %q", tc.reply, name, args, thought, tc.name, tc.args, tc.thought)
-		}
-	}
-}
-
 // TestEpisodeRecordsUserTurns: an episode records each of the simulated
 // user's messages as a user event under the agent's turn that drew it
 // (the first message under step 0), and the user's model calls take that

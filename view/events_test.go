@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/reasonbench/reasonbench/events"
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
 	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/store"
 )
@@ -114,7 +114,7 @@ func clipText(s string, n int) string {
 }
 
 // TestRunTablesFromRows: the run page's report table is the report's own
-// cells (results.Row laid out by report.TableCells), cell for cell, not
+// cells (results.Row laid out by render.TableCells), cell for cell, not
 // Markdown parsed back: a cell holding a pipe stays one cell.
 func TestRunTablesFromRows(t *testing.T) {
 	srv, f := server(t)
@@ -133,7 +133,7 @@ func TestRunTablesFromRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	row.Params += " | a pipe"
-	header, body, _, _ := report.TableCells([]report.Row{row})
+	header, body, _, _ := render.TableCells([]render.Row{row})
 	_, page := get(t, srv.URL+"/runs/"+formatInt(run.ID))
 	table := page[strings.Index(page, `<table class="report">`):]
 	table = table[:strings.Index(table, "</table>")]
@@ -159,7 +159,7 @@ func TestRunTablesFromRows(t *testing.T) {
 	}
 	// The same cells carry a pipe as it is.
 	var g tableGrid
-	g.Header, g.Rows, _, g.Notes = report.TableCells([]report.Row{row})
+	g.Header, g.Rows, _, g.Notes = render.TableCells([]render.Row{row})
 	if i := slices.Index(g.Header, "params"); i < 0 || !strings.HasSuffix(g.Rows[0][i], " | a pipe") {
 		t.Errorf("params cell %q", g.Rows[0])
 	}

@@ -10,7 +10,7 @@ import (
 
 	"gonum.org/v1/plot/vg"
 
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
 	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/store"
 )
@@ -28,7 +28,7 @@ func (s *Server) experiment(ctx context.Context, r *http.Request) (page, error) 
 	if len(runs) == 0 {
 		return page{}, notFound(fmt.Sprintf("experiment %q: no runs", name))
 	}
-	groups, err := results.Groups(ctx, s.st, s.cat, runs, report.Level)
+	groups, err := results.Groups(ctx, s.st, s.cat, runs, render.Level)
 	if err != nil {
 		return page{}, err
 	}
@@ -37,13 +37,13 @@ func (s *Server) experiment(ctx context.Context, r *http.Request) (page, error) 
 		// A baseline the file names but the runs do not hold leaves the
 		// table unpaired, as bench report says with --baseline.
 		if base, err := results.MatchBaseline(groups, spec); err == nil {
-			if err := results.AddPaired(ctx, s.st, groups, base, report.Level); err != nil {
+			if err := results.AddPaired(ctx, s.st, groups, base, render.Level); err != nil {
 				return page{}, err
 			}
 			baseline = groups[base].Strategy + " " + groups[base].Params
 		}
 	}
-	header, rows, right, notes := report.ExperimentTableCells(groups)
+	header, rows, right, notes := render.ExperimentTableCells(groups)
 	table := experimentTableView{Header: header, Right: right, Notes: notes}
 	var all []string
 	for i, g := range groups {
@@ -65,7 +65,7 @@ func (s *Server) experiment(ctx context.Context, r *http.Request) (page, error) 
 	}
 	return page{name: "experiment.html", title: "experiment " + name, data: map[string]any{
 		"Name": name, "Runs": len(runs), "Configs": len(groups), "Baseline": baseline,
-		"Table": table, "Compare": compare, "Frontier": svg, "Front": report.Stretches(front),
+		"Table": table, "Compare": compare, "Frontier": svg, "Front": render.Stretches(front),
 	}}, nil
 }
 
@@ -126,15 +126,15 @@ type experimentRowView struct {
 
 // frontier draws the experiment's frontier plot; no plot (and no error)
 // when the runs record no tokens.
-func (s *Server) frontier(ctx context.Context, name string, groups []report.Group) (template.HTML, []report.FrontierPoint, error) {
-	curves := make([][]report.CurvePoint, len(groups))
+func (s *Server) frontier(ctx context.Context, name string, groups []render.Group) (template.HTML, []render.FrontierPoint, error) {
+	curves := make([][]render.CurvePoint, len(groups))
 	for i, g := range groups {
 		var err error
 		if curves[i], err = results.GroupCurve(ctx, s.st, g); err != nil {
 			return "", nil, err
 		}
 	}
-	p, front, err := report.NewFrontierPlot(groups, curves, report.PlotOptions{X: "tokens", Y: "accuracy",
+	p, front, err := render.NewFrontierPlot(groups, curves, render.PlotOptions{X: "tokens", Y: "accuracy",
 		Title: "experiment " + name, LogX: true})
 	if err != nil {
 		return "", nil, nil // nothing to draw, e.g. no tokens recorded

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
 	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/store"
 )
@@ -58,5 +58,5 @@ var funcs = template.FuncMap{
 	// right or wrong badge would misreport.
 	"part": results.PartScore,
 	// forgeableNote explains the mark of a forgeable scoring rule.
-	"forgeableNote": func() string { return report.ForgeableNote },
+	"forgeableNote": func() string { return render.ForgeableNote },
 }

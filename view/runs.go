@@ -17,10 +17,10 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
 	"github.com/reasonbench/reasonbench/results"
+	"github.com/reasonbench/reasonbench/runinfo"
 	"github.com/reasonbench/reasonbench/store"
-	"github.com/reasonbench/reasonbench/summary"
 )
 
 // runRow is one line of the runs page, from aggregates only.
@@ -29,10 +29,10 @@ type runRow struct {
 	Params   string
 	Progress store.RunProgress
 	Accuracy float64
-	CI       report.Interval
+	CI       render.Interval
 	// Row is the report row (results.Row): scoring rule, prompt pack,
 	// model parameters and reasoning tokens, as bench report shows them.
-	Row report.Row
+	Row render.Row
 }
 
 func (s *Server) runRow(ctx context.Context, r store.Run) (runRow, error) {
@@ -106,9 +106,9 @@ func (s *Server) run(ctx context.Context, r *http.Request) (page, error) {
 		return page{}, err
 	}
 	var table, exp tableGrid
-	table.Header, table.Rows, _, table.Notes = report.TableCells([]report.Row{rr})
-	groups := report.Pivot([]report.Row{rr}, report.Level)
-	exp.Header, exp.Rows, _, exp.Notes = report.ExperimentTableCells(groups)
+	table.Header, table.Rows, _, table.Notes = render.TableCells([]render.Row{rr})
+	groups := render.Pivot([]render.Row{rr}, render.Level)
+	exp.Header, exp.Rows, _, exp.Notes = render.ExperimentTableCells(groups)
 	plots := s.plots(groups, sum)
 	tools, err := results.ToolRows(ctx, s.st, []store.Run{run})
 	if err != nil {
@@ -155,14 +155,14 @@ func (s *Server) run(ctx context.Context, r *http.Request) (page, error) {
 
 // plots renders bench plot's SVGs for one run: accuracy against tokens, and
 // the per-trial curve when the run has one.
-func (s *Server) plots(groups []report.Group, sum summary.Summary) []template.HTML {
+func (s *Server) plots(groups []render.Group, sum runinfo.Summary) []template.HTML {
 	var out []template.HTML
-	opts := []report.PlotOptions{{X: "tokens", Y: "accuracy", Title: fmt.Sprintf("run %d", sum.RunID)}}
+	opts := []render.PlotOptions{{X: "tokens", Y: "accuracy", Title: fmt.Sprintf("run %d", sum.RunID)}}
 	if len(sum.PerTrial) > 0 || len(sum.PerIteration) > 0 {
-		opts = append(opts, report.PlotOptions{X: "tokens", Y: report.PlotPerTrial, Title: fmt.Sprintf("run %d", sum.RunID)})
+		opts = append(opts, render.PlotOptions{X: "tokens", Y: render.PlotPerTrial, Title: fmt.Sprintf("run %d", sum.RunID)})
 	}
 	for _, o := range opts {
-		p, err := report.NewPlot(groups, o)
+		p, err := render.NewPlot(groups, o)
 		if err != nil {
 			continue // e.g. no per-trial series: nothing to draw
 		}
@@ -179,7 +179,7 @@ func (s *Server) plots(groups []report.Group, sum summary.Summary) []template.HT
 // output, not model text, without its XML prolog.
 func inlineSVG(p *plot.Plot, w, h vg.Length) (template.HTML, error) {
 	var b bytes.Buffer
-	if err := report.WritePlot(&b, p, "svg", w, h); err != nil {
+	if err := render.WritePlot(&b, p, "svg", w, h); err != nil {
 		return "", err
 	}
 	svg := b.String()
@@ -334,19 +334,19 @@ func (s *Server) compare(ctx context.Context, r *http.Request) (page, error) {
 // pairedTable is bench compare's table for the runs, the first the
 // baseline: paired differences, their intervals, McNemar or paired t, Holm.
 func (s *Server) pairedTable(ctx context.Context, runs []store.Run) (*pairedView, error) {
-	groups, err := results.Groups(ctx, s.st, s.cat, runs, report.Level)
+	groups, err := results.Groups(ctx, s.st, s.cat, runs, render.Level)
 	if err != nil {
 		return nil, err
 	}
 	if len(groups) < 2 {
 		return nil, nil
 	}
-	cs, err := results.Compare(ctx, s.st, groups, results.GroupOfRun(groups, runs[0].ID), report.Level)
+	cs, err := results.Compare(ctx, s.st, groups, results.GroupOfRun(groups, runs[0].ID), render.Level)
 	if err != nil {
 		return nil, err
 	}
 	var v pairedView
-	v.Header, v.Rows, v.Notes = report.ComparisonTable(cs)
+	v.Header, v.Rows, v.Notes = render.ComparisonTable(cs)
 	return &v, nil
 }
 
@@ -360,7 +360,7 @@ type pairedView struct {
 // mixedRules is the compare page's warning when the runs were scored by
 // different rules (results.MixedRules).
 func mixedRules(heads []runRow) string {
-	rows := make([]report.Row, len(heads))
+	rows := make([]render.Row, len(heads))
 	for i, h := range heads {
 		rows[i] = h.Row
 	}

@@ -17,8 +17,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/reasonbench/reasonbench/runinfo"
 	"github.com/reasonbench/reasonbench/store"
-	"github.com/reasonbench/reasonbench/summary"
 )
 
 //go:embed templates/*.html
@@ -32,7 +32,7 @@ type Server struct {
 	st *store.Store
 	// cat answers what the pages ask of the tasks and strategies a run
 	// names (cmd/bench passes bench.Catalog).
-	cat  summary.Catalog
+	cat  runinfo.Catalog
 	tmpl *template.Template
 	mux  *http.ServeMux
 	// hosts are the Host header names answered; nil answers any (--public).
@@ -59,7 +59,7 @@ func (s *Server) AnyHost() { s.hosts = nil }
 
 // New returns the viewer's handler over st, reading what a run names of
 // tasks and strategies through cat.
-func New(st *store.Store, cat summary.Catalog) (*Server, error) {
+func New(st *store.Store, cat runinfo.Catalog) (*Server, error) {
 	t, err := template.New("").Funcs(funcs).ParseFS(templateFS, "templates/*.html")
 	if err != nil {
 		return nil, fmt.Errorf("view templates: %w", err)

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/reasonbench/reasonbench/bench"
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
 	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/view"
@@ -20,7 +20,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs := newFlags("compare", stderr)
 	baseline := fs.Int64("baseline", 0, "the run to compare against (default: the first run given); its configuration's runs are pooled")
 	format := fs.String("format", "md", "md, csv, latex or json")
-	level := fs.Float64("level", report.Level, "confidence level of the paired intervals")
+	level := fs.Float64("level", render.Level, "confidence level of the paired intervals")
 	metric := fs.String("metric", "", "compare an item metric instead of the score, e.g. letter or word (crosswords), coherency (creative); paired t")
 	mixed := fs.Bool("allow-mixed-rules", false, "compare runs scored by different scoring rules (a warning names them)")
 	db := dbFlag(fs)
@@ -29,8 +29,8 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	if !slices.Contains(report.CompareFormats, *format) {
-		return usageError{fmt.Errorf("unknown format %q (known: %s)", *format, strings.Join(report.CompareFormats, ", "))}
+	if !slices.Contains(render.CompareFormats, *format) {
+		return usageError{fmt.Errorf("unknown format %q (known: %s)", *format, strings.Join(render.CompareFormats, ", "))}
 	}
 	if !(*level > 0 && *level < 1) {
 		return usageError{fmt.Errorf("--level %g: want a confidence level between 0 and 1, e.g. 0.95", *level)}
@@ -71,7 +71,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	var rows []report.Row
+	var rows []render.Row
 	for _, g := range groups {
 		rows = append(rows, g.Runs...)
 	}
@@ -82,7 +82,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if len(groups) < 2 {
 		return usageError{fmt.Errorf("runs %s are one configuration (repeats are pooled): give runs of another configuration to compare", joinInts(ids))}
 	}
-	if *metric != "" && !slices.ContainsFunc(groups, func(g report.Group) bool { _, ok := g.Metrics[*metric]; return ok }) {
+	if *metric != "" && !slices.ContainsFunc(groups, func(g render.Group) bool { _, ok := g.Metrics[*metric]; return ok }) {
 		var have []string
 		for _, g := range groups {
 			for k := range g.Metrics {
@@ -116,7 +116,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			fmt.Fprintf(stdout, "**WARNING: %s**\n\n", n)
 		}
 	}
-	return report.WriteComparisons(stdout, *format, cs)
+	return render.WriteComparisons(stdout, *format, cs)
 }
 
 func runsText(ids []int64) string {

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/reasonbench/reasonbench/bench"
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
 )
 
 // debate runs alike in process and through serve-sim, and report --by
@@ -38,7 +38,7 @@ func TestDebateInProcessAndServeSim(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("report --by round: %d %s", code, stderr)
 	}
-	var rows []report.SeriesRow
+	var rows []render.SeriesRow
 	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/llm"
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
 	"github.com/reasonbench/reasonbench/strategies/param"
 )
 
@@ -123,7 +123,7 @@ func writeEstimate(w io.Writer, est bench.Estimate) error {
 		body = append(body, []string{r.Run, ftoa2(r.Skill), strconv.Itoa(r.Items), strconv.Itoa(r.Calls), strconv.Itoa(r.CacheHits),
 			strconv.Itoa(r.PromptTokens), strconv.Itoa(r.CompletionTokens), costText(r.Cost, r.Priced)})
 	}
-	if err := report.Markdown(w, header, body, right); err != nil {
+	if err := render.Markdown(w, header, body, right); err != nil {
 		return err
 	}
 	calls := func(r bench.EstimateRow) float64 { return float64(r.Calls) }

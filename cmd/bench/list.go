@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/reasonbench/reasonbench/bench"
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies"
 	"github.com/reasonbench/reasonbench/strategies/param"
@@ -195,7 +195,7 @@ func listRuns(ctx context.Context, st *store.Store, w io.Writer) error {
 			exp = "  experiment " + r.Experiment
 		}
 		fmt.Fprintf(w, "  %4d  %-11s %-9s %-10s %-24s %-12s range %s  started %s%s\n", r.ID, r.Status, r.Task, r.Strategy,
-			bench.ParamSummary(r.Strategy, r.Params), report.ModelText(r.Model, r.Simulated), r.Range, r.StartedAt.Local().Format("2006-01-02 15:04"), exp)
+			bench.ParamSummary(r.Strategy, r.Params), render.ModelText(r.Model, r.Simulated), r.Range, r.StartedAt.Local().Format("2006-01-02 15:04"), exp)
 	}
 	return nil
 }

@@ -18,7 +18,7 @@ import (
 	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies/reading"
 	"github.com/reasonbench/reasonbench/tasks"
@@ -323,11 +323,11 @@ func TestMCPMisbehavingServerAndSecrets(t *testing.T) {
 	}
 	// bench report --by tool: per tool of the run, and (all).
 	code, out, stderr = cli(t, "report", "--db", db, "--by", "tool", "--format", "json")
-	var rows []report.ToolRow
+	var rows []render.ToolRow
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
 		t.Fatalf("report --by tool: exit %d %s %s", code, out, stderr)
 	}
-	byTool := map[string]report.ToolRow{}
+	byTool := map[string]render.ToolRow{}
 	for _, r := range rows {
 		byTool[r.Tool] = r
 	}

@@ -24,7 +24,7 @@ import (
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/prompts"
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies"
 	"github.com/reasonbench/reasonbench/strategies/param"
@@ -198,7 +198,7 @@ func TestReasoningModelEmulation(t *testing.T) {
 			}
 		}
 		code, out, stderr := cli(t, "report", "--db", db, "--runs", itoa64(s.RunID))
-		if code != 0 || !strings.Contains(out, "temperature=default") || !strings.Contains(out, report.TemperatureDefaultNote) {
+		if code != 0 || !strings.Contains(out, "temperature=default") || !strings.Contains(out, render.TemperatureDefaultNote) {
 			t.Errorf("report of a temperature=default run:\n%s%s", out, stderr)
 		}
 	}

@@ -14,7 +14,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
 	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/store"
 )
@@ -24,7 +24,7 @@ func cmdPlot(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	experiment := fs.String("experiment", "", "plot the configurations of one experiment")
 	ids := fs.String("runs", "", "or: comma-separated run ids")
 	last := fs.Int("last", 0, "or: the most recent N runs")
-	x := fs.String("x", "tokens", "cost on the x axis: "+strings.Join(report.PlotAxes, ", ")+" (per item; wall: per run)")
+	x := fs.String("x", "tokens", "cost on the x axis: "+strings.Join(render.PlotAxes, ", ")+" (per item; wall: per run)")
 	y := fs.String("y", "accuracy", "accuracy (with 95% interval bars), another metric (best_of_k, any_at_b, ...), or per_trial")
 	kind := fs.String("kind", "", "trials: accuracy per Reflexion trial / Self-Refine iteration, one line per configuration (same as --y per_trial)")
 	logX := fs.Bool("logx", false, "logarithmic x axis")
@@ -42,7 +42,7 @@ func cmdPlot(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usageError{errors.New("no --out: pass the image file, e.g. --out fig.svg (or .png, .pdf)")}
 	}
 	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(*out)), ".")
-	if !slices.Contains(report.PlotFormats, format) {
+	if !slices.Contains(render.PlotFormats, format) {
 		return usageError{fmt.Errorf("--out %q: the extension picks the format; want .svg, .png or .pdf", *out)}
 	}
 	if budget, err := bf.isBudget(); err != nil {
@@ -56,12 +56,12 @@ func cmdPlot(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	switch *kind {
 	case "":
 	case "trials":
-		*y = report.PlotPerTrial
+		*y = render.PlotPerTrial
 	default:
 		return usageError{fmt.Errorf("--kind %q: the only kind is trials", *kind)}
 	}
-	if !slices.Contains(report.PlotAxes, *x) {
-		return usageError{fmt.Errorf("--x %q: want one of %s", *x, strings.Join(report.PlotAxes, ", "))}
+	if !slices.Contains(render.PlotAxes, *x) {
+		return usageError{fmt.Errorf("--x %q: want one of %s", *x, strings.Join(render.PlotAxes, ", "))}
 	}
 	if *width <= 0 || *height <= 0 {
 		return usageError{errors.New("--width and --height must be positive")}
@@ -88,28 +88,28 @@ func cmdPlot(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	// Every point at cost 0 would draw (and, with --frontier, name) one
 	// configuration as best at no cost: say so instead.
-	if *x == "cost" && len(groups) > 0 && !slices.ContainsFunc(groups, func(g report.Group) bool { return g.CostPerItem > 0 }) {
+	if *x == "cost" && len(groups) > 0 && !slices.ContainsFunc(groups, func(g render.Group) bool { return g.CostPerItem > 0 }) {
 		return usageError{errors.New("--x cost: no selected run records a cost (simulated runs, or a model without known prices: see --prices); plot --x tokens")}
 	}
-	opts := report.PlotOptions{X: *x, Y: *y, Title: selectionTitle(f), LogX: *logX}
+	opts := render.PlotOptions{X: *x, Y: *y, Title: selectionTitle(f), LogX: *logX}
 	var p *plot.Plot
-	var front []report.FrontierPoint
+	var front []render.FrontierPoint
 	if *frontier {
-		curves := make([][]report.CurvePoint, len(groups))
+		curves := make([][]render.CurvePoint, len(groups))
 		for i, g := range groups {
 			if curves[i], err = results.GroupCurve(ctx, st, g); err != nil {
 				return err
 			}
 		}
-		p, front, err = report.NewFrontierPlot(groups, curves, opts)
+		p, front, err = render.NewFrontierPlot(groups, curves, opts)
 	} else {
-		p, err = report.NewPlot(groups, opts)
+		p, err = render.NewPlot(groups, opts)
 	}
 	if err != nil {
 		return usageError{err}
 	}
 	var buf bytes.Buffer
-	if err := report.WritePlot(&buf, p, format, vg.Length(*width)*vg.Centimeter, vg.Length(*height)*vg.Centimeter); err != nil {
+	if err := render.WritePlot(&buf, p, format, vg.Length(*width)*vg.Centimeter, vg.Length(*height)*vg.Centimeter); err != nil {
 		return err
 	}
 	if err := os.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
@@ -124,9 +124,9 @@ func cmdPlot(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 // printFrontier lists a Pareto frontier's stretches, cheapest first; axis
 // names its x ("tokens per item").
-func printFrontier(w io.Writer, axis string, front []report.FrontierPoint) {
+func printFrontier(w io.Writer, axis string, front []render.FrontierPoint) {
 	fmt.Fprintf(w, "Pareto frontier (%s -> accuracy), cheapest first:\n", axis)
-	for _, st := range report.Stretches(front) {
+	for _, st := range render.Stretches(front) {
 		if st.From == st.To {
 			fmt.Fprintf(w, "  %.4g  %.3f  %s\n", st.From.X, st.From.Y, st.Label)
 		} else {

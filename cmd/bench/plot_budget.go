@@ -15,7 +15,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/reasonbench/reasonbench/bench"
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
 	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/store"
 )
@@ -24,8 +24,8 @@ import (
 // the budget table's points, one image per level when split.
 func plotBudgetFrontier(ctx context.Context, bf *budgetView, db, ids, experiment string, last int, x, out, format string,
 	logX bool, width, height float64, stdout io.Writer) error {
-	if !slices.Contains(report.BudgetAxes, x) {
-		return usageError{fmt.Errorf("--x %q: a budget frontier plots against %s per problem", x, strings.Join(report.BudgetAxes, " or "))}
+	if !slices.Contains(render.BudgetAxes, x) {
+		return usageError{fmt.Errorf("--x %q: a budget frontier plots against %s per problem", x, strings.Join(render.BudgetAxes, " or "))}
 	}
 	if width <= 0 || height <= 0 {
 		return usageError{errors.New("--width and --height must be positive")}
@@ -63,8 +63,8 @@ func plotBudgetFrontier(ctx context.Context, bf *budgetView, db, ids, experiment
 	} else if err != nil {
 		return err
 	}
-	for _, level := range report.BudgetLevels(rows) {
-		var in []report.BudgetRow
+	for _, level := range render.BudgetLevels(rows) {
+		var in []render.BudgetRow
 		for _, r := range rows {
 			if r.Level == level {
 				in = append(in, r)
@@ -75,12 +75,12 @@ func plotBudgetFrontier(ctx context.Context, bf *budgetView, db, ids, experiment
 			title += ", " + level
 			path = levelPath(out, level)
 		}
-		p, front, err := report.NewBudgetFrontierPlot(in, x, title, logX)
+		p, front, err := render.NewBudgetFrontierPlot(in, x, title, logX)
 		if err != nil {
 			return usageError{err}
 		}
 		var buf bytes.Buffer
-		if err := report.WritePlot(&buf, p, format, vg.Length(width)*vg.Centimeter, vg.Length(height)*vg.Centimeter); err != nil {
+		if err := render.WritePlot(&buf, p, format, vg.Length(width)*vg.Centimeter, vg.Length(height)*vg.Centimeter); err != nil {
 			return err
 		}
 		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {

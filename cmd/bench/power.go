@@ -9,7 +9,7 @@ import (
 	"io"
 	"math"
 
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
 	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/stats"
 )
@@ -91,7 +91,7 @@ func cmdPower(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if len(a) == 0 {
 			return usageError{fmt.Errorf("--pilot %d,%d: the runs share no items", ids[0], ids[1])}
 		}
-		c := stats.ComparePaired(a, b, stats.Binary(a, b), report.Level)
+		c := stats.ComparePaired(a, b, stats.Binary(a, b), render.Level)
 		psiFixed = float64(c.RunOnly+c.BaselineOnly) / float64(c.N)
 		res.DiscordantSource = fmt.Sprintf("pilot runs %d,%d (%d of %d items discordant)", ids[0], ids[1], c.RunOnly+c.BaselineOnly, c.N)
 		if !set["p0"] {
@@ -148,7 +148,7 @@ func cmdPower(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			res.Discordant = psiFixed
 		}
 		if d, ok := stats.ConnorMDD(*n, psi, maxDelta, *alpha, *power); ok {
-			d = report.Round(d)
+			d = render.Round(d)
 			res.Delta = &d
 			if math.IsNaN(res.Discordant) {
 				res.Discordant = stats.IndependentDiscordant(*p0, d)
@@ -157,7 +157,7 @@ func cmdPower(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			res.Discordant = stats.IndependentDiscordant(*p0, maxDelta)
 		}
 	}
-	res.Discordant = report.Round(res.Discordant)
+	res.Discordant = render.Round(res.Discordant)
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

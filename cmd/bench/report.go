@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/reasonbench/reasonbench/bench"
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
 	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/store"
 )
@@ -61,9 +61,9 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if cols != nil && (budget || by != "") {
 		return usageError{errors.New("--columns chooses the columns of the runs or experiment table: drop --by")}
 	}
-	formats := report.Formats
+	formats := render.Formats
 	if by != "" {
-		formats = report.SeriesFormats
+		formats = render.SeriesFormats
 	}
 	if !slices.Contains(formats, *format) {
 		return usageError{fmt.Errorf("unknown format %q (known: %s)", *format, strings.Join(formats, ", "))}
@@ -96,7 +96,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	if err := report.WriteColumns(stdout, *format, rows, cols); err != nil {
+	if err := render.WriteColumns(stdout, *format, rows, cols); err != nil {
 		return usageError{err}
 	}
 	return nil
@@ -108,8 +108,8 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // writeExperimentReport pivots runs into one row per configuration, with
 // paired columns against the baseline when there is one.
 func writeExperimentReport(ctx context.Context, st *store.Store, runs []store.Run, f store.RunFilter, baseline int64, format string, cols []string, stdout, stderr io.Writer) error {
-	if !slices.Contains(report.ExperimentFormats, format) {
-		return usageError{fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(report.ExperimentFormats, ", "))}
+	if !slices.Contains(render.ExperimentFormats, format) {
+		return usageError{fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(render.ExperimentFormats, ", "))}
 	}
 	groups, err := pivotRuns(ctx, st, runs, f)
 	if err != nil {
@@ -118,8 +118,8 @@ func writeExperimentReport(ctx context.Context, st *store.Store, runs []store.Ru
 	if err := addBaseline(ctx, st, runs, groups, baseline, stderr); err != nil {
 		return err
 	}
-	err = report.WriteExperimentColumns(stdout, format, selectionTitle(f), groups, cols)
-	if errors.As(err, new(report.ColumnsError)) {
+	err = render.WriteExperimentColumns(stdout, format, selectionTitle(f), groups, cols)
+	if errors.As(err, new(render.ColumnsError)) {
 		return usageError{err}
 	}
 	return err
@@ -129,7 +129,7 @@ func writeExperimentReport(ctx context.Context, st *store.Store, runs []store.Ru
 // the one holding run baseline, else the one the experiment file named. An
 // experiment's baseline outside the selected runs (bench report --runs 4
 // --group) leaves the table without paired columns, said on stderr.
-func addBaseline(ctx context.Context, st *store.Store, runs []store.Run, groups []report.Group, baseline int64, stderr io.Writer) error {
+func addBaseline(ctx context.Context, st *store.Store, runs []store.Run, groups []render.Group, baseline int64, stderr io.Writer) error {
 	base := -1
 	if baseline != 0 {
 		if base = results.GroupOfRun(groups, baseline); base < 0 {
@@ -147,19 +147,19 @@ func addBaseline(ctx context.Context, st *store.Store, runs []store.Run, groups 
 	if base < 0 || len(groups) < 2 {
 		return nil
 	}
-	return results.AddPaired(ctx, st, groups, base, report.Level)
+	return results.AddPaired(ctx, st, groups, base, render.Level)
 }
 
 // pivotRuns summarizes runs and groups them into configurations; an empty
 // selection is the user's to fix.
-func pivotRuns(ctx context.Context, st *store.Store, runs []store.Run, f store.RunFilter) ([]report.Group, error) {
+func pivotRuns(ctx context.Context, st *store.Store, runs []store.Run, f store.RunFilter) ([]render.Group, error) {
 	if len(runs) == 0 {
 		if f.Experiment != "" {
 			return nil, usageError{fmt.Errorf("experiment %q has no runs in %s", f.Experiment, st.Path())}
 		}
 		return nil, usageError{errors.New("no runs selected")}
 	}
-	return results.Groups(ctx, st, bench.Catalog{}, runs, report.Level)
+	return results.Groups(ctx, st, bench.Catalog{}, runs, render.Level)
 }
 
 // parseRunIDs reads --runs 1,2,3.

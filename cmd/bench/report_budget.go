@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/reasonbench/reasonbench/bench"
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
 	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/stats"
 	"github.com/reasonbench/reasonbench/store"
@@ -123,7 +123,7 @@ func writeBudgetReport(ctx context.Context, st *store.Store, runs []store.Run, b
 	} else if err != nil {
 		return err
 	}
-	if err := report.WriteBudget(stdout, format, rows, append(notes, more...)); err != nil {
+	if err := render.WriteBudget(stdout, format, rows, append(notes, more...)); err != nil {
 		return usageError{err}
 	}
 	return nil

@@ -9,7 +9,7 @@ import (
 	"slices"
 
 	"github.com/reasonbench/reasonbench/bench"
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
 	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/stats"
 	"github.com/reasonbench/reasonbench/store"
@@ -33,10 +33,10 @@ func writeSeriesReport(ctx context.Context, st *store.Store, runs []store.Run, b
 	if by != byTrial && by != byIteration && by != byK && by != byRound {
 		return usageError{fmt.Errorf("--by %q: want %s, %s, %s or %s (or %s, %s, %s, %s)", by, byTrial, byIteration, byK, byRound, byModel, byBudget, byLevel, byDifficulty)}
 	}
-	var rows []report.SeriesRow
+	var rows []render.SeriesRow
 	var notes []string
 	episodes := false      // a run of episodes with trials: pass^k and pass@k
-	var heads []report.Row // for the forgeable-rule note
+	var heads []render.Row // for the forgeable-rule note
 	for _, r := range runs {
 		s, err := bench.Summarize(ctx, st, r.ID)
 		if err != nil {
@@ -86,11 +86,11 @@ func writeSeriesReport(ctx context.Context, st *store.Store, runs []store.Run, b
 	if episodes && len(rows) > 0 && rows[0].TokensPerItem == nil && rows[0].MCSE == nil {
 		unit = "trials" // every row a pass curve's
 	}
-	if err := report.WriteSeries(stdout, format, unit, rows); err != nil {
+	if err := render.WriteSeries(stdout, format, unit, rows); err != nil {
 		return usageError{err}
 	}
-	shown := slices.DeleteFunc(heads, func(h report.Row) bool {
-		return !slices.ContainsFunc(rows, func(r report.SeriesRow) bool { return r.RunID == h.RunID })
+	shown := slices.DeleteFunc(heads, func(h render.Row) bool {
+		return !slices.ContainsFunc(rows, func(r render.SeriesRow) bool { return r.RunID == h.RunID })
 	})
 	if n := results.ForgeableRuns(shown); n != "" && format == "md" {
 		fmt.Fprintf(stdout, "\n- %s\n", n)
@@ -115,15 +115,15 @@ func writeSeriesReport(ctx context.Context, st *store.Store, runs []store.Run, b
 }
 
 // seriesRows lays out a run summary's per-trial or per-iteration series.
-func seriesRows(s bench.Summary, by string) []report.SeriesRow {
+func seriesRows(s bench.Summary, by string) []render.SeriesRow {
 	acc, ran := s.PerTrial, s.PerTrialRan
 	if by == byIteration {
 		acc, ran = s.PerIteration, s.PerIterationRan
 	}
 	row := results.RowOf(s)
-	out := make([]report.SeriesRow, len(acc))
+	out := make([]render.SeriesRow, len(acc))
 	for i, a := range acc {
-		r := report.SeriesRow{RunID: s.RunID, Task: s.Task, Strategy: s.Strategy, Params: row.Params, Model: s.Model,
+		r := render.SeriesRow{RunID: s.RunID, Task: s.Task, Strategy: s.Strategy, Params: row.Params, Model: s.Model,
 			Simulated: s.Simulated, Status: s.Status, N: s.N, Step: i + 1, Accuracy: a}
 		if i < len(ran) {
 			r.Ran = int(math.Round(ran[i] * float64(s.N)))
@@ -139,7 +139,7 @@ func seriesRows(s bench.Summary, by string) []report.SeriesRow {
 // writeModelReport writes one row per (run, model that answered): calls,
 // tokens and cost, so a run whose agents are several models shows each.
 func writeModelReport(ctx context.Context, st *store.Store, runs []store.Run, format string, stdout io.Writer) error {
-	var rows []report.ModelRow
+	var rows []render.ModelRow
 	for _, r := range runs {
 		us, err := results.ModelUses(ctx, st, r)
 		if err != nil {
@@ -154,7 +154,7 @@ func writeModelReport(ctx context.Context, st *store.Store, runs []store.Run, fo
 		}
 		rows = append(rows, us...)
 	}
-	if err := report.WriteModels(stdout, format, rows); err != nil {
+	if err := render.WriteModels(stdout, format, rows); err != nil {
 		return usageError{err}
 	}
 	return nil

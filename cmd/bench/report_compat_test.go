@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
 	"reflect"
 	"regexp"
 	"slices"
@@ -44,7 +44,7 @@ func sameAsOld(golden, out, want string) bool {
 
 // oldCountsToNew rewrites an old table's count metrics (iterations,
 // trials, states: per-item means of counts) the way tables now print them,
-// report.MetricText ("1.750" is now "1.75"), a deliberate format change;
+// render.MetricText ("1.750" is now "1.75"), a deliberate format change;
 // every other cell is compared as it was.
 func oldCountsToNew(table string) string {
 	lines := strings.Split(table, "\n")
@@ -64,10 +64,10 @@ func oldCountsToNew(table string) string {
 		for j, cell := range cells {
 			name := strings.TrimSpace(header[j])
 			v, err := strconv.ParseFloat(strings.TrimSpace(cell), 64)
-			if err != nil || report.MetricText(name, v) == fmt.Sprintf("%.3f", v) {
+			if err != nil || render.MetricText(name, v) == fmt.Sprintf("%.3f", v) {
 				continue
 			}
-			cells[j] = report.MetricText(name, v)
+			cells[j] = render.MetricText(name, v)
 		}
 		lines[i+1] = strings.Join(cells, sep)
 	}
@@ -210,7 +210,7 @@ func newIntervalsCSV(out, want string) (string, string) {
 		if len(cells) != len(head) {
 			continue
 		}
-		if i > 0 && cells[m] != report.MethodWilson && i < len(w) {
+		if i > 0 && cells[m] != render.MethodWilson && i < len(w) {
 			cells[lo], cells[lo+1] = "*", "*"
 			wc := strings.Split(w[i], ",")
 			if len(wc) > lo+1 {
@@ -229,7 +229,7 @@ func newIntervalsMD(out, want string) (string, string) {
 	var keep []string
 	col := -1
 	for i, line := range o {
-		if strings.HasPrefix(line, "- "+report.AccuracyMeanNote) || strings.HasPrefix(line, "- "+report.AccuracyVoteNote) || strings.HasPrefix(line, "- "+report.ColumnsNote) {
+		if strings.HasPrefix(line, "- "+render.AccuracyMeanNote) || strings.HasPrefix(line, "- "+render.AccuracyVoteNote) || strings.HasPrefix(line, "- "+render.ColumnsNote) {
 			continue
 		}
 		cells := strings.Split(line, "|")
@@ -267,7 +267,7 @@ func newIntervalsJSON(out, want string) (string, string) {
 		return out, want
 	}
 	for i := range o {
-		if o[i]["score_kind"] == report.ScoreMean {
+		if o[i]["score_kind"] == render.ScoreMean {
 			delete(o[i], "ci")
 			delete(w[i], "ci")
 		}

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"io"
 
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
 	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/store"
 )
@@ -23,5 +23,5 @@ func writeToolReport(ctx context.Context, st *store.Store, runs []store.Run, for
 	if len(rows) == 0 {
 		return usageError{errors.New("--by tool: no selected run called a tool of an MCP server (runs with --mcp do)")}
 	}
-	return report.WriteTools(stdout, format, rows)
+	return render.WriteTools(stdout, format, rows)
 }

@@ -10,7 +10,7 @@ import (
 	"strconv"
 
 	"github.com/reasonbench/reasonbench/bench"
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
 )
 
 func cmdResume(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -90,5 +90,5 @@ func cmdResume(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(sum)
 	}
-	return report.Write(stdout, "md", []report.Row{rowOf(sum)})
+	return render.Write(stdout, "md", []render.Row{rowOf(sum)})
 }

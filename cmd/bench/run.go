@@ -12,7 +12,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/bench"
 	"github.com/reasonbench/reasonbench/llm"
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
 	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/strategies/param"
 )
@@ -123,7 +123,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		enc := json.NewEncoder(stdout)
 		return enc.Encode(sum)
 	}
-	return report.Write(stdout, "md", []report.Row{rowOf(sum)})
+	return render.Write(stdout, "md", []render.Row{rowOf(sum)})
 }
 
 // continueRun is bench run --continue: the latest run of cfg's
@@ -196,7 +196,7 @@ func runExperiment(ctx context.Context, exp bench.Experiment, keys bench.Keys, d
 }
 
 // rowOf turns a run summary into a table row (results.RowOf).
-func rowOf(s bench.Summary) report.Row { return results.RowOf(s) }
+func rowOf(s bench.Summary) render.Row { return results.RowOf(s) }
 
 // shardSel is a parsed --shard: shard index of count.
 type shardSel struct{ index, count int }

@@ -8,7 +8,7 @@ import (
 	"os"
 
 	"github.com/reasonbench/reasonbench/bench"
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
 	"github.com/reasonbench/reasonbench/sandbox"
 	"github.com/reasonbench/reasonbench/tasks"
 )
@@ -73,7 +73,7 @@ func cmdScore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}()
 	}
 	if rule := tasks.Rule(task); tasks.RuleForgeable(rule) { // the verdicts on stdout carry the rule's short name only
-		fmt.Fprintf(stderr, "bench score: WARNING: %s\n", report.RuleText(tasks.RuleName(task), true)+". "+report.ForgeableNote)
+		fmt.Fprintf(stderr, "bench score: WARNING: %s\n", render.RuleText(tasks.RuleName(task), true)+". "+render.ForgeableNote)
 	}
 	_, err = bench.ScoreLinesContext(ctx, task, r, stdout, o)
 	if ie := (bench.InputError{}); errors.As(err, &ie) {

@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/reasonbench/reasonbench/bench"
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
 	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/store"
 	"github.com/reasonbench/reasonbench/strategies/reading"
@@ -92,7 +92,7 @@ func cmdShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		d.Best = -1
 		_ = json.Unmarshal(found.Detail, &d)
 		fmt.Fprintln(stdout, "\ntree (* path to the answer, + kept in the beam or, mcts, expanded; x pruned; value is the reward, visits the MCTS visit count):")
-		if err := report.WriteTree(stdout, nodes, d.Best); err != nil {
+		if err := render.WriteTree(stdout, nodes, d.Best); err != nil {
 			return err
 		}
 	}
@@ -105,7 +105,7 @@ func cmdShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if len(evs) > 0 {
 		fmt.Fprintln(stdout, "\nevents (model calls, tool calls, user turns, verifier scores, the verdict):")
-		if err := report.WriteEvents(stdout, evs); err != nil {
+		if err := render.WriteEvents(stdout, evs); err != nil {
 			return err
 		}
 	}
@@ -115,7 +115,7 @@ func cmdShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if len(steps) > 0 {
 		fmt.Fprintln(stdout, "\ntrajectory:")
-		if err := report.WriteSteps(stdout, steps); err != nil {
+		if err := render.WriteSteps(stdout, steps); err != nil {
 			return err
 		}
 	}
@@ -125,7 +125,7 @@ func cmdShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if len(execs) > 0 {
 		fmt.Fprintln(stdout, "\nexecutions (programs run in the sandbox):")
-		return report.WriteExecutions(stdout, execs)
+		return render.WriteExecutions(stdout, execs)
 	}
 	return nil
 }
@@ -174,7 +174,7 @@ func metricsText(m map[string]float64) string {
 	}
 	parts := make([]string, 0, len(m))
 	for _, k := range slices.Sorted(maps.Keys(m)) {
-		parts = append(parts, k+"="+strconv.FormatFloat(report.Round(m[k]), 'g', -1, 64))
+		parts = append(parts, k+"="+strconv.FormatFloat(render.Round(m[k]), 'g', -1, 64))
 	}
 	return strings.Join(parts, " ")
 }

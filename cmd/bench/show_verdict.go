@@ -5,7 +5,7 @@ import (
 	"io"
 
 	"github.com/reasonbench/reasonbench/bench"
-	"github.com/reasonbench/reasonbench/report"
+	"github.com/reasonbench/reasonbench/render"
 	"github.com/reasonbench/reasonbench/results"
 	"github.com/reasonbench/reasonbench/store"
 )
@@ -56,14 +56,14 @@ func writeVerdictLegend(w io.Writer, strategy string, items []store.Item) {
 }
 
 // writeRuleLine prints the run's scoring rule, marked and explained, when
-// the rule is forgeable (report.ForgeableNote); other rules are left to
+// the rule is forgeable (render.ForgeableNote); other rules are left to
 // bench report, as before.
 func writeRuleLine(w io.Writer, run store.Run) {
 	rule, forgeable := results.RuleOf(bench.Catalog{}, run)
 	if !forgeable {
 		return
 	}
-	fmt.Fprintf(w, "rule: %s\n  %s\n", report.RuleText(rule, true), report.ForgeableNote)
+	fmt.Fprintf(w, "rule: %s\n  %s\n", render.RuleText(rule, true), render.ForgeableNote)
 }
 
 func rightWrong(correct bool) string {

@@ -1,8 +1,9 @@
 // Package action reads the action an agent's reply asks for: ReAct's
 // text protocol (Thought/Action lines, ParseText), its JSON protocol (one
 // object a turn, ParseJSON) and tool calls written as XML tags
-// (ParseXML). Model output is hostile: every parser bounds its work and
-// answers an error, never a panic. It imports only the standard library.
+// (ParseXML), and τ-bench's text agents' JSON action (ParseEpisode).
+// Model output is hostile: every parser bounds its work and answers an
+// error, never a panic. It imports only the standard library.
 package action
 
 import (
