@@ -1,27 +1,9 @@
 package strategies
 
-import (
-	"fmt"
-	"strings"
-	"unicode/utf8"
-)
+import "github.com/reasonbench/reasonbench/strategies/action"
 
-// clip cuts s to at most n bytes at a rune boundary and makes it valid
-// UTF-8.
-func clip(s string, n int) string {
-	if len(s) > n {
-		for n > 0 && !utf8.RuneStart(s[n]) {
-			n--
-		}
-		s = s[:n]
-	}
-	return strings.ToValidUTF8(s, "\uFFFD")
-}
+// clip and capText are the parsers' own (action.Clip, action.CapText):
+// what a parser quotes of a reply is cut the way the strategies cut it.
+func clip(s string, n int) string { return action.Clip(s, n) }
 
-// capText is clip with a marker saying how much was cut.
-func capText(s string, n int) string {
-	if len(s) <= n {
-		return strings.ToValidUTF8(s, "\uFFFD")
-	}
-	return clip(s, n) + fmt.Sprintf(" … [%d bytes cut]", len(s)-len(clip(s, n)))
-}
+func capText(s string, n int) string { return action.CapText(s, n) }

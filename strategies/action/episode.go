@@ -33,7 +33,7 @@ func ParseEpisode(reply string) (Action, error) {
 	}
 	obj, ok := raw.(map[string]any)
 	if !ok {
-		return act, fmt.Errorf("the action is JSON but not an object: %s", clip(text, 200))
+		return act, fmt.Errorf("the action is JSON but not an object: %s", Clip(text, 200))
 	}
 	var parsed struct {
 		Name      json.RawMessage `json:"name"`
@@ -43,13 +43,13 @@ func ParseEpisode(reply string) (Action, error) {
 	_, hasName := obj["name"]
 	_, hasArgs := obj["arguments"]
 	if !hasName || !hasArgs {
-		return act, fmt.Errorf(`the action lacks "name" or "arguments": %s`, clip(text, 200))
+		return act, fmt.Errorf(`the action lacks "name" or "arguments": %s`, Clip(text, 200))
 	}
 	if json.Unmarshal(parsed.Name, &act.Name) != nil {
-		return act, fmt.Errorf("the action's name is not a string: %s", clip(string(parsed.Name), 200))
+		return act, fmt.Errorf("the action's name is not a string: %s", Clip(string(parsed.Name), 200))
 	}
 	if _, ok := obj["arguments"].(map[string]any); !ok {
-		return act, fmt.Errorf("the action's arguments are not an object: %s", clip(string(parsed.Arguments), 200))
+		return act, fmt.Errorf("the action's arguments are not an object: %s", Clip(string(parsed.Arguments), 200))
 	}
 	act.Args = parsed.Arguments
 	return act, nil

@@ -62,7 +62,7 @@ const lineDecor = " \t*_#>-`"
 // text of the Thought line(s) before the action (or, without a label, the
 // text before it). It never panics; a reply without an action is an error.
 func ParseText(text string) (Action, error) {
-	text = clip(text, MaxParse)
+	text = Clip(text, MaxParse)
 	text = strings.ReplaceAll(text, "\r\n", "\n")
 	lines := strings.Split(text, "\n")
 	at, body := -1, ""
@@ -136,7 +136,7 @@ func parseActionBody(body, rest string) (name, input string, err error) {
 		if s == "" {
 			return "", "", errors.New("the Action line is empty")
 		}
-		return "", "", fmt.Errorf("no action name in %q", clip(s, 80))
+		return "", "", fmt.Errorf("no action name in %q", Clip(s, 80))
 	}
 	s = strings.TrimLeft(s[i:], " \t*_`")
 	switch {
@@ -192,9 +192,9 @@ func matchClose(s string, open, close byte, depth int) int {
 	return -1
 }
 
-// clip cuts s to at most n bytes at a rune boundary and makes it valid
+// Clip cuts s to at most n bytes at a rune boundary and makes it valid
 // UTF-8.
-func clip(s string, n int) string {
+func Clip(s string, n int) string {
 	if len(s) > n {
 		for n > 0 && !utf8.RuneStart(s[n]) {
 			n--
@@ -204,12 +204,12 @@ func clip(s string, n int) string {
 	return strings.ToValidUTF8(s, "\uFFFD")
 }
 
-// capText is clip with a marker saying how much was cut.
-func capText(s string, n int) string {
+// CapText is Clip with a marker saying how much was cut.
+func CapText(s string, n int) string {
 	if len(s) <= n {
 		return strings.ToValidUTF8(s, "\uFFFD")
 	}
-	return clip(s, n) + fmt.Sprintf(" … [%d bytes cut]", len(s)-len(clip(s, n)))
+	return Clip(s, n) + fmt.Sprintf(" … [%d bytes cut]", len(s)-len(Clip(s, n)))
 }
 
 // maxJSONStarts bounds how many '{' positions ParseJSON tries.
@@ -232,7 +232,7 @@ var jsonKeys = map[string][]string{
 // read as in the text protocol. It never panics; malformed JSON is an error
 // whose text says what was wrong.
 func ParseJSON(text string) (Action, error) {
-	text = clip(text, MaxParse)
+	text = Clip(text, MaxParse)
 	if fenced, ok := fenceBody(text); ok {
 		text = fenced
 	}
@@ -257,7 +257,7 @@ func ParseJSON(text string) (Action, error) {
 	}
 	if obj == nil {
 		if firstErr != nil {
-			return Action{}, fmt.Errorf("malformed JSON: %s", clip(firstErr.Error(), 200))
+			return Action{}, fmt.Errorf("malformed JSON: %s", Clip(firstErr.Error(), 200))
 		}
 		return Action{}, errors.New("no JSON object found")
 	}

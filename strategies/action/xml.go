@@ -35,7 +35,7 @@ var thoughtTags = map[string]bool{"thinking": true, "thought": true, "reasoning"
 // as that JSON. It never panics; a reply without a tool element is an
 // error.
 func ParseXML(text string, schema func(name string) json.RawMessage) (Action, error) {
-	text = clip(text, MaxParse)
+	text = Clip(text, MaxParse)
 	var act Action
 	pos := 0
 	for {
