@@ -80,9 +80,13 @@ func programTimeout(s string) (time.Duration, error) {
 
 // CheckTask refuses a run without a command before it is stored (the
 // defaults build a strategy, as every registry line's must).
-func (s *program) CheckTask(tasks.Task) error {
+func (s *program) CheckTask(t tasks.Task) error {
 	if s.cmd == "" {
 		return errors.New("parameter cmd: required (--set cmd='python3 my_method.py')")
+	}
+	if e, ok := t.(tasks.Environment); ok { // program_episode.go
+		_, err := s.episodeConfig(e)
+		return err
 	}
 	return nil
 }
@@ -125,6 +129,9 @@ type ProgramDetail struct {
 }
 
 func (s *program) Solve(ctx context.Context, env Env, inst tasks.Instance) (Result, error) {
+	if e, ok := env.Task.(tasks.Environment); ok {
+		return s.solveEpisodes(ctx, env, e, inst) // program_episode.go
+	}
 	item := ProgramItem{Index: inst.Index, ID: inst.Key, Input: inst.Input, Task: env.Task.Name(), Params: s.params}
 	data, err := promptData(env.Task, inst, "")
 	if err != nil {
@@ -194,7 +201,7 @@ type programRun struct {
 // run executes the program once: stdin written, stdout kept up to its
 // limit, the tail of stderr, the whole process group killed on timeout,
 // on cancellation and after it exits (so no child it left survives).
-func (s *program) run(ctx context.Context, stdin []byte, baseURL, model string, index int) (programRun, error) {
+func (s *program) run(ctx context.Context, stdin []byte, baseURL, model string, index int, extraEnv ...string) (programRun, error) {
 	tctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	cmd := exec.CommandContext(tctx, "/bin/sh", "-c", s.cmd)
@@ -206,6 +213,7 @@ func (s *program) run(ctx context.Context, stdin []byte, baseURL, model string, 
 	cmd.Env = append(programEnv(os.Environ()),
 		"OPENAI_BASE_URL="+baseURL, "OPENAI_API_BASE="+baseURL, "OPENAI_API_KEY="+s.token,
 		"BENCH_ITEM_INDEX="+strconv.Itoa(index), "BENCH_MODEL="+model)
+	cmd.Env = append(cmd.Env, extraEnv...)
 	cmd.Stdin = bytes.NewReader(stdin)
 	stdout := &capped{max: programStdoutMax}
 	stderr := &tail{max: programStderrTail}
@@ -328,7 +336,7 @@ func programEnv(environ []string) []string {
 	for _, kv := range secrets.Process.Environ(environ) {
 		name, _, _ := strings.Cut(kv, "=")
 		up := strings.ToUpper(name)
-		if up == "OPENAI_BASE_URL" || up == "OPENAI_API_BASE" || strings.HasPrefix(up, "BENCH_") {
+		if up == "OPENAI_BASE_URL" || up == "OPENAI_API_BASE" || up == EnvURLVar || strings.HasPrefix(up, "BENCH_") {
 			continue
 		}
 		out = append(out, kv)

@@ -68,7 +68,6 @@ func (s *react) solveEpisodes(ctx context.Context, env Env, envTask tasks.Enviro
 	if user.Sampler == nil {
 		return Result{}, errors.New("react: the run has no user model for the episode's simulated user")
 	}
-	var sum, turns, tools, errs float64
 	for trial := range s.trials {
 		ep, err := envTask.Episode(ctx, inst, trial, user)
 		if err != nil {
@@ -79,25 +78,10 @@ func (s *react) solveEpisodes(ctx context.Context, env Env, envTask tasks.Enviro
 			return Result{}, err
 		}
 		d.Trials = append(d.Trials, tr)
-		sum += tr.Reward
-		turns += float64(len(tr.Turns))
-		tools += float64(tr.ToolCalls)
-		errs += float64(tr.ToolErrors)
-		if successful(tr.Reward) {
-			d.Successes++
-		}
 	}
-	n := float64(s.trials)
-	metrics := map[string]float64{"reward": sum / n, "turns": turns / n, "tool_calls": tools / n, "tool_errors": errs / n,
-		"successes": float64(d.Successes)}
-	for k := 1; k <= s.trials; k++ {
-		p := PassHat(d.Successes, s.trials, k)
-		d.PassHat = append(d.PassHat, p)
-		metrics[fmt.Sprintf("pass^%d", k)] = p
-	}
-	last := d.Trials[len(d.Trials)-1]
-	sc := tasks.Score{Correct: successful(last.Reward), Answer: fmt.Sprintf("%d/%d", d.Successes, s.trials)}
-	return Result{Output: sc.Answer, Score: sc, Accuracy: sum / n, Metrics: metrics, Detail: d}, nil
+	res := episodesResult(&d)
+	res.Detail = d
+	return res, nil
 }
 
 // episodeAgent is one episode in progress.

@@ -133,7 +133,7 @@ func readings() map[string]Reading {
 		"bon":            {Samples: readBoN, View: viewTTS},
 		"beam":           {View: viewTTS},
 		"dvts":           {View: viewTTS},
-		"program":        {},
+		"program":        {View: viewProgram},
 		"debate":         {Rounds: ReadTranscript, View: viewDebate},
 		"selfrefine":     {View: viewSelfRefine},
 	}
