@@ -155,9 +155,11 @@ func (s *program) solveEpisodes(ctx context.Context, env Env, e tasks.Environmen
 // playTrial runs the program once on trial's episode.
 func (s *program) playTrial(ctx context.Context, env Env, ep tasks.Episode, inst tasks.Instance, trial, maxSteps int) (reading.EpisodeTrial, ProgramDetail, error) {
 	log := &endpoint.Log{}
-	prefix := fmt.Sprintf("t%d/", trial)
-	// The trial's calls are its own draws: t<trial>/ before the identity
-	// the endpoint gives them.
+	prefix := fmt.Sprintf("t%d/agent/", trial)
+	// The trial's calls are its own draws: t<trial>/agent/ before the
+	// identity the endpoint gives them. "agent/" keeps a program that
+	// names a call user/1 (X-Bench-Call) apart from the simulated user's
+	// t<trial>/user/1: two roles' calls, never one draw.
 	calls := llm.SamplerFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
 		req.Call = prefix + req.Call
 		return env.Sampler.Sample(ctx, req)

@@ -180,8 +180,8 @@ func TestProgramEpisodeTrials(t *testing.T) {
 	for _, r := range model.s.reqs {
 		calls = append(calls, r.Call)
 	}
-	if len(calls) != 2 || !strings.HasPrefix(calls[0], "t0/p/") || !strings.HasPrefix(calls[1], "t1/p/") || model.s.reqs[0].Purpose != "program" {
-		t.Errorf("the program's calls %q: want t0/p/… and t1/p/…", calls)
+	if len(calls) != 2 || !strings.HasPrefix(calls[0], "t0/agent/p/") || !strings.HasPrefix(calls[1], "t1/agent/p/") || model.s.reqs[0].Purpose != "program" {
+		t.Errorf("the program's calls %q: want t0/agent/p/… and t1/agent/p/…", calls)
 	}
 	for trial := range 2 {
 		a := readEnvAnswers(t, out, trial)
