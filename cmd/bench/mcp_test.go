@@ -51,6 +51,14 @@ func countingSimAt(t *testing.T, latency time.Duration) (*httptest.Server, *atom
 	t.Helper()
 	p := sim.DefaultParams()
 	p.Skill, p.Slip = 1, 0
+	return countingSimWith(t, p, latency)
+}
+
+// countingSimWith is the simulator with parameters p served on loopback,
+// with the count of requests that reached the model (POSTs: not the GET
+// /v1/models probe).
+func countingSimWith(t *testing.T, p sim.Params, latency time.Duration) (*httptest.Server, *atomic.Int64) {
+	t.Helper()
 	m, err := bench.NewSim(p)
 	if err != nil {
 		t.Fatal(err)

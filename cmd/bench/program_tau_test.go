@@ -2,17 +2,12 @@ package main
 
 import (
 	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/reasonbench/reasonbench/bench"
-	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
 )
 
@@ -32,19 +27,7 @@ func TestTauProgramRunKilledResumes(t *testing.T) {
 			t.Skipf("%s absent (%v): scripts/install-sandbox.sh installs the interpreter", f, err)
 		}
 	}
-	m, err := bench.NewSim(sim.DefaultParams())
-	if err != nil {
-		t.Fatal(err)
-	}
-	inner := llm.NewServer(m, llm.ServerOptions{Latency: 5 * time.Millisecond})
-	var served atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost {
-			served.Add(1)
-		}
-		inner.ServeHTTP(w, r)
-	}))
-	defer srv.Close()
+	srv, served := countingSimWith(t, sim.DefaultParams(), 5*time.Millisecond)
 	dir := t.TempDir()
 	const total = 8
 	args := func(db string) []string {

@@ -3,17 +3,13 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/reasonbench/reasonbench/bench"
-	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
 	"github.com/reasonbench/reasonbench/store"
 )
@@ -46,19 +42,7 @@ func TestProgramRunKilledResumesAndCompares(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a child process")
 	}
-	m, err := bench.NewSim(sim.DefaultParams())
-	if err != nil {
-		t.Fatal(err)
-	}
-	inner := llm.NewServer(m, llm.ServerOptions{Latency: 20 * time.Millisecond})
-	var served atomic.Int64 // requests that reached the model (POSTs: not the GET /v1/models probe)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost {
-			served.Add(1)
-		}
-		inner.ServeHTTP(w, r)
-	}))
-	defer srv.Close()
+	srv, served := countingSimWith(t, sim.DefaultParams(), 20*time.Millisecond)
 	dir := t.TempDir()
 	args := func(db string) []string {
 		return append([]string{"run", "--db", db, "--base-url", srv.URL + "/v1", "--range", "900:916", "--concurrency", "2", "--json"},
