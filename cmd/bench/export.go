@@ -197,20 +197,25 @@ func exportRunJSONL(ctx context.Context, st *store.Store, run store.Run, withCal
 		return err
 	}
 	callsByItem := map[int][]exportCall{}
+	evs, err := results.Events(ctx, st, run.ID)
+	if err != nil {
+		return err
+	}
+	var numbers map[int64]int
 	if withCalls {
 		calls, err := st.Calls(ctx, run.ID, -1)
 		if err != nil {
 			return err
 		}
-		// An item's calls in the order of their identities, not of their
-		// completion, so identical runs export identically at any
-		// concurrency (calls of one identity, retries, keep their order).
-		slices.SortStableFunc(calls, func(a, b store.Call) int {
-			return naturalCompare(callIdentity(a.Request), callIdentity(b.Request))
-		})
+		refs := make([]callRef, len(calls))
+		for i, c := range calls {
+			refs[i] = callRef{id: c.ID, item: c.Item, identity: c.Identity}
+		}
+		numbers = callNumbers(refs)
+		slices.SortStableFunc(calls, func(a, b store.Call) int { return cmp.Compare(numbers[a.ID], numbers[b.ID]) })
 		for _, c := range calls {
 			callsByItem[c.Item] = append(callsByItem[c.Item], exportCall{
-				ID: c.ID, Purpose: c.Purpose, Request: c.Request, Response: c.Response, PromptTokens: c.PromptTokens,
+				ID: int64(numbers[c.ID]), Purpose: c.Purpose, Request: c.Request, Response: c.Response, PromptTokens: c.PromptTokens,
 				CompletionTokens: c.CompletionTokens, Requests: c.Requests, Cost: c.Cost,
 				LatencyMS: float64(c.Latency.Microseconds()) / 1000, CacheHit: c.CacheHit, Error: c.Error, CreatedAt: rfc3339(c.CreatedAt),
 			})
@@ -228,9 +233,23 @@ func exportRunJSONL(ctx context.Context, st *store.Store, run store.Run, withCal
 	if err := enc.Encode(map[string]exportRun{"run": header}); err != nil {
 		return err
 	}
-	evs, err := results.Events(ctx, st, run.ID)
-	if err != nil {
-		return err
+	if numbers == nil {
+		var refs []callRef
+		for item, es := range evs {
+			for _, e := range es {
+				if e.CallID != 0 {
+					refs = append(refs, callRef{id: e.CallID, item: item, identity: e.Call})
+				}
+			}
+		}
+		numbers = callNumbers(refs)
+	}
+	for _, es := range evs {
+		for i := range es {
+			if es[i].CallID != 0 {
+				es[i].CallID = int64(numbers[es[i].CallID])
+			}
+		}
 	}
 	answers := results.RunAnswers(bench.Catalog{}, run)
 	for _, it := range items {
@@ -276,14 +295,39 @@ func exportRunJSONL(ctx context.Context, st *store.Store, run store.Run, withCal
 	return bw.Flush()
 }
 
-// callIdentity is the identity a recorded request names ("" for calls
-// recorded before identities).
-func callIdentity(request json.RawMessage) string {
-	var r struct {
-		Call string `json:"call"`
+// callRef is a stored call record as the export numbers it.
+type callRef struct {
+	id       int64 // the store's record id
+	item     int
+	identity string // llm.Request.Call; "" for calls recorded before identities
+}
+
+// callNumbers numbers each item's calls 1, 2, ... in the order of their
+// identities (digit runs as numbers), the attempts of one identity in the
+// order they were made. The export shows these in place of the store's
+// record ids, which follow the order calls ended in and so differ at
+// another concurrency: identical runs export identically.
+func callNumbers(calls []callRef) map[int64]int {
+	sorted := slices.Clone(calls)
+	slices.SortFunc(sorted, func(a, b callRef) int {
+		if c := cmp.Compare(a.item, b.item); c != 0 {
+			return c
+		}
+		if c := naturalCompare(a.identity, b.identity); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.id, b.id)
+	})
+	out := make(map[int64]int, len(sorted))
+	n := 0
+	for i, c := range sorted {
+		if i == 0 || c.item != sorted[i-1].item {
+			n = 0
+		}
+		n++
+		out[c.id] = n
 	}
-	_ = json.Unmarshal(request, &r)
-	return r.Call
+	return out
 }
 
 // naturalCompare orders strings with their digit runs compared as numbers,

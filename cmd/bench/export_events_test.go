@@ -65,6 +65,16 @@ func TestExportEvents(t *testing.T) {
 		want := stored[it.Index]
 		for i := range want {
 			want[i].Time = want[i].Time.UTC()
+			// The export numbers an item's calls in the order of their
+			// identities (t0/s1/react is 1, t0/s2/react 2) in place of
+			// the store's record ids.
+			if want[i].CallID != 0 {
+				var step int
+				if _, err := fmt.Sscanf(want[i].Call, "t0/s%d/react", &step); err != nil {
+					t.Fatalf("model call %q: %v", want[i].Call, err)
+				}
+				want[i].CallID = int64(step)
+			}
 		}
 		for i := range it.Events {
 			it.Events[i].Time = it.Events[i].Time.UTC()
