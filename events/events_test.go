@@ -25,6 +25,11 @@ func TestNatural(t *testing.T) {
 		{"s01", "s1", 0},
 		{"a", "b", -1},
 		{"t0/s3", "t0/s3/x", -1},
+		{"s2/f10", "s2/f9", 1},
+		{"s10/f0", "s9/f0", 1},
+		{"n3/value", "n3/value", 0},
+		{"a007", "a7", 0},
+		{"judge/ab", "judge/b", -1},
 	} {
 		if got := Natural(c.a, c.b); got != c.want {
 			t.Errorf("Natural(%q, %q) = %d, want %d", c.a, c.b, got, c.want)

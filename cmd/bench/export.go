@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/reasonbench/reasonbench/bench"
@@ -313,7 +312,7 @@ func callNumbers(calls []callRef) map[int64]int {
 		if c := cmp.Compare(a.item, b.item); c != 0 {
 			return c
 		}
-		if c := naturalCompare(a.identity, b.identity); c != 0 {
+		if c := events.Natural(a.identity, b.identity); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.id, b.id)
@@ -328,36 +327,4 @@ func callNumbers(calls []callRef) map[int64]int {
 		out[c.id] = n
 	}
 	return out
-}
-
-// naturalCompare orders strings with their digit runs compared as numbers,
-// so "s2/f10" comes after "s2/f9".
-func naturalCompare(a, b string) int {
-	for a != "" && b != "" {
-		da, db := digitRun(a), digitRun(b)
-		if da > 0 && db > 0 {
-			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
-			if c := cmp.Compare(len(na), len(nb)); c != 0 {
-				return c
-			}
-			if c := strings.Compare(na, nb); c != 0 {
-				return c
-			}
-			a, b = a[da:], b[db:]
-			continue
-		}
-		if a[0] != b[0] {
-			return cmp.Compare(a[0], b[0])
-		}
-		a, b = a[1:], b[1:]
-	}
-	return cmp.Compare(len(a), len(b))
-}
-
-func digitRun(s string) int {
-	n := 0
-	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
-		n++
-	}
-	return n
 }

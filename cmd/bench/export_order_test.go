@@ -9,28 +9,6 @@ import (
 	"testing"
 )
 
-func TestNaturalCompare(t *testing.T) {
-	t.Parallel()
-	cases := []struct {
-		a, b string
-		want int
-	}{
-		{"s2/f9", "s2/f10", -1},
-		{"s2/f10", "s2/f9", 1},
-		{"s10/f0", "s9/f0", 1},
-		{"n3/value", "n3/value", 0},
-		{"n3", "n3/value", -1},
-		{"a007", "a7", 0},
-		{"judge/ab", "judge/b", -1},
-		{"", "x", -1},
-	}
-	for _, c := range cases {
-		if got := naturalCompare(c.a, c.b); got != c.want {
-			t.Errorf("naturalCompare(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
-		}
-	}
-}
-
 // TestExportCallsInIdentityOrder: two identical runs, at concurrency 1 and
 // 64, export the same calls in the same order, and the same items whole
 // (calls' and events' call numbers too) but for times and latencies.
