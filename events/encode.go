@@ -1,10 +1,11 @@
 package events
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/reasonbench/reasonbench/wire"
 )
 
 // The stored form: a version byte, a count, then each event as varints and
@@ -29,9 +30,9 @@ const (
 
 // Encode writes events in the stored form.
 func Encode(evs []Event) []byte {
-	w := writer{b: make([]byte, 0, 24*len(evs)+8)}
-	w.b = append(w.b, version)
-	w.uvarint(uint64(len(evs)))
+	w := wire.Writer{B: make([]byte, 0, 24*len(evs)+8)}
+	w.B = append(w.B, version)
+	w.Uvarint(uint64(len(evs)))
 	var role, server string
 	for _, e := range evs {
 		var flags uint64
@@ -58,46 +59,46 @@ func Encode(evs []Event) []byte {
 		if e.Error != "" && e.Kind != Model {
 			flags |= fError
 		}
-		w.b = append(w.b, byte(e.Kind))
-		w.uvarint(flags)
+		w.B = append(w.B, byte(e.Kind))
+		w.Uvarint(flags)
 		if flags&fStepOfCall == 0 {
-			w.str(e.Step)
+			w.Str(e.Step)
 		}
-		w.uvarint(uint64(max(e.Seq, 0)))
+		w.Uvarint(uint64(max(e.Seq, 0)))
 		if e.Kind != Model {
-			w.str(e.Call)
+			w.Str(e.Call)
 		}
 		switch e.Kind {
 		case Model:
 			if flags&fSameRole == 0 {
-				w.str(e.Role)
+				w.Str(e.Role)
 			}
 			role = e.Role
 		case Tool:
 			if flags&fSameServer == 0 {
-				w.str(e.Server)
+				w.Str(e.Server)
 			}
 			server = e.Server
-			w.str(e.Tool)
-			w.str(string(e.Arguments))
-			w.str(e.Result)
-			w.varint(int64(math.Round(e.LatencyMS * 1000)))
+			w.Str(e.Tool)
+			w.Str(string(e.Arguments))
+			w.Str(e.Result)
+			w.Varint(int64(math.Round(e.LatencyMS * 1000)))
 		case User:
-			w.str(e.Text)
+			w.Str(e.Text)
 		case Verifier:
-			w.uvarint(uint64(len(e.Scores)))
+			w.Uvarint(uint64(len(e.Scores)))
 			for _, s := range e.Scores {
-				w.float(s)
+				w.Float(s)
 			}
 		case Verdict:
-			w.float(e.Score)
-			w.str(e.Answer)
+			w.Float(e.Score)
+			w.Str(e.Answer)
 		}
 		if flags&fError != 0 {
-			w.str(e.Error)
+			w.Str(e.Error)
 		}
 	}
-	return w.b
+	return w.B
 }
 
 // ErrCorrupt is the error of stored events that do not decode.
@@ -107,35 +108,35 @@ var ErrCorrupt = errors.New("corrupt stored events")
 // only what Encode keeps of it, and the identity calls gives it: calls[i]
 // is the i-th model call's (from its request), nil when unknown.
 func Decode(b []byte, calls []string) ([]Event, error) {
-	r := reader{b: b}
-	if len(r.b) == 0 {
+	r := reader{wire.Reader{B: b, Corrupt: ErrCorrupt}}
+	if len(r.B) == 0 {
 		return nil, ErrCorrupt
 	}
-	if r.b[0] != version {
-		return nil, fmt.Errorf("stored events version %d; upgrade bench", r.b[0])
+	if r.B[0] != version {
+		return nil, fmt.Errorf("stored events version %d; upgrade bench", r.B[0])
 	}
-	r.b = r.b[1:]
-	n := r.count()
+	r.B = r.B[1:]
+	n := r.Count()
 	out := make([]Event, 0, n)
 	var role, server string
 	models := 0
 	for range n {
 		var e Event
-		e.Kind = Kind(r.byte())
-		if r.err == nil && !e.Kind.valid() {
+		e.Kind = Kind(r.Byte())
+		if r.Err == nil && !e.Kind.valid() {
 			return nil, ErrCorrupt
 		}
-		flags := r.uvarint()
+		flags := r.Uvarint()
 		if e.Kind == Model && flags&fError != 0 {
 			return nil, ErrCorrupt // a model call's error is its call record's
 		}
 		stepOfCall := flags&fStepOfCall != 0
 		if !stepOfCall {
-			e.Step = r.str()
+			e.Step = r.Str()
 		}
 		e.Seq = r.int()
 		if e.Kind != Model {
-			e.Call = r.str()
+			e.Call = r.Str()
 		} else if models < len(calls) {
 			e.Call = calls[models]
 		}
@@ -150,141 +151,61 @@ func Decode(b []byte, calls []string) ([]Event, error) {
 			if flags&fSameRole != 0 {
 				e.Role = role
 			} else {
-				e.Role = r.str()
+				e.Role = r.Str()
 			}
 			role = e.Role
 		case Tool:
 			if flags&fSameServer != 0 {
 				e.Server = server
 			} else {
-				e.Server = r.str()
+				e.Server = r.Str()
 			}
 			server = e.Server
-			e.Tool = r.str()
-			if a := r.str(); a != "" {
+			e.Tool = r.Str()
+			if a := r.Str(); a != "" {
 				e.Arguments = []byte(a)
 			}
-			e.Result = r.str()
-			e.LatencyMS = float64(r.varint()) / 1000
+			e.Result = r.Str()
+			e.LatencyMS = float64(r.Varint()) / 1000
 			e.Cached = flags&fCached != 0
 		case User:
-			e.Text = r.str()
+			e.Text = r.Str()
 		case Verifier:
-			k := r.countOf(8)
+			k := r.CountOf(8)
 			if k > 0 {
 				e.Scores = make([]float64, k)
 				for i := range e.Scores {
-					e.Scores[i] = r.float()
+					e.Scores[i] = r.Float()
 				}
 			}
 		case Verdict:
-			e.Score = r.float()
-			e.Answer = r.str()
+			e.Score = r.Float()
+			e.Answer = r.Str()
 			e.Correct = flags&fCorrect != 0
 		}
 		if flags&fError != 0 {
-			e.Error = r.str()
+			e.Error = r.Str()
 		}
-		if r.err != nil {
-			return nil, r.err
+		if r.Err != nil {
+			return nil, r.Err
 		}
 		out = append(out, e)
 	}
-	if r.err == nil && len(r.b) != 0 {
+	if r.Err == nil && len(r.B) != 0 {
 		return nil, ErrCorrupt
 	}
-	return out, r.err
+	return out, r.Err
 }
 
-type writer struct{ b []byte }
-
-func (w *writer) uvarint(v uint64) { w.b = binary.AppendUvarint(w.b, v) }
-func (w *writer) varint(v int64)   { w.b = binary.AppendVarint(w.b, v) }
-func (w *writer) float(v float64)  { w.b = binary.LittleEndian.AppendUint64(w.b, math.Float64bits(v)) }
-func (w *writer) str(s string)     { w.uvarint(uint64(len(s))); w.b = append(w.b, s...) }
-
-type reader struct {
-	b   []byte
-	err error
-}
-
-func (r *reader) fail() {
-	if r.err == nil {
-		r.err = ErrCorrupt
-	}
-	r.b = nil
-}
-
-func (r *reader) byte() byte {
-	if len(r.b) == 0 {
-		r.fail()
-		return 0
-	}
-	v := r.b[0]
-	r.b = r.b[1:]
-	return v
-}
-
-func (r *reader) uvarint() uint64 {
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.fail()
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *reader) varint() int64 {
-	v, n := binary.Varint(r.b)
-	if n <= 0 {
-		r.fail()
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
+// reader is wire.Reader with the events' bounded int.
+type reader struct{ wire.Reader }
 
 // int reads a small non-negative number.
 func (r *reader) int() int {
-	v := r.uvarint()
+	v := r.Uvarint()
 	if v > math.MaxInt32 {
-		r.fail()
+		r.Fail()
 		return 0
 	}
 	return int(v)
-}
-
-// count reads a number of records, each at least one byte long.
-func (r *reader) count() int { return r.countOf(1) }
-
-// countOf reads a number of records of at least size bytes each.
-func (r *reader) countOf(size int) int {
-	v := r.uvarint()
-	if v > uint64(len(r.b)/size) {
-		r.fail()
-		return 0
-	}
-	return int(v)
-}
-
-func (r *reader) float() float64 {
-	if len(r.b) < 8 {
-		r.fail()
-		return 0
-	}
-	v := math.Float64frombits(binary.LittleEndian.Uint64(r.b))
-	r.b = r.b[8:]
-	return v
-}
-
-func (r *reader) str() string {
-	n := r.uvarint()
-	if n > uint64(len(r.b)) {
-		r.fail()
-		return ""
-	}
-	s := string(r.b[:n])
-	r.b = r.b[n:]
-	return s
 }

@@ -1,11 +1,12 @@
 package store
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/reasonbench/reasonbench/wire"
 )
 
 // The binary records inside call batches and trees: varints and
@@ -14,100 +15,33 @@ import (
 
 const formatVersion = 1
 
-type writer struct{ b []byte }
-
-func (w *writer) uvarint(v uint64) { w.b = binary.AppendUvarint(w.b, v) }
-func (w *writer) varint(v int64)   { w.b = binary.AppendVarint(w.b, v) }
-func (w *writer) float(v float64)  { w.b = binary.LittleEndian.AppendUint64(w.b, math.Float64bits(v)) }
-func (w *writer) str(s string)     { w.uvarint(uint64(len(s))); w.b = append(w.b, s...) }
-
-type reader struct {
-	b   []byte
-	err error
-}
+// reader is the format's wire.Reader with its version and end checks.
+type reader struct{ wire.Reader }
 
 var errCorrupt = errors.New("corrupt stored record")
 
-func (r *reader) fail() {
-	if r.err == nil {
-		r.err = errCorrupt
-	}
-	r.b = nil
-}
-
-func (r *reader) uvarint() uint64 {
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.fail()
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *reader) varint() int64 {
-	v, n := binary.Varint(r.b)
-	if n <= 0 {
-		r.fail()
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
-
-// count reads a number of records, each at least one byte long.
-func (r *reader) count() int {
-	v := r.uvarint()
-	if v > uint64(len(r.b)) {
-		r.fail()
-		return 0
-	}
-	return int(v)
-}
-
-func (r *reader) int() int { return int(r.varint()) }
-
-func (r *reader) float() float64 {
-	if len(r.b) < 8 {
-		r.fail()
-		return 0
-	}
-	v := math.Float64frombits(binary.LittleEndian.Uint64(r.b))
-	r.b = r.b[8:]
-	return v
-}
-
-func (r *reader) str() string {
-	n := r.uvarint()
-	if n > uint64(len(r.b)) {
-		r.fail()
-		return ""
-	}
-	s := string(r.b[:n])
-	r.b = r.b[n:]
-	return s
-}
+func (r *reader) int() int { return int(r.Varint()) }
 
 // version checks the leading version byte.
 func (r *reader) version() {
-	if len(r.b) == 0 {
-		r.fail()
+	if len(r.B) == 0 {
+		r.Fail()
 		return
 	}
-	if r.b[0] != formatVersion {
-		r.err = fmt.Errorf("stored record version %d; upgrade bench", r.b[0])
-		r.b = nil
+	if r.B[0] != formatVersion {
+		r.Err = fmt.Errorf("stored record version %d; upgrade bench", r.B[0])
+		r.B = nil
 		return
 	}
-	r.b = r.b[1:]
+	r.B = r.B[1:]
 }
 
 // done is the first error, or one if bytes are left over.
 func (r *reader) done() error {
-	if r.err == nil && len(r.b) != 0 {
-		r.err = errCorrupt
+	if r.Err == nil && len(r.B) != 0 {
+		r.Err = errCorrupt
 	}
-	return r.err
+	return r.Err
 }
 
 // callRecord is a call as a batch holds it: its text by blob id.
@@ -140,9 +74,9 @@ const (
 // are deltas from the previous record, so a batch of one item's calls costs
 // a few bytes a call.
 func encodeCalls(recs []callRecord) []byte {
-	w := writer{b: make([]byte, 0, 16*len(recs)+8)}
-	w.b = append(w.b, formatVersion)
-	w.uvarint(uint64(len(recs)))
+	w := wire.Writer{B: make([]byte, 0, 16*len(recs)+8)}
+	w.B = append(w.B, formatVersion)
+	w.Uvarint(uint64(len(recs)))
 	var prev callRecord
 	for _, c := range recs {
 		var flags uint64
@@ -158,64 +92,64 @@ func encodeCalls(recs []callRecord) []byte {
 		if c.NoCreated {
 			flags |= recNoCreated
 		}
-		w.uvarint(flags)
-		w.varint(c.ID - prev.ID)
-		w.str(c.Purpose)
-		w.varint(c.Request - prev.Request)
-		w.varint(c.Response - prev.Response)
-		w.varint(int64(c.PromptTokens))
-		w.varint(int64(c.CompletionTokens))
-		w.varint(int64(c.ReasoningTokens))
-		w.varint(int64(c.Requests))
+		w.Uvarint(flags)
+		w.Varint(c.ID - prev.ID)
+		w.Str(c.Purpose)
+		w.Varint(c.Request - prev.Request)
+		w.Varint(c.Response - prev.Response)
+		w.Varint(int64(c.PromptTokens))
+		w.Varint(int64(c.CompletionTokens))
+		w.Varint(int64(c.ReasoningTokens))
+		w.Varint(int64(c.Requests))
 		if flags&recCost != 0 {
-			w.float(c.Cost)
+			w.Float(c.Cost)
 		}
-		w.varint(c.LatencyUS)
+		w.Varint(c.LatencyUS)
 		if flags&recError != 0 {
-			w.str(c.Error)
+			w.Str(c.Error)
 		}
 		if !c.NoCreated {
-			w.varint(c.Created - prev.Created)
+			w.Varint(c.Created - prev.Created)
 			prev.Created = c.Created
 		}
 		prev.ID, prev.Request, prev.Response = c.ID, c.Request, c.Response
 	}
-	return w.b
+	return w.B
 }
 
 // decodeCalls reads what encodeCalls wrote.
 func decodeCalls(b []byte) ([]callRecord, error) {
-	r := reader{b: b}
+	r := reader{wire.Reader{B: b, Corrupt: errCorrupt}}
 	r.version()
-	n := r.count()
+	n := r.Count()
 	recs := make([]callRecord, 0, n)
 	var prev callRecord
 	for range n {
 		var c callRecord
-		flags := r.uvarint()
+		flags := r.Uvarint()
 		c.CacheHit = flags&recHit != 0
-		c.ID = prev.ID + r.varint()
-		c.Purpose = r.str()
-		c.Request = prev.Request + r.varint()
-		c.Response = prev.Response + r.varint()
+		c.ID = prev.ID + r.Varint()
+		c.Purpose = r.Str()
+		c.Request = prev.Request + r.Varint()
+		c.Response = prev.Response + r.Varint()
 		c.PromptTokens = r.int()
 		c.CompletionTokens = r.int()
 		c.ReasoningTokens = r.int()
 		c.Requests = r.int()
 		if flags&recCost != 0 {
-			c.Cost = r.float()
+			c.Cost = r.Float()
 		}
-		c.LatencyUS = r.varint()
+		c.LatencyUS = r.Varint()
 		if flags&recError != 0 {
-			c.Error = r.str()
+			c.Error = r.Str()
 		}
 		c.NoCreated = flags&recNoCreated != 0
 		if !c.NoCreated {
-			c.Created = prev.Created + r.varint()
+			c.Created = prev.Created + r.Varint()
 			prev.Created = c.Created
 		}
-		if r.err != nil {
-			return nil, r.err
+		if r.Err != nil {
+			return nil, r.Err
 		}
 		prev.ID, prev.Request, prev.Response = c.ID, c.Request, c.Response
 		recs = append(recs, c)
@@ -233,9 +167,9 @@ func (c callRecord) createdAt() time.Time {
 
 // encodeNodes writes a search tree.
 func encodeNodes(nodes []Node) []byte {
-	w := writer{b: make([]byte, 0, 64*len(nodes)+8)}
-	w.b = append(w.b, formatVersion)
-	w.uvarint(uint64(len(nodes)))
+	w := wire.Writer{B: make([]byte, 0, 64*len(nodes)+8)}
+	w.B = append(w.B, formatVersion)
+	w.Uvarint(uint64(len(nodes)))
 	for _, n := range nodes {
 		var flags uint64
 		if n.Selected {
@@ -247,35 +181,35 @@ func encodeNodes(nodes []Node) []byte {
 		if n.Terminal {
 			flags |= 4
 		}
-		w.varint(int64(n.ID))
-		w.varint(int64(n.Parent))
-		w.varint(int64(n.Depth))
-		w.str(n.Thought)
-		w.float(n.Value)
-		w.uvarint(flags)
-		w.varint(int64(n.Visits))
+		w.Varint(int64(n.ID))
+		w.Varint(int64(n.Parent))
+		w.Varint(int64(n.Depth))
+		w.Str(n.Thought)
+		w.Float(n.Value)
+		w.Uvarint(flags)
+		w.Varint(int64(n.Visits))
 	}
-	return w.b
+	return w.B
 }
 
 // decodeNodes reads what encodeNodes wrote.
 func decodeNodes(b []byte, runID int64, item int) ([]Node, error) {
-	r := reader{b: b}
+	r := reader{wire.Reader{B: b, Corrupt: errCorrupt}}
 	r.version()
-	n := r.count()
+	n := r.Count()
 	out := make([]Node, 0, n)
 	for range n {
 		nd := Node{RunID: runID, Item: item}
 		nd.ID = r.int()
 		nd.Parent = r.int()
 		nd.Depth = r.int()
-		nd.Thought = r.str()
-		nd.Value = r.float()
-		flags := r.uvarint()
+		nd.Thought = r.Str()
+		nd.Value = r.Float()
+		flags := r.Uvarint()
 		nd.Selected, nd.Pruned, nd.Terminal = flags&1 != 0, flags&2 != 0, flags&4 != 0
 		nd.Visits = r.int()
-		if r.err != nil {
-			return nil, r.err
+		if r.Err != nil {
+			return nil, r.Err
 		}
 		out = append(out, nd)
 	}
