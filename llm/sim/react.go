@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/reasonbench/reasonbench/llm"
+	"github.com/reasonbench/reasonbench/strategies/action"
 )
 
 // MarkerReActXML is the phrase of every bundled react_xml and agent_xml
@@ -104,7 +105,7 @@ func ReadXMLCall(text string) (name string, args [][2]string, ok bool) {
 	text = text[:min(len(text), maxXMLRead)]
 	pos := 0
 	for {
-		n, inner, end, found := xmlElement(text, pos)
+		n, _, inner, end, found := action.NextElement(text, pos)
 		if !found {
 			return "", nil, false
 		}
@@ -113,7 +114,7 @@ func ReadXMLCall(text string) (name string, args [][2]string, ok bool) {
 			continue
 		}
 		for p := 0; ; {
-			pn, value, pend, found := xmlElement(inner, p)
+			pn, _, value, pend, found := action.NextElement(inner, p)
 			if !found {
 				break
 			}
@@ -125,44 +126,3 @@ func ReadXMLCall(text string) (name string, args [][2]string, ok bool) {
 }
 
 const maxXMLRead = 8000
-
-// xmlElement finds <name>inner</name> at or after pos.
-func xmlElement(s string, pos int) (name, inner string, end int, ok bool) {
-	for pos < len(s) {
-		i := strings.IndexByte(s[pos:], '<')
-		if i < 0 {
-			return "", "", 0, false
-		}
-		open := pos + i
-		j := strings.IndexByte(s[open:], '>')
-		if j < 0 {
-			return "", "", 0, false
-		}
-		name = s[open+1 : open+j]
-		if !xmlTag(name) {
-			pos = open + 1
-			continue
-		}
-		body := open + j + 1
-		k := strings.Index(s[body:], "</"+name+">")
-		if k < 0 {
-			pos = open + 1
-			continue
-		}
-		return name, s[body : body+k], body + k + len(name) + 3, true
-	}
-	return "", "", 0, false
-}
-
-func xmlTag(s string) bool {
-	if s == "" || len(s) > 100 {
-		return false
-	}
-	for i, r := range s {
-		letter := r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
-		if !letter && (i == 0 || !(r >= '0' && r <= '9' || r == '-' || r == '.')) {
-			return false
-		}
-	}
-	return true
-}

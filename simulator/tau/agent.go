@@ -9,6 +9,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
+	reply "github.com/reasonbench/reasonbench/strategies/action"
 )
 
 // Phrases of the agent's own messages that it reads back (and the user
@@ -298,7 +299,7 @@ func readDetails(text string) (string, obj, bool) {
 	}
 	rest := text[i+len(detailsMark):]
 	name, js, ok := strings.Cut(rest, " ")
-	if !ok || !tagName(name) {
+	if !ok || !reply.XMLName(name) {
 		return "", nil, false
 	}
 	dec := json.NewDecoder(strings.NewReader(js))

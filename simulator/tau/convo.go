@@ -9,6 +9,7 @@ import (
 
 	"github.com/reasonbench/reasonbench/llm"
 	"github.com/reasonbench/reasonbench/llm/sim"
+	reply "github.com/reasonbench/reasonbench/strategies/action"
 )
 
 // The agent's protocols (strategies/react_episode.go).
@@ -157,7 +158,7 @@ func (c *convo) readTurn(m llm.Message) event {
 func readXML(text string) (string, obj, bool) {
 	pos := 0
 	for {
-		name, inner, end, ok := element(text, pos)
+		name, _, inner, end, ok := reply.NextElement(text, pos)
 		if !ok {
 			return "", nil, false
 		}
@@ -167,7 +168,7 @@ func readXML(text string) (string, obj, bool) {
 		}
 		var args obj
 		for p := 0; ; {
-			pn, value, pend, ok := element(inner, p)
+			pn, _, value, pend, ok := reply.NextElement(inner, p)
 			if !ok {
 				break
 			}
@@ -183,47 +184,6 @@ func readXML(text string) (string, obj, bool) {
 		}
 		return name, args, true
 	}
-}
-
-// element finds <name>inner</name> at or after pos.
-func element(s string, pos int) (name, inner string, end int, ok bool) {
-	for pos < len(s) {
-		i := strings.IndexByte(s[pos:], '<')
-		if i < 0 {
-			return "", "", 0, false
-		}
-		open := pos + i
-		j := strings.IndexByte(s[open:], '>')
-		if j < 0 {
-			return "", "", 0, false
-		}
-		name = s[open+1 : open+j]
-		if !tagName(name) {
-			pos = open + 1
-			continue
-		}
-		body := open + j + 1
-		k := strings.Index(s[body:], "</"+name+">")
-		if k < 0 {
-			pos = open + 1
-			continue
-		}
-		return name, s[body : body+k], body + k + len(name) + 3, true
-	}
-	return "", "", 0, false
-}
-
-func tagName(s string) bool {
-	if s == "" || len(s) > 100 {
-		return false
-	}
-	for i, r := range s {
-		letter := r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
-		if !letter && (i == 0 || !(r >= '0' && r <= '9' || r == '-' || r == '.')) {
-			return false
-		}
-	}
-	return true
 }
 
 // kv is one member of an ordered JSON object; val is any JSON-encodable

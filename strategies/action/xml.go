@@ -39,7 +39,7 @@ func ParseXML(text string, schema func(name string) json.RawMessage) (Action, er
 	var act Action
 	pos := 0
 	for {
-		name, open, inner, end, ok := nextElement(text, pos)
+		name, open, inner, end, ok := NextElement(text, pos)
 		if !ok {
 			break
 		}
@@ -62,7 +62,7 @@ func ParseXML(text string, schema func(name string) json.RawMessage) (Action, er
 		var order []string
 		p := 0
 		for {
-			pn, _, value, pend, ok := nextElement(inner, p)
+			pn, _, value, pend, ok := NextElement(inner, p)
 			if !ok {
 				break
 			}
@@ -79,10 +79,10 @@ func ParseXML(text string, schema func(name string) json.RawMessage) (Action, er
 	return act, errNoXMLAction
 }
 
-// nextElement finds the first element <name>inner</name> at or after pos
+// NextElement finds the first element <name>inner</name> at or after pos
 // whose closing tag exists: the open tag's start, the inner text and where
 // the element ends. An element whose closing tag is missing is skipped.
-func nextElement(s string, pos int) (name string, open int, inner string, end int, ok bool) {
+func NextElement(s string, pos int) (name string, open int, inner string, end int, ok bool) {
 	for pos < len(s) {
 		i := strings.IndexByte(s[pos:], '<')
 		if i < 0 {
@@ -94,7 +94,7 @@ func nextElement(s string, pos int) (name string, open int, inner string, end in
 			return "", 0, "", 0, false
 		}
 		name = s[open+1 : open+j]
-		if !xmlName(name) {
+		if !XMLName(name) {
 			pos = open + 1
 			continue
 		}
@@ -109,9 +109,9 @@ func nextElement(s string, pos int) (name string, open int, inner string, end in
 	return "", 0, "", 0, false
 }
 
-// xmlName reports whether s is a tag name: a letter or underscore, then
+// XMLName reports whether s is a tag name: a letter or underscore, then
 // letters, digits, _, - or .; at most 100 bytes.
-func xmlName(s string) bool {
+func XMLName(s string) bool {
 	if s == "" || len(s) > 100 {
 		return false
 	}
