@@ -29,11 +29,11 @@ func TestTauProgramRunKilledResumes(t *testing.T) {
 	}
 	srv, served := countingSimWith(t, sim.DefaultParams(), 5*time.Millisecond)
 	dir := t.TempDir()
-	const total = 8
+	const total = 4
 	args := func(db string) []string {
 		return []string{"run", "--db", db, "--base-url", srv.URL + "/v1", "--model", "sim", "--task", "tau-airline",
 			"--strategy", "program", "--set", "cmd=" + python + " " + script, "--set", "trials=2", "--set", "timeout=120s",
-			"--range", "0:8", "--concurrency", "2", "--json"}
+			"--range", "0:4", "--concurrency", "2", "--json"}
 	}
 	refDB := filepath.Join(dir, "ref.db")
 	code, out, stderr := cli(t, args(refDB)...)
@@ -49,7 +49,7 @@ func TestTauProgramRunKilledResumes(t *testing.T) {
 	}
 
 	db := filepath.Join(dir, "killed.db")
-	stored := killAfter(t, args(db), db, 2, total)
+	stored := killAfter(t, args(db), db, 1, total)
 	code, out, stderr = cli(t, "resume", "--last", "--db", db, "--json")
 	if code != 0 {
 		t.Fatalf("resume: %s", stderr)
@@ -67,7 +67,7 @@ func TestTauProgramRunKilledResumes(t *testing.T) {
 		}
 	}
 	sameOutputs(t, refDB, int64(ref["run_id"].(float64)), db, int64(got["run_id"].(float64)))
-	t.Logf("tau_agent.py on airline 0:8, 2 trials: killed after %d of %d items; resumed to reward %v, pass^2 %v, %v calls (reference %v, %v, %v)",
+	t.Logf("tau_agent.py on airline 0:4, 2 trials: killed after %d of %d items; resumed to reward %v, pass^2 %v, %v calls (reference %v, %v, %v)",
 		stored, total, got["reward"], got["pass^2"], got["calls"], ref["reward"], ref["pass^2"], ref["calls"])
 }
 
